@@ -1,0 +1,387 @@
+//! [`Tab`] over `chromiumoxide`, with the guards its issue tracker taught us.
+//!
+//! - The handler loop logs an event it cannot parse and keeps going (newer Chromium sends
+//!   events that older protocol types cannot parse); it stops only when the connection is gone.
+//! - Every command runs under a `tokio::time::timeout` of ours (its own 30 s is hard-coded).
+//! - Only raw `execute` of `Runtime.evaluate` / `Input.*` / `Page.navigate` parameters: no
+//!   element helpers, no string-guessing `evaluate(&str)`.
+//! - A fresh `user_data_dir` per run (its default directory is shared between runs).
+//! - `close()` and wait, then make sure the child process is gone.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chromiumoxide::cdp::browser_protocol::input::{
+    DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
+    InsertTextParams, MouseButton,
+};
+use chromiumoxide::cdp::browser_protocol::page::{
+    EventJavascriptDialogOpening, EventLoadEventFired, HandleJavaScriptDialogParams, NavigateParams,
+};
+use chromiumoxide::cdp::browser_protocol::target::{
+    CreateBrowserContextParams, CreateTargetParams,
+};
+use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
+use chromiumoxide::error::CdpError;
+use chromiumoxide::handler::viewport::Viewport;
+use chromiumoxide::listeners::EventStream;
+use chromiumoxide::{Browser, BrowserConfig, Page};
+use futures::StreamExt;
+use tokio::task::JoinHandle;
+
+use super::launch::{self, LaunchOptions};
+use super::{BrowserError, Tab};
+
+/// A Chromium process owned by this run.
+pub struct Chromium {
+    browser: Browser,
+    handler: JoinHandle<()>,
+    pid: Option<u32>,
+    version: String,
+    options: LaunchOptions,
+    // Dropped (deleted) after the browser is closed.
+    _profile: tempfile::TempDir,
+}
+
+impl Chromium {
+    /// Starts the browser: headless unless `options.headed`, in a fresh profile directory.
+    pub async fn launch(options: LaunchOptions) -> Result<Chromium, BrowserError> {
+        let executable = launch::find_browser(options.executable.as_deref())?;
+        let launch_error = |reason: String| BrowserError::Launch {
+            path: executable.display().to_string(),
+            reason,
+        };
+        let profile = tempfile::Builder::new()
+            .prefix("waymark-profile-")
+            .tempdir()
+            .map_err(|e| launch_error(format!("cannot create a profile directory: {e}")))?;
+        let (width, height) = options.viewport;
+        let mut config = BrowserConfig::builder()
+            .chrome_executable(&executable)
+            .user_data_dir(profile.path())
+            .launch_timeout(options.launch_timeout)
+            .request_timeout(options.command_timeout)
+            .window_size(width, height)
+            .args([
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+                "--disable-features=Translate,MediaRouter,OptimizationHints",
+            ]);
+        config = if options.headed {
+            config.with_head().viewport(None)
+        } else {
+            config.viewport(Viewport {
+                width,
+                height,
+                ..Viewport::default()
+            })
+        };
+        // SAFETY: geteuid(2) has no preconditions and cannot fail.
+        if unsafe { libc::geteuid() } == 0 {
+            // Chromium refuses to start its sandbox as root.
+            config = config.no_sandbox();
+        }
+        let config = config.build().map_err(launch_error)?;
+        let (mut browser, mut handler) = Browser::launch(config)
+            .await
+            .map_err(|e| launch_error(e.to_string()))?;
+        let pid = browser.get_mut_child().and_then(|c| c.as_mut_inner().id());
+        if let Some(pid) = pid {
+            launch::register(pid);
+        }
+        let handler = tokio::spawn(async move {
+            while let Some(event) = handler.next().await {
+                match event {
+                    Ok(()) => {}
+                    Err(CdpError::Ws(e)) => {
+                        tracing::debug!("browser connection closed: {e}");
+                        break;
+                    }
+                    Err(e) => tracing::debug!("ignoring a browser message: {e}"),
+                }
+            }
+        });
+        let version = match tokio::time::timeout(options.command_timeout, browser.version()).await {
+            Ok(Ok(v)) => v.product,
+            _ => String::from("unknown"),
+        };
+        Ok(Chromium {
+            browser,
+            handler,
+            pid,
+            version,
+            options,
+            _profile: profile,
+        })
+    }
+
+    /// The browser's product and version, e.g. `Chrome/156.0.8078.114`.
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// Opens a tab in a browser context of its own (its own cookies and storage).
+    pub async fn new_tab(&self) -> Result<ChromiumTab, BrowserError> {
+        let timeout = self.options.command_timeout;
+        let context = bounded(
+            timeout,
+            "creating a browser context",
+            self.browser
+                .create_browser_context(CreateBrowserContextParams::default()),
+        )
+        .await?;
+        let params = CreateTargetParams::builder()
+            .url("about:blank")
+            .browser_context_id(context)
+            .build()
+            .map_err(BrowserError::Protocol)?;
+        let page = bounded(timeout, "opening a tab", self.browser.new_page(params)).await?;
+        ChromiumTab::new(page, timeout).await
+    }
+
+    /// Closes the browser and waits for its process to exit; kills it if it lingers.
+    pub async fn close(mut self) {
+        let bound = Duration::from_secs(5);
+        let _ = tokio::time::timeout(bound, self.browser.close()).await;
+        if tokio::time::timeout(bound, self.browser.wait())
+            .await
+            .is_err()
+        {
+            let _ = self.browser.kill().await;
+            let _ = tokio::time::timeout(bound, self.browser.wait()).await;
+        }
+        if let Some(pid) = self.pid {
+            launch::unregister(pid);
+        }
+        self.handler.abort();
+    }
+}
+
+impl Drop for Chromium {
+    fn drop(&mut self) {
+        // `close` unregisters; reaching here with a live pid means an early exit or a panic.
+        if let Some(pid) = self.pid.take() {
+            if let Some(child) = self.browser.get_mut_child() {
+                let _ = child.as_mut_inner().start_kill();
+            }
+            launch::unregister(pid);
+        }
+    }
+}
+
+/// One tab of a [`Chromium`].
+pub struct ChromiumTab {
+    page: Page,
+    timeout: Duration,
+    dialogs: Arc<Mutex<Vec<String>>>,
+    watcher: JoinHandle<()>,
+}
+
+impl ChromiumTab {
+    async fn new(page: Page, timeout: Duration) -> Result<ChromiumTab, BrowserError> {
+        let dialogs = Arc::new(Mutex::new(Vec::new()));
+        let mut opening = bounded(
+            timeout,
+            "subscribing to dialogs",
+            page.event_listener::<EventJavascriptDialogOpening>(),
+        )
+        .await?;
+        let answer_page = page.clone();
+        let seen = Arc::clone(&dialogs);
+        // A JavaScript dialog blocks the page (and every evaluate) until answered, so it is
+        // answered at once and recorded; the read after it reports it.
+        let watcher = tokio::spawn(async move {
+            while let Some(event) = opening.next().await {
+                if let Ok(mut list) = seen.lock() {
+                    list.push(format!("{}: {}", event.r#type.as_ref(), event.message));
+                }
+                let answer = HandleJavaScriptDialogParams::new(true);
+                let _ = tokio::time::timeout(timeout, answer_page.execute(answer)).await;
+            }
+        });
+        Ok(ChromiumTab {
+            page,
+            timeout,
+            dialogs,
+            watcher,
+        })
+    }
+}
+
+impl Drop for ChromiumTab {
+    fn drop(&mut self) {
+        self.watcher.abort();
+    }
+}
+
+/// Runs `fut` under `limit`, mapping its errors into ours.
+async fn bounded<T>(
+    limit: Duration,
+    what: &str,
+    fut: impl Future<Output = Result<T, CdpError>>,
+) -> Result<T, BrowserError> {
+    match tokio::time::timeout(limit, fut).await {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(map_cdp(e)),
+        Err(_) => Err(BrowserError::Timeout {
+            what: what.to_string(),
+            after: limit,
+        }),
+    }
+}
+
+fn map_cdp(e: CdpError) -> BrowserError {
+    let text = e.to_string();
+    if is_context_lost(&text) {
+        return BrowserError::ContextLost;
+    }
+    match e {
+        CdpError::Ws(_) | CdpError::ChannelSendError(_) | CdpError::NoResponse => {
+            BrowserError::Crashed(text)
+        }
+        _ => BrowserError::Protocol(text),
+    }
+}
+
+fn is_context_lost(text: &str) -> bool {
+    text.contains("Execution context was destroyed")
+        || text.contains("Inspected target navigated or closed")
+        || text.contains("Cannot find context with specified id")
+}
+
+impl Tab for ChromiumTab {
+    type LoadWatch = EventStream<EventLoadEventFired>;
+
+    async fn evaluate(&self, expression: &str, timeout: Duration) -> Result<String, BrowserError> {
+        let mut params = EvaluateParams::new(expression);
+        params.return_by_value = Some(true);
+        params.await_promise = Some(true);
+        let reply = bounded(timeout, "an in-page script", self.page.execute(params)).await?;
+        if let Some(ex) = &reply.result.exception_details {
+            let detail = ex
+                .exception
+                .as_ref()
+                .and_then(|o| o.description.clone())
+                .unwrap_or_else(|| ex.text.clone());
+            if is_context_lost(&detail) {
+                return Err(BrowserError::ContextLost);
+            }
+            return Err(BrowserError::Script(detail));
+        }
+        match &reply.result.result.value {
+            Some(serde_json::Value::String(s)) => Ok(s.clone()),
+            other => Err(BrowserError::Script(format!(
+                "expected a string from the collector, got {other:?}"
+            ))),
+        }
+    }
+
+    async fn navigate(&self, url: &str, timeout: Duration) -> Result<(), BrowserError> {
+        let reply = bounded(
+            timeout,
+            &format!("loading `{url}`"),
+            self.page.execute(NavigateParams::new(url)),
+        )
+        .await?;
+        match &reply.result.error_text {
+            Some(err) => Err(BrowserError::Navigation(err.clone())),
+            None => Ok(()),
+        }
+    }
+
+    async fn click(&self, x: f64, y: f64) -> Result<(), BrowserError> {
+        let event = |kind: DispatchMouseEventType| {
+            let mut e = DispatchMouseEventParams::new(kind, x, y);
+            e.button = Some(MouseButton::Left);
+            e.buttons = Some(1);
+            e.click_count = Some(1);
+            e
+        };
+        let mut moved = DispatchMouseEventParams::new(DispatchMouseEventType::MouseMoved, x, y);
+        moved.button = Some(MouseButton::None);
+        bounded(self.timeout, "moving the mouse", self.page.execute(moved)).await?;
+        let press = event(DispatchMouseEventType::MousePressed);
+        bounded(self.timeout, "pressing the mouse", self.page.execute(press)).await?;
+        let mut release = event(DispatchMouseEventType::MouseReleased);
+        release.buttons = Some(0);
+        bounded(
+            self.timeout,
+            "releasing the mouse",
+            self.page.execute(release),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn press_key(&self, key: &str) -> Result<(), BrowserError> {
+        let def = chromiumoxide::keys::get_key_definition(key)
+            .ok_or_else(|| BrowserError::Protocol(format!("unknown key `{key}`")))?;
+        let event = |kind: DispatchKeyEventType, text: Option<&str>| {
+            let mut e = DispatchKeyEventParams::new(kind);
+            e.key = Some(def.key.to_string());
+            e.code = Some(def.code.to_string());
+            e.windows_virtual_key_code = Some(def.key_code);
+            e.native_virtual_key_code = Some(def.key_code);
+            e.text = text.map(str::to_string);
+            e.unmodified_text = text.map(str::to_string);
+            e
+        };
+        let down = match def.text {
+            Some(text) => event(DispatchKeyEventType::KeyDown, Some(text)),
+            None => event(DispatchKeyEventType::RawKeyDown, None),
+        };
+        bounded(self.timeout, "pressing a key", self.page.execute(down)).await?;
+        let up = event(DispatchKeyEventType::KeyUp, None);
+        bounded(self.timeout, "releasing a key", self.page.execute(up)).await?;
+        Ok(())
+    }
+
+    async fn insert_text(&self, text: &str) -> Result<(), BrowserError> {
+        bounded(
+            self.timeout,
+            "inserting text",
+            self.page.execute(InsertTextParams::new(text)),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn watch_load(&self) -> Result<Self::LoadWatch, BrowserError> {
+        bounded(
+            self.timeout,
+            "subscribing to page loads",
+            self.page.event_listener::<EventLoadEventFired>(),
+        )
+        .await
+    }
+
+    async fn wait_load(
+        &self,
+        mut watch: Self::LoadWatch,
+        timeout: Duration,
+    ) -> Result<(), BrowserError> {
+        match tokio::time::timeout(timeout, watch.next()).await {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => Err(BrowserError::Crashed("the tab closed".into())),
+            Err(_) => Err(BrowserError::Timeout {
+                what: "the next page load".into(),
+                after: timeout,
+            }),
+        }
+    }
+
+    async fn close(self) {
+        let _ = tokio::time::timeout(self.timeout, self.page.clone().close()).await;
+    }
+
+    fn take_dialogs(&self) -> Vec<String> {
+        match self.dialogs.lock() {
+            Ok(mut list) => std::mem::take(&mut *list),
+            Err(_) => Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! Finding a Chromium to run, and making sure every one we start also dies with us.
+//!
+//! The runner owns the browser process: it is killed when the run ends, on Ctrl-C and on a
+//! panic. Process ids are kept in a process-wide list so the panic hook and the signal
+//! handler (which cannot await anything) can kill them.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use super::BrowserError;
+
+/// Names searched on `PATH`, in order, when no `--browser` is given.
+const CANDIDATES: &[&str] = &[
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+    "chrome",
+];
+
+/// How to start the browser.
+#[derive(Debug, Clone)]
+pub struct LaunchOptions {
+    /// The executable; `None` searches `PATH` (see [`find_browser`]).
+    pub executable: Option<PathBuf>,
+    /// Show the window instead of running headless.
+    pub headed: bool,
+    /// Viewport width and height in CSS pixels.
+    pub viewport: (u32, u32),
+    /// Bound on every CDP command.
+    pub command_timeout: Duration,
+    /// Bound on starting the browser.
+    pub launch_timeout: Duration,
+}
+
+impl Default for LaunchOptions {
+    fn default() -> Self {
+        LaunchOptions {
+            executable: None,
+            headed: false,
+            viewport: (1280, 800),
+            command_timeout: Duration::from_secs(10),
+            launch_timeout: Duration::from_secs(20),
+        }
+    }
+}
+
+/// The browser to run: `explicit` when given (it must exist), else the first of
+/// `chromium`, `chromium-browser`, `google-chrome`, `google-chrome-stable`, `chrome` on `PATH`.
+pub fn find_browser(explicit: Option<&Path>) -> Result<PathBuf, BrowserError> {
+    if let Some(path) = explicit {
+        if path.is_file() {
+            return Ok(path.to_path_buf());
+        }
+        if let Ok(found) = which::which(path) {
+            return Ok(found);
+        }
+        return Err(BrowserError::NotFound {
+            looked_for: format!("`{}` (given with `--browser`)", path.display()),
+        });
+    }
+    for name in CANDIDATES {
+        if let Ok(found) = which::which(name) {
+            return Ok(found);
+        }
+    }
+    let names = CANDIDATES
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Err(BrowserError::NotFound {
+        looked_for: format!("{names} on PATH"),
+    })
+}
+
+static LAUNCHED: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+pub(super) fn register(pid: u32) {
+    if let Ok(mut pids) = LAUNCHED.lock() {
+        pids.push(pid);
+    }
+}
+
+pub(super) fn unregister(pid: u32) {
+    if let Ok(mut pids) = LAUNCHED.lock() {
+        pids.retain(|p| *p != pid);
+    }
+}
+
+/// Kills (SIGKILL) every browser this process started and has not closed yet. Safe to call
+/// from a panic hook or a signal handler path: it neither awaits nor allocates much.
+pub fn kill_launched_browsers() {
+    let pids = match LAUNCHED.lock() {
+        Ok(mut pids) => std::mem::take(&mut *pids),
+        Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
+    };
+    for pid in pids {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            continue;
+        };
+        // SAFETY: kill(2) with a pid we spawned ourselves; a stale pid only yields ESRCH.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! The browser: the only module that speaks CDP.
+//!
+//! Everything above it sees a [`Tab`]: the handful of calls a journey needs (evaluate one
+//! expression, navigate, press the mouse at a point, press a key, insert text, wait for a
+//! load). The implementation today is [`chromium`] over `chromiumoxide`; a thin CDP client
+//! of our own could replace it without touching anything else.
+
+mod chromium;
+mod launch;
+
+use std::future::Future;
+use std::time::Duration;
+
+pub use chromium::{Chromium, ChromiumTab};
+pub use launch::{LaunchOptions, find_browser, kill_launched_browsers};
+
+/// Whether `name` is a key [`Tab::press_key`] can press.
+pub fn is_known_key(name: &str) -> bool {
+    chromiumoxide::keys::get_key_definition(name).is_some()
+}
+
+/// One browser tab, as the tools drive it.
+pub trait Tab: Send + Sync {
+    /// A subscription to the next document load, taken *before* an action that may navigate.
+    type LoadWatch: Send;
+
+    /// Evaluates `expression` in the page (returning by value, awaiting a promise) and
+    /// returns the string it produced. Bounded by `timeout`.
+    fn evaluate(
+        &self,
+        expression: &str,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<String, BrowserError>> + Send;
+
+    /// Navigates the tab to `url` and waits for the document to load.
+    fn navigate(
+        &self,
+        url: &str,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<(), BrowserError>> + Send;
+
+    /// Presses and releases the left mouse button at viewport point (`x`, `y`), with trusted
+    /// input events (move, press, release).
+    fn click(&self, x: f64, y: f64) -> impl Future<Output = Result<(), BrowserError>> + Send;
+
+    /// Presses and releases the named key (`Enter`, `Tab`, `Escape`, `ArrowDown`, `a`…) on the
+    /// focused element.
+    fn press_key(&self, key: &str) -> impl Future<Output = Result<(), BrowserError>> + Send;
+
+    /// Inserts `text` at the caret as one trusted input (no key presses: a newline is text,
+    /// never an Enter that could submit a form).
+    fn insert_text(&self, text: &str) -> impl Future<Output = Result<(), BrowserError>> + Send;
+
+    /// Subscribes to the next load event of the top document.
+    fn watch_load(&self) -> impl Future<Output = Result<Self::LoadWatch, BrowserError>> + Send;
+
+    /// Waits for the load `watch` subscribed to, bounded by `timeout`.
+    fn wait_load(
+        &self,
+        watch: Self::LoadWatch,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<(), BrowserError>> + Send;
+
+    /// JavaScript dialogs (alert, confirm, prompt, beforeunload) the browser answered since
+    /// the last call, as `kind: message`. They are answered at once so a page can never hang
+    /// the runner.
+    fn take_dialogs(&self) -> Vec<String>;
+
+    /// Closes the tab.
+    fn close(self) -> impl Future<Output = ()> + Send
+    where
+        Self: Sized;
+}
+
+/// What went wrong in the browser layer.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BrowserError {
+    /// No browser executable could be found.
+    #[error(
+        "no Chromium found: looked for {looked_for}; install Debian's package with `apt-get install chromium`, or pass `--browser PATH`"
+    )]
+    NotFound {
+        /// What was looked for, in words.
+        looked_for: String,
+    },
+    /// The browser process could not be started or connected to.
+    #[error("could not start `{path}`: {reason}")]
+    Launch {
+        /// The executable.
+        path: String,
+        /// Why, in the browser's or the OS's words.
+        reason: String,
+    },
+    /// A CDP command or a wait did not finish in time.
+    #[error("{what} did not finish within {} ms", after.as_millis())]
+    Timeout {
+        /// What was being waited for.
+        what: String,
+        /// The bound that passed.
+        after: Duration,
+    },
+    /// The document the expression ran in went away (the page navigated).
+    #[error("the page navigated while a script was running in it")]
+    ContextLost,
+    /// The page's script threw.
+    #[error("the in-page script threw: {0}")]
+    Script(String),
+    /// The navigation itself failed (DNS, connection refused, aborted…).
+    #[error("navigation failed: {0}")]
+    Navigation(String),
+    /// The renderer or the browser process is gone.
+    #[error("the browser crashed or closed: {0}")]
+    Crashed(String),
+    /// Any other protocol failure.
+    #[error("browser protocol error: {0}")]
+    Protocol(String),
+}

@@ -1,0 +1,149 @@
+//! The command line: flags (with `WAYMARK_*` environment fallbacks) turned into validated
+//! [`Settings`], and the commands `run`, `read` and `demo`.
+//!
+//! Precedence: compiled-in defaults < `WAYMARK_*` environment < flags.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+
+use crate::browser::{LaunchOptions, kill_launched_browsers};
+use crate::demo::DemoApp;
+use crate::journey::Limits;
+use crate::run::{self, RunError, Settings, exit};
+use crate::tools::ToolOptions;
+
+/// waymark runs journeys through a web application in a real headless Chromium.
+#[derive(Debug, Parser)]
+#[command(name = "waymark", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// The app to drive; default: start the embedded demo app on a free 127.0.0.1 port.
+    #[arg(long, global = true, env = "WAYMARK_BASE_URL", value_name = "URL")]
+    base_url: Option<String>,
+    /// The anchor registry; default: ./anchors.yaml when it exists.
+    #[arg(long, global = true, env = "WAYMARK_ANCHORS", value_name = "FILE")]
+    anchors: Option<PathBuf>,
+    /// The browser executable; default: chromium, chromium-browser, google-chrome… on PATH.
+    #[arg(long, global = true, env = "WAYMARK_BROWSER", value_name = "PATH")]
+    browser: Option<PathBuf>,
+    /// Show the browser window instead of running headless.
+    #[arg(long, global = true)]
+    headed: bool,
+    /// At most this many controls are gathered by one read; the rest is reported as dropped.
+    #[arg(long, global = true, env = "WAYMARK_MAX_CONTROLS", default_value_t = 5000, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    max_controls: u32,
+    /// Deadline of each journey, in seconds.
+    #[arg(long, global = true, env = "WAYMARK_JOURNEY_TIMEOUT", default_value_t = 120, value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    journey_timeout: u64,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run journeys (default: ./journeys) against the app.
+    Run {
+        /// Journey files or folders of `*.rhai` files.
+        paths: Vec<PathBuf>,
+    },
+    /// Read one screen and print its controls.
+    Read {
+        /// App-relative route, e.g. /claims/1042.
+        route: String,
+        /// Print the inferred screen as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Serve the embedded demo app and print its URL (until Ctrl-C).
+    Demo,
+}
+
+impl Cli {
+    fn settings(&self) -> Settings {
+        Settings {
+            base_url: self.base_url.clone(),
+            anchors: self.anchors.clone(),
+            launch: LaunchOptions {
+                executable: self.browser.clone(),
+                headed: self.headed,
+                ..LaunchOptions::default()
+            },
+            tools: ToolOptions {
+                max_controls: self.max_controls as usize,
+                ..ToolOptions::default()
+            },
+            limits: Limits {
+                deadline: Duration::from_secs(self.journey_timeout),
+                ..Limits::default()
+            },
+        }
+    }
+}
+
+/// Runs the parsed command line and returns the process exit code. Errors are printed here.
+pub fn main(cli: Cli) -> u8 {
+    install_panic_hook();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return exit::ENVIRONMENT;
+        }
+    };
+    let code = runtime.block_on(async {
+        tokio::select! {
+            result = execute(&cli) => match result {
+                Ok(code) => code,
+                Err(e) => report_error(e),
+            },
+            _ = tokio::signal::ctrl_c() => {
+                kill_launched_browsers();
+                eprintln!("interrupted");
+                130
+            }
+        }
+    });
+    runtime.shutdown_timeout(Duration::from_secs(2));
+    kill_launched_browsers();
+    code
+}
+
+async fn execute(cli: &Cli) -> Result<u8, RunError> {
+    let settings = cli.settings();
+    match &cli.command {
+        Command::Run { paths } => run::run(paths, &settings).await,
+        Command::Read { route, json } => crate::read::read(route, &settings, *json).await,
+        Command::Demo => {
+            let demo = DemoApp::start().await?;
+            println!("{}", demo.base_url());
+            eprintln!("serving the waymark demo app; Ctrl-C stops it");
+            std::future::pending::<()>().await;
+            Ok(exit::PASSED)
+        }
+    }
+}
+
+fn report_error(e: RunError) -> u8 {
+    let code = e.exit_code();
+    match e {
+        // Registry errors carry source spans: show them with the offending line.
+        RunError::Registry(registry) => eprintln!("{:?}", miette::Report::new(registry)),
+        other => eprintln!("error: {other}"),
+    }
+    code
+}
+
+/// A panic anywhere must not leave a browser behind.
+fn install_panic_hook() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        kill_launched_browsers();
+        default(info);
+    }));
+}

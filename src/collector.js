@@ -1,0 +1,542 @@
+// waymark's in-page agent. Evaluated as `(SOURCE)("op", {args})` in one Runtime.evaluate;
+// every operation answers with ONE JSON string, so a read of any screen — 10 controls or
+// 50,000 — is one round trip. Nothing here walks the DOM over CDP, and every lookup map
+// (labels, roots) is built in one pass: `el.labels` per element is quadratic in Chromium.
+//
+// Operations:
+//   read    {max}                              -> the raw observation of the screen
+//   prepare {anchor, key, mode}                -> resolve + actionability checks (+ focus for
+//                                                 fill/press, + hit point for invoke)
+//   settle  {quiet_ms, max_ms, read, max}      -> wait until the DOM is quiet or a navigation
+//                                                 started; optionally read in the same trip
+//   finish_fill {anchor, key, expected, max, quiet_ms, max_ms}
+//                                              -> change event, verify the value, settle, read
+(function (op, args) {
+  'use strict';
+  var t0 = performance.now();
+
+  // ------------------------------------------------------------------ text helpers
+  function norm(s) {
+    return (s || '').replace(/\s+/g, ' ').trim();
+  }
+
+  var SKIP_TAGS = { SCRIPT: 1, STYLE: 1, TEMPLATE: 1, NOSCRIPT: 1 };
+
+  // Text alternative of a subtree (the "name from content" step), skipping `skip` (the
+  // control a wrapping label labels) and aria-hidden / `hidden` parts unless `referenced`
+  // (aria-labelledby targets count even when hidden).
+  function textOf(node, referenced, skip) {
+    if (node.nodeType === 3) return node.data;
+    if (node.nodeType !== 1 || node === skip) return '';
+    var el = node;
+    if (SKIP_TAGS[el.tagName]) return '';
+    if (!referenced && (el.hidden || el.getAttribute('aria-hidden') === 'true')) return '';
+    var al = el.getAttribute('aria-label');
+    if (al && al.trim() && el !== skip) return ' ' + al + ' ';
+    if (el.tagName === 'IMG') return ' ' + (el.getAttribute('alt') || '') + ' ';
+    if (el.tagName === 'INPUT' && el !== skip) {
+      var t = el.type;
+      if (t === 'button' || t === 'submit' || t === 'reset') return ' ' + el.value + ' ';
+      if (t === 'image') return ' ' + (el.alt || '') + ' ';
+      return '';
+    }
+    if (el.tagName === 'SELECT' || el.tagName === 'TEXTAREA') return '';
+    var out = '';
+    var root = el.shadowRoot || el;
+    for (var c = root.firstChild; c; c = c.nextSibling) out += textOf(c, referenced, skip);
+    var display = el.tagName === 'BR' || el.tagName === 'P' || el.tagName === 'DIV' || el.tagName === 'LI';
+    return display ? ' ' + out + ' ' : out;
+  }
+
+  var TYPABLE = { text: 1, search: 1, email: 1, url: 1, tel: 1, password: 1 };
+
+  var NAME_FROM_CONTENT = {
+    button: 1, link: 1, checkbox: 1, radio: 1, menuitem: 1, menuitemcheckbox: 1,
+    menuitemradio: 1, option: 1, tab: 1, treeitem: 1, switch: 1, cell: 1, columnheader: 1,
+    rowheader: 1, heading: 1, tooltip: 1, gridcell: 1
+  };
+
+  var TEXT_TYPES = {
+    text: 1, search: 1, email: 1, url: 1, tel: 1, password: 1, number: 1, date: 1,
+    'datetime-local': 1, month: 1, week: 1, time: 1
+  };
+
+  function roleOf(el) {
+    var r = el.getAttribute('role');
+    if (r && r.trim()) return r.trim().split(/\s+/)[0];
+    switch (el.tagName) {
+      case 'BUTTON': return 'button';
+      case 'A': return el.hasAttribute('href') ? 'link' : 'generic';
+      case 'TEXTAREA': return 'textbox';
+      case 'SELECT': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
+      case 'SUMMARY': return 'button';
+      case 'OPTION': return 'option';
+      case 'IMG': return el.getAttribute('alt') === '' ? 'presentation' : 'img';
+      case 'DIALOG': return 'dialog';
+      case 'INPUT':
+        switch (el.type) {
+          case 'checkbox': return 'checkbox';
+          case 'radio': return 'radio';
+          case 'button': case 'submit': case 'reset': case 'image': return 'button';
+          case 'range': return 'slider';
+          case 'number': return 'spinbutton';
+          case 'search': return 'searchbox';
+          case 'hidden': return 'none';
+          default: return 'textbox';
+        }
+      default:
+        return el.isContentEditable ? 'textbox' : 'generic';
+    }
+  }
+
+  function rootNode(el) {
+    var r = el.getRootNode();
+    return r && r.getElementById ? r : el.ownerDocument;
+  }
+
+  // Accessible name for the common cases, in the order Chromium applies them:
+  // aria-labelledby, aria-label, native (input value / label[for] / wrapping label),
+  // content (for roles named from content), alt, title, placeholder.
+  function nameOf(el, role, labels) {
+    var v = el.getAttribute('aria-labelledby');
+    if (v) {
+      var root = rootNode(el);
+      var parts = [];
+      v.trim().split(/\s+/).forEach(function (id) {
+        var ref = root.getElementById(id);
+        if (ref) parts.push(ref === el ? (el.getAttribute('aria-label') || '') : textOf(ref, true, null));
+      });
+      var s = norm(parts.join(' '));
+      if (s) return s;
+    }
+    v = el.getAttribute('aria-label');
+    if (v && v.trim()) return norm(v);
+    var tag = el.tagName;
+    if (tag === 'INPUT') {
+      var t = el.type;
+      if (t === 'button' || t === 'submit' || t === 'reset') {
+        return norm(el.value) || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '');
+      }
+      if (t === 'image') return norm(el.alt || el.value) || 'Submit';
+    }
+    var labs = labels.get(el);
+    if (labs) {
+      var ls = norm(labs.map(function (l) { return textOf(l, false, el); }).join(' '));
+      if (ls) return ls;
+    }
+    if (NAME_FROM_CONTENT[role] || tag === 'BUTTON' || tag === 'A') {
+      var cs = norm(textOf(el, false, null));
+      if (cs) return cs;
+    }
+    if (tag === 'IMG' || tag === 'AREA') {
+      var alt = el.getAttribute('alt');
+      if (alt && alt.trim()) return norm(alt);
+    }
+    v = el.getAttribute('title');
+    if (v && v.trim()) return norm(v);
+    v = el.getAttribute('placeholder');
+    if (v && v.trim()) return norm(v);
+    return '';
+  }
+
+  function isSecret(el) {
+    if (el.tagName !== 'INPUT') return false;
+    if (el.type === 'password') return true;
+    var ac = (el.getAttribute('autocomplete') || '').toLowerCase();
+    return ac.indexOf('one-time-code') >= 0 || ac.indexOf('cc-number') >= 0 || ac.indexOf('cc-csc') >= 0
+      || ac.indexOf('current-password') >= 0 || ac.indexOf('new-password') >= 0;
+  }
+
+  function disabledOf(el) {
+    if (el.matches(':disabled')) return true;
+    return el.closest('[aria-disabled="true"]') !== null;
+  }
+
+  function editableOf(el) {
+    var tag = el.tagName;
+    if (tag === 'INPUT') return !!TEXT_TYPES[el.type] && !el.readOnly && !el.disabled;
+    if (tag === 'TEXTAREA') return !el.readOnly && !el.disabled;
+    if (tag === 'SELECT') return !el.disabled;
+    return el.isContentEditable;
+  }
+
+  function valueOf(el) {
+    var tag = el.tagName;
+    if (tag === 'INPUT') {
+      var t = el.type;
+      if (t === 'checkbox' || t === 'radio' || t === 'button' || t === 'submit' || t === 'reset' || t === 'image') return null;
+      if (isSecret(el)) return el.value ? '[redacted]' : '';
+      return el.value;
+    }
+    if (tag === 'TEXTAREA') return el.value;
+    if (tag === 'SELECT') {
+      var sel = [];
+      for (var i = 0; i < el.options.length; i++) if (el.options[i].selected) sel.push(norm(el.options[i].text));
+      return sel.join(', ');
+    }
+    if (el.isContentEditable) return norm(el.textContent);
+    return null;
+  }
+
+  function checkedOf(el) {
+    if (el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) return el.checked;
+    var ac = el.getAttribute('aria-checked');
+    if (ac === 'true') return true;
+    if (ac === 'false') return false;
+    return null;
+  }
+
+  var LANDMARKS = 'main,nav,header,footer,aside,form[aria-label],form[aria-labelledby],section[aria-label],[role=region],[role=navigation],[role=main],[role=dialog]';
+
+  function regionOf(el, inherited) {
+    var r = el.closest('[data-anchor-region]');
+    if (r) return r.getAttribute('data-anchor-region');
+    if (inherited) return inherited;
+    var lm = el.closest(LANDMARKS);
+    if (lm) return norm(lm.getAttribute('aria-label')) || lm.getAttribute('role') || lm.tagName.toLowerCase();
+    return 'page';
+  }
+
+  function visibleOf(el, rect) {
+    if (rect.width === 0 && rect.height === 0) return false;
+    return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : true;
+  }
+
+  // ------------------------------------------------------------------ roots
+  // Every place controls can live: the document, open shadow roots and same-origin
+  // iframes, each with the offset of its viewport in top-level coordinates and the
+  // region its host sits in. Found in one pass per root.
+  function collectRoots() {
+    var roots = [];
+    function visit(root, dx, dy, region) {
+      roots.push({ root: root, dx: dx, dy: dy, region: region });
+      var all = root.querySelectorAll('*');
+      for (var i = 0; i < all.length; i++) {
+        var el = all[i];
+        if (el.shadowRoot) visit(el.shadowRoot, dx, dy, regionOf(el, region));
+        if (el.tagName === 'IFRAME') {
+          var doc = null;
+          try { doc = el.contentDocument; } catch (e) { doc = null; }
+          if (doc && doc.documentElement) {
+            var r = el.getBoundingClientRect();
+            var cs = getComputedStyle(el);
+            visit(doc, dx + r.left + el.clientLeft + parseFloat(cs.paddingLeft),
+              dy + r.top + el.clientTop + parseFloat(cs.paddingTop), regionOf(el, region));
+          }
+        }
+      }
+    }
+    visit(document, 0, 0, null);
+    return roots;
+  }
+
+  function labelMap(roots) {
+    var map = new Map();
+    roots.forEach(function (r) {
+      var labs = r.root.querySelectorAll('label');
+      for (var i = 0; i < labs.length; i++) {
+        var c = labs[i].control;
+        if (!c) continue;
+        var list = map.get(c);
+        if (list) list.push(labs[i]); else map.set(c, [labs[i]]);
+      }
+    });
+    return map;
+  }
+
+  function deepActive() {
+    var a = document.activeElement;
+    for (;;) {
+      if (a && a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
+      if (a && a.tagName === 'IFRAME') {
+        var d = null;
+        try { d = a.contentDocument; } catch (e) { d = null; }
+        if (d && d.activeElement && d.activeElement !== d.body) { a = d.activeElement; continue; }
+      }
+      return a;
+    }
+  }
+
+  function openDialog(roots, labels) {
+    for (var i = 0; i < roots.length; i++) {
+      var ds = roots[i].root.querySelectorAll('dialog[open],[role=dialog],[role=alertdialog]');
+      for (var j = 0; j < ds.length; j++) {
+        var d = ds[j];
+        var modal = d.tagName === 'DIALOG' ? d.matches(':modal') : d.getAttribute('aria-modal') === 'true' || d.getAttribute('role') === 'alertdialog';
+        if (!modal) continue;
+        if (!visibleOf(d, d.getBoundingClientRect())) continue;
+        return nameOf(d, 'dialog', labels) || 'dialog';
+      }
+    }
+    return null;
+  }
+
+  function bump(map, k) { map[k] = (map[k] || 0) + 1; }
+
+  // ------------------------------------------------------------------ read
+  function read(max) {
+    var roots = collectRoots();
+    var labels = labelMap(roots);
+    var active = deepActive();
+    var focusEl = active && active.closest ? active.closest('[data-anchor]') : null;
+    var controls = [];
+    var total = 0;
+    var droppedByRegion = {};
+    var droppedByRole = {};
+    roots.forEach(function (r) {
+      var els = r.root.querySelectorAll('[data-anchor]');
+      for (var i = 0; i < els.length; i++) {
+        var el = els[i];
+        total++;
+        var role = roleOf(el);
+        var region = regionOf(el, r.region);
+        if (controls.length >= max) {
+          bump(droppedByRegion, region);
+          bump(droppedByRole, role);
+          continue;
+        }
+        var rect = el.getBoundingClientRect();
+        controls.push({
+          anchor: el.getAttribute('data-anchor'),
+          key: el.getAttribute('data-anchor-key'),
+          label: nameOf(el, role, labels),
+          role: role,
+          disabled: disabledOf(el),
+          editable: editableOf(el),
+          value: valueOf(el),
+          checked: checkedOf(el),
+          region: region,
+          visible: visibleOf(el, rect),
+          focused: el === focusEl,
+          bbox: [Math.round(rect.left + r.dx), Math.round(rect.top + r.dy), Math.round(rect.width), Math.round(rect.height)]
+        });
+      }
+    });
+    var nav = performance.getEntriesByType('navigation')[0];
+    return {
+      url: location.href,
+      title: document.title,
+      status: nav && nav.responseStatus ? nav.responseStatus : null,
+      dialog: openDialog(roots, labels),
+      controls: controls,
+      total: total,
+      dropped_by_region: droppedByRegion,
+      dropped_by_role: droppedByRole,
+      viewport: [innerWidth, innerHeight],
+      collector_ms: performance.now() - t0
+    };
+  }
+
+  // ------------------------------------------------------------------ actions
+  function describe(el) {
+    var s = el.tagName.toLowerCase();
+    if (el.id) s += '#' + el.id;
+    var a = el.getAttribute && el.getAttribute('data-anchor');
+    if (a) s += '[data-anchor=' + a + ']';
+    var n = norm(el.textContent).slice(0, 40);
+    return n ? s + ' "' + n + '"' : s;
+  }
+
+  function findAll(anchor, key) {
+    var sel = '[data-anchor="' + CSS.escape(anchor) + '"]';
+    if (key !== null && key !== undefined) sel += '[data-anchor-key="' + CSS.escape(key) + '"]';
+    var found = [];
+    collectRoots().forEach(function (r) {
+      var els = r.root.querySelectorAll(sel);
+      for (var i = 0; i < els.length; i++) found.push({ el: els[i], root: r });
+    });
+    return found;
+  }
+
+  // Deep hit test: descend through shadow roots and same-origin iframes.
+  function hitTest(x, y) {
+    var doc = document, hit = null, ox = 0, oy = 0;
+    for (var depth = 0; depth < 32; depth++) {
+      var h = doc.elementFromPoint(x - ox, y - oy);
+      if (!h) return hit;
+      while (h.shadowRoot) {
+        var inner = h.shadowRoot.elementFromPoint(x - ox, y - oy);
+        if (!inner || inner === h) break;
+        h = inner;
+      }
+      hit = h;
+      if (h.tagName === 'IFRAME') {
+        var d = null;
+        try { d = h.contentDocument; } catch (e) { d = null; }
+        if (!d) return hit;
+        var r = h.getBoundingClientRect();
+        var cs = getComputedStyle(h);
+        ox += r.left + h.clientLeft + parseFloat(cs.paddingLeft);
+        oy += r.top + h.clientTop + parseFloat(cs.paddingTop);
+        doc = d;
+        continue;
+      }
+      return hit;
+    }
+    return hit;
+  }
+
+  function composedContains(target, node) {
+    for (var n = node; n; n = n.parentNode || n.host) {
+      if (n === target) return true;
+    }
+    return false;
+  }
+
+  function armNavigation() {
+    window.__wmNav = false;
+    if (window.__wmNavArmed) return;
+    window.__wmNavArmed = true;
+    if (window.navigation && window.navigation.addEventListener) {
+      window.navigation.addEventListener('navigate', function (e) {
+        if (!e.destination || !e.destination.sameDocument) window.__wmNav = true;
+      });
+    }
+    window.addEventListener('beforeunload', function () { window.__wmNav = true; });
+  }
+
+  function prepare(a) {
+    var found = findAll(a.anchor, a.key);
+    if (found.length === 0) {
+      var others = a.key !== null && a.key !== undefined ? findAll(a.anchor, null).length : 0;
+      return { status: 'not_found', count: 0, unkeyed: others };
+    }
+    if (found.length > 1) {
+      var keys = found.slice(0, 6).map(function (f) { return f.el.getAttribute('data-anchor-key'); });
+      return { status: 'ambiguous', count: found.length, keys: keys };
+    }
+    var el = found[0].el, r = found[0].root;
+    var labels = labelMap([r]);
+    var role = roleOf(el);
+    var info = { count: 1, label: nameOf(el, role, labels), role: role };
+    var rect = el.getBoundingClientRect();
+    if (!visibleOf(el, rect)) { info.status = 'hidden'; return info; }
+    if (disabledOf(el)) { info.status = 'disabled'; return info; }
+    if (a.mode === 'fill') {
+      if (!editableOf(el)) {
+        info.status = 'not_editable';
+        info.why = el.readOnly ? 'read-only' : (el.tagName === 'INPUT' ? 'an input of type ' + el.type : 'a ' + role);
+        return info;
+      }
+    }
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    rect = el.getBoundingClientRect();
+    var x = rect.left + rect.width / 2 + r.dx;
+    var y = rect.top + rect.height / 2 + r.dy;
+    if (a.mode === 'invoke') {
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+        info.status = 'obscured';
+        info.cover = 'outside the viewport';
+        return info;
+      }
+      var hit = hitTest(x, y);
+      var ok = hit && (composedContains(el, hit) || (hit.tagName === 'LABEL' && hit.control === el));
+      if (!ok) {
+        info.status = 'obscured';
+        info.cover = hit ? describe(hit) : 'nothing';
+        return info;
+      }
+      info.x = x;
+      info.y = y;
+    } else {
+      el.focus({ preventScroll: true });
+      if (a.mode === 'fill') {
+        if (el.tagName === 'SELECT') {
+          info.kind = 'select';
+          var want = norm(a.text);
+          var opts = Array.prototype.slice.call(el.options);
+          var match = opts.filter(function (o) { return norm(o.text) === want; })[0]
+            || opts.filter(function (o) { return o.value === a.text; })[0];
+          if (!match) {
+            info.status = 'no_option';
+            info.options = opts.map(function (o) { return norm(o.text); });
+            return info;
+          }
+          el.value = match.value;
+          info.chosen = norm(match.text);
+          el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+        } else if (el.isContentEditable && el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') {
+          info.kind = 'contenteditable';
+          var range = el.ownerDocument.createRange();
+          range.selectNodeContents(el);
+          var selection = el.ownerDocument.getSelection();
+          selection.removeAllRanges();
+          selection.addRange(range);
+          if (a.text === '') el.ownerDocument.execCommand('delete');
+        } else {
+          var typable = el.tagName === 'TEXTAREA' || TYPABLE[el.type];
+          if (a.text === '' || !typable) {
+            // Empty text, and types whose value is not typed character by character
+            // (number, date, time…), get the value set directly, then an input event.
+            var desc = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), 'value');
+            desc.set.call(el, el.tagName === 'TEXTAREA' ? a.text : a.text.replace(/[\r\n]/g, ''));
+            el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+            info.kind = 'set';
+          } else {
+            try { el.select(); } catch (e) { el.setSelectionRange(0, el.value.length); }
+            info.kind = el.tagName === 'TEXTAREA' ? 'multiline' : 'line';
+          }
+        }
+      }
+    }
+    armNavigation();
+    info.status = 'ok';
+    return info;
+  }
+
+  // Resolves when the page is quiet (no DOM mutation for quiet_ms), when a cross-document
+  // navigation has started, or after max_ms of continuous change.
+  function settle(quietMs, maxMs) {
+    return new Promise(function (resolve) {
+      var start = performance.now();
+      var last = start;
+      var obs = new MutationObserver(function () { last = performance.now(); });
+      obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      function done(state) { obs.disconnect(); resolve(state); }
+      function tick() {
+        if (window.__wmNav) return done('navigating');
+        var now = performance.now();
+        if (now - last >= quietMs) return done('quiet');
+        if (now - start >= maxMs) return done('busy');
+        setTimeout(tick, Math.max(1, Math.min(10, quietMs - (now - last))));
+      }
+      setTimeout(tick, 0);
+    });
+  }
+
+  function finishFill(a) {
+    var found = findAll(a.anchor, a.key);
+    if (found.length !== 1) return { status: 'lost', count: found.length };
+    var el = found[0].el;
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    var actual = el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' ? el.value
+      : el.tagName === 'SELECT' ? norm((el.options[el.selectedIndex] || {}).text || '')
+      : norm(el.textContent);
+    return { status: 'ok', actual: isSecret(el) ? (actual === a.expected ? a.expected : '[redacted]') : actual };
+  }
+
+  function stringify(v) { return JSON.stringify(v); }
+
+  switch (op) {
+    case 'read':
+      return stringify(read(args.max));
+    case 'prepare':
+      return stringify(prepare(args));
+    case 'settle':
+      return settle(args.quiet_ms, args.max_ms).then(function (state) {
+        t0 = performance.now();
+        return stringify({ state: state, read: state === 'navigating' || !args.read ? null : read(args.max) });
+      });
+    case 'finish_fill': {
+      var fin = finishFill(args);
+      return settle(args.quiet_ms, args.max_ms).then(function (state) {
+        t0 = performance.now();
+        fin.state = state;
+        fin.read = state === 'navigating' ? null : read(args.max);
+        return stringify(fin);
+      });
+    }
+    default:
+      throw new Error('waymark collector: unknown operation ' + op);
+  }
+})

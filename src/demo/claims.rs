@@ -1,0 +1,221 @@
+//! The claims screens: the filterable list, the claim detail with its note, the approve
+//! and reject actions, and the modal that confirms a rejection.
+
+use axum::Form;
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use serde::Deserialize;
+
+use super::layout::{MODAL_JS, Nav, Notice, esc, html, money, not_found, page, see_other};
+use super::state::{AppState, Claim, ClaimStatus};
+
+const FILTER_JS: &str = r#"<script>
+(function () {
+  var text = document.getElementById('claims-filter');
+  var status = document.getElementById('claims-status');
+  function apply() {
+    var q = text.value.trim().toLowerCase();
+    var s = status.value;
+    document.querySelectorAll('#claims-table tbody tr').forEach(function (row) {
+      var okText = !q || row.textContent.toLowerCase().indexOf(q) >= 0;
+      var okStatus = !s || row.getAttribute('data-status') === s;
+      row.hidden = !(okText && okStatus);
+    });
+  }
+  text.addEventListener('input', apply);
+  status.addEventListener('change', apply);
+})();
+</script>"#;
+
+fn status_badge(status: ClaimStatus) -> String {
+    format!(
+        "<span class=\"badge {}\">{}</span>",
+        status.label().to_lowercase(),
+        status.label()
+    )
+}
+
+/// `GET /claims` (claims-list).
+pub(crate) async fn list(State(state): State<AppState>, Query(notice): Query<Notice>) -> Response {
+    let store = state.lock();
+    let mut rows = String::new();
+    for c in &store.claims {
+        rows.push_str(&format!(
+            "<tr data-status=\"{status}\">\
+             <td><a href=\"/claims/{id}\" data-anchor=\"claims.open\" data-anchor-key=\"{id}\">\
+             Claim {id}</a></td>\
+             <td>{claimant}</td><td>{policy}</td><td class=\"num\">EUR {amount}</td>\
+             <td>{filed}</td><td>{badge}</td></tr>\n",
+            id = c.id,
+            status = c.status.label(),
+            claimant = esc(&c.claimant),
+            policy = esc(&c.policy),
+            amount = money(c.amount_cents),
+            filed = c.filed,
+            badge = status_badge(c.status),
+        ));
+    }
+    let open = store
+        .claims
+        .iter()
+        .filter(|c| c.status == ClaimStatus::Open)
+        .count();
+    let body = format!(
+        "<h1>Claims</h1>\n{notices}\
+         <p class=\"muted\">{open} of {total} claims are waiting for review.</p>\n\
+         <div class=\"card row\" data-anchor-region=\"filters\" role=\"search\">\n\
+         <div class=\"field\"><input type=\"text\" id=\"claims-filter\" \
+         placeholder=\"Search claims\" data-anchor=\"claims.filter\"></div>\n\
+         <div class=\"field\"><label for=\"claims-status\">Status</label>\
+         <select id=\"claims-status\" data-anchor=\"claims.status-filter\">\
+         <option value=\"\">All</option><option>Open</option><option>Approved</option>\
+         <option>Rejected</option></select></div>\n\
+         </div>\n\
+         <section data-anchor-region=\"claims\" aria-label=\"Claims\">\n\
+         <table id=\"claims-table\">\n<thead><tr><th>Claim</th><th>Claimant</th><th>Policy</th>\
+         <th class=\"num\">Amount</th><th>Filed</th><th>Status</th></tr></thead>\n\
+         <tbody>\n{rows}</tbody>\n</table>\n</section>\n{FILTER_JS}\n",
+        notices = notice.html(),
+        total = store.claims.len(),
+    );
+    html(page("Claims", Nav::Claims, &body))
+}
+
+fn find(claims: &[Claim], id: &str) -> Option<usize> {
+    let id: u32 = id.parse().ok()?;
+    claims.iter().position(|c| c.id == id)
+}
+
+/// `GET /claims/{id}` (claim-detail).
+pub(crate) async fn detail(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(notice): Query<Notice>,
+) -> Response {
+    let store = state.lock();
+    let Some(at) = find(&store.claims, &id) else {
+        return not_found();
+    };
+    let c = &store.claims[at];
+    let id = c.id;
+    let closed = if c.status == ClaimStatus::Open {
+        ""
+    } else {
+        " disabled"
+    };
+    let reason = if c.reject_reason.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<dt>Rejection reason</dt><dd>{}</dd>",
+            esc(&c.reject_reason)
+        )
+    };
+    let body = format!(
+        "<h1>Claim {id}</h1>\n{notices}\
+         <section class=\"card\" aria-label=\"Summary\">\n<dl class=\"summary\">\
+         <dt>Claimant</dt><dd>{claimant}</dd><dt>Policy</dt><dd>{policy}</dd>\
+         <dt>Amount</dt><dd>EUR {amount}</dd><dt>Filed</dt><dd>{filed}</dd>\
+         <dt>Status</dt><dd>{status}</dd>{reason}</dl>\n</section>\n\
+         <form method=\"post\" action=\"/claims/{id}/approve\">\n\
+         <div class=\"card field\" data-anchor-region=\"note\">\
+         <label for=\"claim-note\">Note</label>\
+         <textarea id=\"claim-note\" name=\"note\" rows=\"4\" data-anchor=\"claim.note\">\
+         {note}</textarea></div>\n\
+         <div class=\"actions\" data-anchor-region=\"actions\">\n\
+         <button type=\"submit\" class=\"primary\" data-anchor=\"claim.approve\"{closed}>\
+         Approve</button>\n\
+         <button type=\"button\" class=\"danger\" data-anchor=\"claim.reject\" \
+         data-opens=\"reject-backdrop\" aria-haspopup=\"dialog\"{closed}>Reject</button>\n\
+         <button type=\"button\" data-anchor=\"claim.escalate\" disabled \
+         title=\"Only supervisors can escalate\">Escalate</button>\n\
+         <a href=\"/claims\" data-anchor=\"claim.back\">Back to claims</a>\n\
+         </div>\n</form>\n\
+         <div class=\"backdrop\" id=\"reject-backdrop\" hidden>\n\
+         <div class=\"dialog\" role=\"dialog\" aria-modal=\"true\" aria-labelledby=\"reject-title\" \
+         data-anchor-region=\"dialog\">\n\
+         <h2 id=\"reject-title\">Reject claim {id}?</h2>\n\
+         <p class=\"muted\">The claimant is told the reason you give here.</p>\n\
+         <form method=\"post\" action=\"/claims/{id}/reject\">\n\
+         <div class=\"field\"><label for=\"reject-reason\">Reason</label>\
+         <textarea id=\"reject-reason\" name=\"reason\" rows=\"3\" \
+         data-anchor=\"claim.reject-reason\"></textarea></div>\n\
+         <div class=\"actions\">\
+         <button type=\"button\" data-closes data-anchor=\"claim.reject-cancel\">Cancel</button>\
+         <button type=\"submit\" class=\"danger\" data-anchor=\"claim.reject-confirm\">\
+         Confirm rejection</button></div>\n\
+         </form>\n</div>\n</div>\n{MODAL_JS}\n",
+        notices = notice.html(),
+        claimant = esc(&c.claimant),
+        policy = esc(&c.policy),
+        amount = money(c.amount_cents),
+        filed = c.filed,
+        status = status_badge(c.status),
+        note = esc(&c.note),
+    );
+    html(page(&format!("Claim {id}"), Nav::Claims, &body))
+}
+
+/// What the approve form posts.
+#[derive(Deserialize)]
+pub(crate) struct ApproveForm {
+    #[serde(default)]
+    note: String,
+}
+
+/// `POST /claims/{id}/approve`: approves an open claim and keeps the note.
+pub(crate) async fn approve(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Form(form): Form<ApproveForm>,
+) -> Response {
+    let mut store = state.lock();
+    let Some(at) = find(&store.claims, &id) else {
+        return not_found();
+    };
+    let claim = &mut store.claims[at];
+    let id = claim.id;
+    if claim.status != ClaimStatus::Open {
+        let flash = format!(
+            "Claim {id} is already {}",
+            claim.status.label().to_lowercase()
+        );
+        return see_other(&format!("/claims/{id}"), Some(&flash));
+    }
+    claim.status = ClaimStatus::Approved;
+    claim.note = form.note;
+    store.record_save("claim.approve");
+    see_other("/claims", Some(&format!("Claim {id} approved")))
+}
+
+/// What the rejection dialog posts.
+#[derive(Deserialize)]
+pub(crate) struct RejectForm {
+    #[serde(default)]
+    reason: String,
+}
+
+/// `POST /claims/{id}/reject`: rejects an open claim with the reason given.
+pub(crate) async fn reject(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Form(form): Form<RejectForm>,
+) -> Response {
+    let mut store = state.lock();
+    let Some(at) = find(&store.claims, &id) else {
+        return not_found();
+    };
+    let claim = &mut store.claims[at];
+    let id = claim.id;
+    if claim.status != ClaimStatus::Open {
+        let flash = format!(
+            "Claim {id} is already {}",
+            claim.status.label().to_lowercase()
+        );
+        return see_other(&format!("/claims/{id}"), Some(&flash));
+    }
+    claim.status = ClaimStatus::Rejected;
+    claim.reject_reason = form.reason;
+    store.record_save("claim.reject-confirm");
+    see_other("/claims", Some(&format!("Claim {id} rejected")))
+}

@@ -1,0 +1,21 @@
+//! The embedded demo application: "Acme Operations", a small multi-screen business app
+//! served over HTTP on a free `127.0.0.1` port. It is the default target of every journey
+//! and every integration test, so its screens are both the product's showcase and its test
+//! bench. Every interactive control carries `data-anchor`, repeated ones `data-anchor-key`,
+//! and each sits inside one `data-anchor-region`; `anchors.yaml` at the repository root is
+//! its registry.
+
+mod claims;
+mod dense;
+mod dispatch;
+mod home;
+mod layout;
+mod orders;
+mod pricing;
+mod returns;
+mod server;
+mod state;
+mod widgets;
+
+pub use dense::dense_page;
+pub use server::{DemoApp, DemoError};

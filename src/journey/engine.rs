@@ -1,0 +1,215 @@
+//! The Rhai engine a journey runs in: the DESIGN.md journey API and nothing that touches
+//! files, processes or the network, under limits on operations, depth, sizes and time.
+//!
+//! Rhai is synchronous and the tools are async: a journey runs on a blocking thread and
+//! each tool call blocks on the runtime's handle until its round trip is back.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rhai::{Dynamic, Engine, EvalAltResult, Position, Scope};
+use tokio::runtime::Handle;
+
+use super::Journey;
+use super::outcome::{self, Outcome};
+use crate::browser::Tab;
+use crate::tools::{RoundTrip, Tools};
+
+/// Resource limits of one journey.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Wall-clock deadline of the whole journey.
+    pub deadline: Duration,
+    /// Rhai operations (a loop that never ends hits this first).
+    pub max_operations: u64,
+    /// Nested function calls.
+    pub max_call_levels: usize,
+    /// Characters in one string.
+    pub max_string_size: usize,
+    /// Items in one array (a 50,000-control read fits).
+    pub max_array_size: usize,
+    /// Entries in one object map.
+    pub max_map_size: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            deadline: Duration::from_secs(120),
+            max_operations: 50_000_000,
+            max_call_levels: 64,
+            max_string_size: 4 * 1024 * 1024,
+            max_array_size: 200_000,
+            max_map_size: 10_000,
+        }
+    }
+}
+
+/// An engine with the limits and without `eval` or module loading (`import` would read files).
+pub(super) fn sandboxed_engine(limits: &Limits) -> Engine {
+    let mut engine = Engine::new();
+    engine
+        .set_max_operations(limits.max_operations)
+        .set_max_call_levels(limits.max_call_levels)
+        .set_max_expr_depths(128, 64)
+        .set_max_string_size(limits.max_string_size)
+        .set_max_array_size(limits.max_array_size)
+        .set_max_map_size(limits.max_map_size)
+        .set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new())
+        .disable_symbol("eval");
+    engine
+}
+
+/// Runs one compiled journey against `tools`. Call it on a blocking thread: every tool
+/// call blocks on `handle`.
+pub fn run_journey<T: Tab + 'static>(
+    journey: &Journey,
+    tools: Arc<Tools<T>>,
+    handle: Handle,
+    limits: &Limits,
+) -> Outcome {
+    let start = Instant::now();
+    let output = Arc::new(Mutex::new(Vec::new()));
+    let failure = match &journey.compiled {
+        Err(f) => Some(f.clone()),
+        Ok(ast) => {
+            let engine = journey_engine(tools, handle, limits, start, Arc::clone(&output));
+            let mut scope = Scope::new();
+            engine
+                .run_ast_with_scope(&mut scope, ast)
+                .err()
+                .map(|e| outcome::run_failure(&journey.path, &e, limits.deadline))
+        }
+    };
+    let output = output.lock().map(|o| o.clone()).unwrap_or_default();
+    Outcome {
+        name: journey.name.clone(),
+        failure,
+        elapsed: start.elapsed(),
+        output,
+    }
+}
+
+fn journey_engine<T: Tab + 'static>(
+    tools: Arc<Tools<T>>,
+    handle: Handle,
+    limits: &Limits,
+    start: Instant,
+    output: Arc<Mutex<Vec<String>>>,
+) -> Engine {
+    let mut engine = sandboxed_engine(limits);
+    let deadline = start + limits.deadline;
+    engine.on_progress(move |_| (Instant::now() > deadline).then(|| Dynamic::from("deadline")));
+    let printed = Arc::clone(&output);
+    engine.on_print(move |s| {
+        if let Ok(mut o) = printed.lock() {
+            o.push(s.to_string());
+        }
+    });
+    engine.on_debug(move |s, _, pos| {
+        if let Ok(mut o) = output.lock() {
+            o.push(format!("{pos:?}: {s}"));
+        }
+    });
+
+    let (t, h) = (Arc::clone(&tools), handle.clone());
+    engine.register_fn("navigate", move |route: &str| {
+        round_trip(h.block_on(t.navigate(route)))
+    });
+    let (t, h) = (Arc::clone(&tools), handle.clone());
+    engine.register_fn("read_screen", move || {
+        let rt = h.block_on(t.read_screen());
+        match (rt.ok, rt.screen) {
+            (true, Some(screen)) => to_dynamic(&screen),
+            _ => Err(thrown(&rt.error)),
+        }
+    });
+    let (t, h) = (Arc::clone(&tools), handle.clone());
+    engine.register_fn("invoke", move |anchor: &str| {
+        round_trip(h.block_on(t.invoke(anchor, None)))
+    });
+    let (t, h) = (Arc::clone(&tools), handle.clone());
+    engine.register_fn("invoke", move |anchor: &str, key: Dynamic| {
+        let key = key.to_string();
+        round_trip(h.block_on(t.invoke(anchor, Some(&key))))
+    });
+    let (t, h) = (Arc::clone(&tools), handle.clone());
+    engine.register_fn("press", move |anchor: &str, key_name: &str| {
+        round_trip(h.block_on(t.press(anchor, key_name)))
+    });
+    let (t, h) = (tools, handle);
+    engine.register_fn("fill", move |anchor: &str, text: &str| {
+        round_trip(h.block_on(t.fill(anchor, text)))
+    });
+    engine.register_fn("expect", |cond: bool, message: &str| expect(cond, message));
+    engine.register_fn("expect", |cond: bool| {
+        expect(cond, "expected a true condition")
+    });
+    engine
+}
+
+fn expect(cond: bool, message: &str) -> Result<(), Box<EvalAltResult>> {
+    if cond {
+        return Ok(());
+    }
+    let mut map = rhai::Map::new();
+    map.insert("code".into(), "expectation_failed".into());
+    map.insert("message".into(), message.into());
+    map.insert("attribution".into(), "journey".into());
+    Err(EvalAltResult::ErrorRuntime(map.into(), Position::NONE).into())
+}
+
+/// Success returns the round-trip map; failure throws its `error` map.
+fn round_trip(rt: RoundTrip) -> Result<Dynamic, Box<EvalAltResult>> {
+    if rt.ok {
+        to_dynamic(&rt)
+    } else {
+        Err(thrown(&rt.error))
+    }
+}
+
+fn thrown(error: &Option<crate::tools::ToolError>) -> Box<EvalAltResult> {
+    let value = rhai::serde::to_dynamic(error).unwrap_or_else(|e| e.to_string().into());
+    EvalAltResult::ErrorRuntime(value, Position::NONE).into()
+}
+
+fn to_dynamic<S: serde::Serialize>(value: &S) -> Result<Dynamic, Box<EvalAltResult>> {
+    rhai::serde::to_dynamic(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn the_sandbox_has_no_eval_and_no_imports() {
+        let engine = sandboxed_engine(&Limits::default());
+        assert!(engine.compile(r#"eval("1")"#).is_err());
+        let err = engine.run(r#"import "/etc/passwd" as p;"#).unwrap_err();
+        assert!(err.to_string().contains("/etc/passwd"), "{err}");
+    }
+
+    #[test]
+    fn an_endless_loop_stops_at_the_operation_limit() {
+        let limits = Limits {
+            max_operations: 100_000,
+            ..Limits::default()
+        };
+        let engine = sandboxed_engine(&limits);
+        let err = engine.run("loop { }").unwrap_err();
+        let failure = outcome::run_failure(Path::new("j.rhai"), &err, limits.deadline);
+        assert_eq!(failure.kind, super::super::FailureKind::Limit);
+        assert_eq!(failure.line, Some(1));
+    }
+
+    #[test]
+    fn expect_throws_a_map_with_a_code() {
+        let mut engine = sandboxed_engine(&Limits::default());
+        engine.register_fn("expect", |c: bool, m: &str| expect(c, m));
+        let code: String = engine
+            .eval(r#"try { expect(1 == 2, "one is not two"); "" } catch (e) { e.code }"#)
+            .unwrap();
+        assert_eq!(code, "expectation_failed");
+    }
+}

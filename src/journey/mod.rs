@@ -1,0 +1,152 @@
+//! Journeys: Rhai scripts found under `journeys/`, compiled before any browser starts, run
+//! one by one through the [`crate::tools`] gateway.
+
+mod engine;
+mod outcome;
+
+use std::path::{Path, PathBuf};
+
+pub use engine::{Limits, run_journey};
+pub use outcome::{Failure, FailureKind, Outcome};
+
+/// One journey file, compiled.
+pub struct Journey {
+    /// Name shown in reports: the path under the journeys folder, without `.rhai`.
+    pub name: String,
+    /// The file.
+    pub path: PathBuf,
+    /// The compiled script, or why it could not be compiled.
+    pub compiled: Result<rhai::AST, Failure>,
+}
+
+/// Why journeys could not be found.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DiscoverError {
+    /// A path given on the command line does not exist.
+    #[error("journey path `{0}` does not exist")]
+    Missing(PathBuf),
+    /// A folder could not be walked.
+    #[error("cannot read journeys under `{path}`: {source}")]
+    Walk {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: walkdir::Error,
+    },
+    /// A journey file could not be read.
+    #[error("cannot read journey `{path}`: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The `.rhai` files under `paths` (files are taken as given, folders walked), sorted,
+/// without duplicates.
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<(String, PathBuf)>, DiscoverError> {
+    let mut found = Vec::new();
+    for root in paths {
+        if root.is_file() {
+            let name = root
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            found.push((name, root.clone()));
+            continue;
+        }
+        if !root.is_dir() {
+            return Err(DiscoverError::Missing(root.clone()));
+        }
+        let mut here = Vec::new();
+        for entry in walkdir::WalkDir::new(root).follow_links(true) {
+            let entry = entry.map_err(|source| DiscoverError::Walk {
+                path: root.clone(),
+                source,
+            })?;
+            let path = entry.path();
+            if entry.file_type().is_file() && path.extension().is_some_and(|e| e == "rhai") {
+                here.push((name_under(root, path), path.to_path_buf()));
+            }
+        }
+        here.sort();
+        found.extend(here);
+    }
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|(_, p)| seen.insert(p.clone()));
+    Ok(found)
+}
+
+fn name_under(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path).with_extension("");
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Reads and compiles every journey. A syntax error is kept on that journey (it fails,
+/// the others still run); only an unreadable file is an error here.
+pub fn compile_all(found: Vec<(String, PathBuf)>) -> Result<Vec<Journey>, DiscoverError> {
+    let engine = engine::sandboxed_engine(&Limits::default());
+    found
+        .into_iter()
+        .map(|(name, path)| {
+            let source = std::fs::read_to_string(&path).map_err(|source| DiscoverError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            let compiled = engine
+                .compile(&source)
+                .map_err(|e| outcome::syntax_failure(&path, &source, &e));
+            Ok(Journey {
+                name,
+                path,
+                compiled,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discovers_rhai_files_sorted_with_names_under_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        for f in ["b.rhai", "a.rhai", "sub/c.rhai", "notes.txt"] {
+            std::fs::write(dir.path().join(f), "1").unwrap();
+        }
+        let found = discover(&[dir.path().to_path_buf()]).unwrap();
+        let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["a", "b", "sub/c"]);
+    }
+
+    #[test]
+    fn a_missing_path_is_named() {
+        let err = discover(&[PathBuf::from("/no/such/journeys")]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "journey path `/no/such/journeys` does not exist"
+        );
+    }
+
+    #[test]
+    fn a_syntax_error_names_file_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("broken.rhai");
+        std::fs::write(&path, "let x = 1;\nlet y = ;\n").unwrap();
+        let journeys = compile_all(vec![("broken".into(), path.clone())]).unwrap();
+        let failure = journeys[0].compiled.as_ref().unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Syntax);
+        assert_eq!(failure.line, Some(2));
+        assert!(failure.column.is_some());
+        assert!(failure.to_string().contains("broken.rhai:2:"), "{failure}");
+    }
+}

@@ -1,0 +1,20 @@
+//! waymark runs journeys through a web application in a real headless Chromium.
+//!
+//! A journey — a Rhai script or the tool calls of an agent — addresses controls by
+//! **anchor**, a stable name for what a control *is*. Every journey kind calls the same
+//! [`tools`] gateway, which acts through the [`browser`] module (the only code that speaks
+//! CDP), reads the screen in one in-page round trip, infers the state and returns a
+//! round-trip result.
+
+pub mod anchor;
+pub mod browser;
+pub mod cli;
+mod collector;
+pub mod demo;
+pub mod journey;
+pub mod read;
+pub mod registry;
+mod report;
+pub mod run;
+pub mod screen;
+pub mod tools;

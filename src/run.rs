@@ -1,0 +1,267 @@
+//! A run: validated input (registry loaded, journeys compiled, target known) before any
+//! browser starts, then the journeys one by one, each in a fresh browser context.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use url::Url;
+
+use crate::browser::{BrowserError, Chromium, LaunchOptions};
+use crate::demo::{DemoApp, DemoError};
+use crate::journey::{self, DiscoverError, Journey, Limits, Outcome};
+use crate::registry::{Registry, RegistryError};
+use crate::report::Reporter;
+use crate::tools::{ToolOptions, Tools};
+
+/// Exit codes (DESIGN.md).
+pub mod exit {
+    /// Every journey passed.
+    pub const PASSED: u8 = 0;
+    /// A journey failed.
+    pub const FAILED: u8 = 1;
+    /// Bad input: usage, configuration, a script error.
+    pub const BAD_INPUT: u8 = 2;
+    /// Environment: the browser or the app could not be reached.
+    pub const ENVIRONMENT: u8 = 3;
+}
+
+/// Everything a run or a read needs to know, from flags, environment and defaults.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// The app; `None` serves the embedded demo app.
+    pub base_url: Option<String>,
+    /// The registry; `None` uses `./anchors.yaml` when it exists.
+    pub anchors: Option<PathBuf>,
+    /// How to start the browser.
+    pub launch: LaunchOptions,
+    /// Tool bounds and caps.
+    pub tools: ToolOptions,
+    /// Journey limits.
+    pub limits: Limits,
+}
+
+/// Why a run could not start.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    /// The registry is missing or invalid.
+    #[error(transparent)]
+    Registry(#[from] RegistryError),
+    /// Journeys could not be found or read.
+    #[error(transparent)]
+    Discover(#[from] DiscoverError),
+    /// No journeys were found.
+    #[error("no journeys found under {0} (journeys are `*.rhai` files)")]
+    NoJourneys(String),
+    /// `--base-url` is not a usable URL.
+    #[error("invalid `--base-url` `{url}`: {why}")]
+    BaseUrl {
+        /// As given.
+        url: String,
+        /// Why.
+        why: String,
+    },
+    /// The app at `--base-url` did not answer.
+    #[error("the app at `{url}` could not be reached: {why}")]
+    Unreachable {
+        /// As given.
+        url: String,
+        /// Why.
+        why: String,
+    },
+    /// The browser could not be found or started.
+    #[error(transparent)]
+    Browser(#[from] BrowserError),
+    /// The embedded demo app could not start.
+    #[error(transparent)]
+    Demo(#[from] DemoError),
+}
+
+impl RunError {
+    /// The documented exit code for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            RunError::Registry(_)
+            | RunError::Discover(_)
+            | RunError::NoJourneys(_)
+            | RunError::BaseUrl { .. } => exit::BAD_INPUT,
+            RunError::Unreachable { .. } | RunError::Browser(_) | RunError::Demo(_) => {
+                exit::ENVIRONMENT
+            }
+        }
+    }
+}
+
+/// The registry the settings name: `--anchors FILE` (which must exist), else
+/// `./anchors.yaml` when present, else an empty registry (pages carry `data-anchor`).
+pub fn load_registry(explicit: Option<&Path>) -> Result<Registry, RegistryError> {
+    match explicit {
+        Some(path) => Registry::load(path),
+        None if Path::new("anchors.yaml").is_file() => Registry::load(Path::new("anchors.yaml")),
+        None => Ok(Registry::empty()),
+    }
+}
+
+/// The app under test: the given base URL (checked reachable) or the embedded demo app,
+/// kept alive as long as this value.
+pub struct Target {
+    /// Base URL of the app.
+    pub base: Url,
+    _demo: Option<DemoApp>,
+}
+
+impl Target {
+    /// Parses and checks `base_url`, or starts the demo app.
+    pub async fn start(base_url: Option<&str>) -> Result<Target, RunError> {
+        let Some(given) = base_url else {
+            let demo = DemoApp::start().await?;
+            let base = Url::parse(demo.base_url()).map_err(|e| RunError::BaseUrl {
+                url: demo.base_url().to_string(),
+                why: e.to_string(),
+            })?;
+            return Ok(Target {
+                base,
+                _demo: Some(demo),
+            });
+        };
+        let bad = |why: String| RunError::BaseUrl {
+            url: given.to_string(),
+            why,
+        };
+        let base = Url::parse(given).map_err(|e| bad(e.to_string()))?;
+        if !matches!(base.scheme(), "http" | "https") {
+            return Err(bad("only http and https apps can be driven".into()));
+        }
+        let host = base
+            .host_str()
+            .ok_or_else(|| bad("it has no host".into()))?;
+        let port = base
+            .port_or_known_default()
+            .ok_or_else(|| bad("it has no port".into()))?;
+        let unreachable = |why: String| RunError::Unreachable {
+            url: given.to_string(),
+            why,
+        };
+        match tokio::time::timeout(
+            Duration::from_secs(5),
+            tokio::net::TcpStream::connect((host, port)),
+        )
+        .await
+        {
+            Ok(Ok(_)) => Ok(Target { base, _demo: None }),
+            Ok(Err(e)) => Err(unreachable(e.to_string())),
+            Err(_) => Err(unreachable("no answer within 5 s".into())),
+        }
+    }
+}
+
+/// The journeys under `paths` (default `./journeys`), compiled.
+pub fn prepare_journeys(paths: &[PathBuf]) -> Result<Vec<Journey>, RunError> {
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("journeys")]
+    } else {
+        paths.to_vec()
+    };
+    let found = journey::discover(&paths)?;
+    if found.is_empty() {
+        let list = paths
+            .iter()
+            .map(|p| format!("`{}`", p.display()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(RunError::NoJourneys(list));
+    }
+    Ok(journey::compile_all(found)?)
+}
+
+/// Runs journeys end to end: validates everything, then starts the app and the browser,
+/// runs each journey in a fresh browser context, and returns the exit code.
+pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError> {
+    let registry = Arc::new(load_registry(settings.anchors.as_deref())?);
+    let journeys = prepare_journeys(paths)?;
+    let target = Target::start(settings.base_url.as_deref()).await?;
+    let browser = Chromium::launch(settings.launch.clone()).await?;
+    let reporter = Reporter::new(journeys.len());
+    reporter.start(&target.base, browser.version());
+    let mut outcomes = Vec::with_capacity(journeys.len());
+    for journey in journeys {
+        reporter.begin(&journey.name);
+        let outcome = run_one(&browser, journey, &target, &registry, settings).await;
+        reporter.finish(&outcome);
+        outcomes.push(outcome);
+    }
+    browser.close().await;
+    reporter.summary(&outcomes);
+    Ok(exit_code(&outcomes))
+}
+
+async fn run_one(
+    browser: &Chromium,
+    journey: Journey,
+    target: &Target,
+    registry: &Arc<Registry>,
+    settings: &Settings,
+) -> Outcome {
+    let name = journey.name.clone();
+    if let Err(failure) = &journey.compiled {
+        return Outcome {
+            name,
+            failure: Some(failure.clone()),
+            elapsed: Duration::ZERO,
+            output: Vec::new(),
+        };
+    }
+    let file = journey.path.clone();
+    let environment_failure = |message: String| Outcome {
+        name: name.clone(),
+        failure: Some(journey::Failure {
+            kind: journey::FailureKind::Tool,
+            code: Some("browser_crashed".into()),
+            message,
+            attribution: crate::tools::Attribution::Environment,
+            file: file.clone(),
+            line: None,
+            column: None,
+        }),
+        elapsed: Duration::ZERO,
+        output: Vec::new(),
+    };
+    let tab = match browser.new_tab().await {
+        Ok(tab) => tab,
+        Err(e) => return environment_failure(e.to_string()),
+    };
+    let tools = Arc::new(Tools::new(
+        tab,
+        target.base.clone(),
+        Arc::clone(registry),
+        settings.tools.clone(),
+    ));
+    let handle = tokio::runtime::Handle::current();
+    let limits = settings.limits.clone();
+    let (journey_tools, journey) = (Arc::clone(&tools), journey);
+    let joined = tokio::task::spawn_blocking(move || {
+        journey::run_journey(&journey, journey_tools, handle, &limits)
+    })
+    .await;
+    if let Ok(tools) = Arc::try_unwrap(tools) {
+        tools.close().await;
+    }
+    match joined {
+        Ok(outcome) => outcome,
+        Err(e) => environment_failure(format!("the journey thread failed: {e}")),
+    }
+}
+
+/// 0 when all passed; 2 when a script was bad input; else 1 when any failed.
+pub fn exit_code(outcomes: &[Outcome]) -> u8 {
+    let failures = outcomes.iter().filter_map(|o| o.failure.as_ref());
+    let mut code = exit::PASSED;
+    for f in failures {
+        if f.kind.is_bad_input() {
+            return exit::BAD_INPUT;
+        }
+        code = exit::FAILED;
+    }
+    code
+}

@@ -1,0 +1,143 @@
+//! Why a tool call failed: a stable code, a message naming the control in the words on
+//! screen, and who is to blame.
+
+use serde::Serialize;
+
+/// The stable error codes of DESIGN.md (strings in every output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// Not in the registry and not on screen.
+    UnknownAnchor,
+    /// A known anchor that is not on the current screen (or not visible).
+    NotOnScreen,
+    /// More than one control carries the anchor (and key).
+    AmbiguousAnchor,
+    /// The control is disabled.
+    Disabled,
+    /// Another element lies over the control's centre.
+    Obscured,
+    /// `fill` on something that does not take text (or an option it does not have).
+    NotEditable,
+    /// The target came from a read taken before the page changed.
+    StaleRead,
+    /// The person has the tab.
+    PausedByUser,
+    /// The tab belongs to another run.
+    NotOwner,
+    /// The person said no.
+    ConsentDenied,
+    /// Nobody could be asked.
+    ConsentUnavailable,
+    /// The action class is outside the allowed set.
+    NotAllowed,
+    /// A URL off the app's origin, or a `javascript:`/`data:`/`file:` URL.
+    OffOrigin,
+    /// The page did not load or settle in time.
+    Timeout,
+    /// The navigation failed (network error, or the server answered 4xx/5xx).
+    NavigationFailed,
+    /// The browser or the tab's renderer is gone.
+    BrowserCrashed,
+    /// A handoff was not finished in time.
+    HandoffTimedOut,
+    /// The surface cannot act.
+    ReadOnlySurface,
+    /// An argument is malformed (an unknown key name, a bad option). Added beside DESIGN.md's
+    /// list: such calls are the journey's mistake, and no other code says so.
+    InvalidArgument,
+    /// The in-page collector itself failed: a perception fault, not the journey's.
+    CaptureFailed,
+}
+
+impl ErrorCode {
+    /// The code as it appears in output (`not_on_screen`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::UnknownAnchor => "unknown_anchor",
+            ErrorCode::NotOnScreen => "not_on_screen",
+            ErrorCode::AmbiguousAnchor => "ambiguous_anchor",
+            ErrorCode::Disabled => "disabled",
+            ErrorCode::Obscured => "obscured",
+            ErrorCode::NotEditable => "not_editable",
+            ErrorCode::StaleRead => "stale_read",
+            ErrorCode::PausedByUser => "paused_by_user",
+            ErrorCode::NotOwner => "not_owner",
+            ErrorCode::ConsentDenied => "consent_denied",
+            ErrorCode::ConsentUnavailable => "consent_unavailable",
+            ErrorCode::NotAllowed => "not_allowed",
+            ErrorCode::OffOrigin => "off_origin",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::NavigationFailed => "navigation_failed",
+            ErrorCode::BrowserCrashed => "browser_crashed",
+            ErrorCode::HandoffTimedOut => "handoff_timed_out",
+            ErrorCode::ReadOnlySurface => "read_only_surface",
+            ErrorCode::InvalidArgument => "invalid_argument",
+            ErrorCode::CaptureFailed => "capture_failed",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Who a failure is attributed to, so the fix goes to the right place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Attribution {
+    /// The script's or the agent's logic.
+    Journey,
+    /// The page misbehaved.
+    App,
+    /// The perception (the collector) was wrong or failed.
+    Capture,
+    /// The browser crashed, timed out or could not start.
+    Environment,
+    /// A gate refused.
+    Gate,
+}
+
+/// A failed tool call.
+#[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct ToolError {
+    /// Stable code.
+    pub code: ErrorCode,
+    /// What happened, naming the control in the words on screen.
+    pub message: String,
+    /// Who is to blame.
+    pub attribution: Attribution,
+}
+
+impl ToolError {
+    /// An error with the attribution its code usually carries.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ToolError {
+        let attribution = match code {
+            ErrorCode::Timeout | ErrorCode::NavigationFailed => Attribution::App,
+            ErrorCode::BrowserCrashed => Attribution::Environment,
+            ErrorCode::CaptureFailed => Attribution::Capture,
+            ErrorCode::PausedByUser
+            | ErrorCode::NotOwner
+            | ErrorCode::ConsentDenied
+            | ErrorCode::ConsentUnavailable
+            | ErrorCode::NotAllowed
+            | ErrorCode::ReadOnlySurface => Attribution::Gate,
+            _ => Attribution::Journey,
+        };
+        ToolError {
+            code,
+            message: message.into(),
+            attribution,
+        }
+    }
+
+    /// The same error attributed to someone else.
+    pub fn attributed(mut self, attribution: Attribution) -> ToolError {
+        self.attribution = attribution;
+        self
+    }
+}
