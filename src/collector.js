@@ -376,6 +376,21 @@
     return hit;
   }
 
+  // Offset of the element's frame viewport in top-level coordinates.
+  function frameOffset(el) {
+    var dx = 0, dy = 0;
+    var win = el.ownerDocument.defaultView;
+    while (win && win.frameElement) {
+      var fe = win.frameElement;
+      var r = fe.getBoundingClientRect();
+      var cs = getComputedStyle(fe);
+      dx += r.left + fe.clientLeft + parseFloat(cs.paddingLeft);
+      dy += r.top + fe.clientTop + parseFloat(cs.paddingTop);
+      win = fe.ownerDocument.defaultView;
+    }
+    return [dx, dy];
+  }
+
   function composedContains(target, node) {
     for (var n = node; n; n = n.parentNode || n.host) {
       if (n === target) return true;
@@ -405,8 +420,8 @@
       var keys = found.slice(0, 6).map(function (f) { return f.el.getAttribute('data-anchor-key'); });
       return { status: 'ambiguous', count: found.length, keys: keys };
     }
-    var el = found[0].el, r = found[0].root;
-    var labels = labelMap([r]);
+    var el = found[0].el;
+    var labels = labelMap([found[0].root]);
     var role = roleOf(el);
     var info = { count: 1, label: nameOf(el, role, labels), role: role };
     var rect = el.getBoundingClientRect();
@@ -421,8 +436,10 @@
     }
     el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     rect = el.getBoundingClientRect();
-    var x = rect.left + rect.width / 2 + r.dx;
-    var y = rect.top + rect.height / 2 + r.dy;
+    // Frame offsets are taken after scrolling: scrollIntoView may have moved the frames too.
+    var off = frameOffset(el);
+    var x = rect.left + rect.width / 2 + off[0];
+    var y = rect.top + rect.height / 2 + off[1];
     if (a.mode === 'invoke') {
       if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
         info.status = 'obscured';

@@ -5,14 +5,14 @@
 //! before any browser starts, in passes (syntax → ids → screens → references), and every
 //! problem points into the file at the value at fault. serde_yaml does the parsing; since it
 //! gives no spans for values, [`Registry::parse`] asks it for them afterwards by walking to the
-//! value again and stopping there (see [`locate`]), which is exact for any YAML style.
+//! value again and stopping there (see `locate`), which is exact for any YAML style.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-use miette::{NamedSource, SourceSpan};
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceSpan};
 use serde::Deserialize;
 
 use crate::anchor::{AnchorError, AnchorId};
@@ -268,261 +268,159 @@ impl Registry {
     }
 }
 
-/// What is wrong with an anchor registry. Every variant but [`RegistryError::Read`] carries the
-/// file's text and a span on the value at fault, and says file, line and column in its message.
-/// A validation variant carries, in `others`, the further problems its pass found (shown by
-/// miette after the first).
-#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+/// Where in a registry file a problem is.
+#[derive(Debug, Clone)]
+pub struct Location {
+    /// The file as named.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// The value at fault, in bytes.
+    pub span: SourceSpan,
+    src: NamedSource<Arc<str>>,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` line {}, column {}",
+            self.file, self.line, self.column
+        )
+    }
+}
+
+/// What is wrong with an anchor registry: one variant per problem.
+///
+/// Every variant but [`RegistryError::Read`] has a [`Location`] (file, line, column, and the
+/// file's text for miette to show). The problems of one validation pass come together: the
+/// first in file order is the error, the rest are in its `others` (rendered by miette as related
+/// diagnostics).
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RegistryError {
     /// The file could not be read.
     #[error("cannot read anchor registry `{file}`: {source}")]
-    #[diagnostic(code(waymark::registry::read))]
     Read {
         /// The file as named.
         file: String,
         /// Why it could not be read.
-        #[source]
         source: std::io::Error,
     },
     /// Not YAML, or not the registry's shape: a missing or unknown field, a wrong type.
-    #[error("invalid anchor registry `{file}` at line {line}, column {column}: {message}")]
-    #[diagnostic(code(waymark::registry::syntax))]
+    #[error(
+        "invalid anchor registry `{}` at line {}, column {}: {message}",
+        .at.file, .at.line, .at.column
+    )]
     Syntax {
-        /// The file as named.
-        file: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column, in characters.
-        column: usize,
+        /// Where serde_yaml stopped.
+        at: Box<Location>,
         /// serde_yaml's description, without its position.
         message: String,
-        /// The file's text.
-        #[source_code]
-        src: NamedSource<Arc<str>>,
-        /// Where serde_yaml stopped.
-        #[label("here")]
-        span: SourceSpan,
     },
     /// A screen id that is not lowercase words joined by `-`.
     #[error(
-        "`{file}` line {line}, column {column}: screen id `{id}` is invalid: use lowercase words \
-         of a-z and 0-9 joined by single `-`, like `claim-detail`"
+        "{at}: screen id `{id}` is invalid: use lowercase words of a-z and 0-9 joined by single \
+         `-`, like `claim-detail`"
     )]
-    #[diagnostic(code(waymark::registry::invalid_screen_id))]
     InvalidScreenId {
-        /// The file as named.
-        file: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column, in characters.
-        column: usize,
+        /// Where the id is.
+        at: Box<Location>,
         /// The id as written.
         id: String,
-        /// The file's text.
-        #[source_code]
-        src: NamedSource<Arc<str>>,
-        /// The id.
-        #[label("not a screen id")]
-        span: SourceSpan,
-        /// Further problems found in the same pass.
-        #[related]
+        /// Further problems of the same pass.
         others: Vec<RegistryError>,
     },
     /// Two screens with one id.
-    #[error(
-        "`{file}` line {line}, column {column}: screen `{id}` is declared twice (first at line \
-         {first_line})"
-    )]
-    #[diagnostic(code(waymark::registry::duplicate_screen))]
+    #[error("{at}: screen `{id}` is declared twice (first at line {})", .first.line)]
     DuplicateScreen {
-        /// The file as named.
-        file: String,
-        /// 1-based line of the second declaration.
-        line: usize,
-        /// 1-based column, in characters.
-        column: usize,
+        /// Where the second declaration is.
+        at: Box<Location>,
         /// The id.
         id: String,
-        /// 1-based line of the first declaration.
-        first_line: usize,
-        /// The file's text.
-        #[source_code]
-        src: NamedSource<Arc<str>>,
-        /// The second declaration.
-        #[label(primary, "declared again here")]
-        span: SourceSpan,
-        /// The first declaration.
-        #[label("first declared here")]
-        first_span: SourceSpan,
-        /// Further problems found in the same pass.
-        #[related]
+        /// Where the first declaration is.
+        first: Box<Location>,
+        /// Further problems of the same pass.
         others: Vec<RegistryError>,
     },
     /// An anchor id that is not valid anchor syntax.
-    #[error("`{file}` line {line}, column {column}: {error}")]
-    #[diagnostic(code(waymark::registry::invalid_anchor_id))]
+    #[error("{at}: {error}")]
     InvalidAnchorId {
-        /// The file as named.
-        file: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column, in characters.
-        column: usize,
+        /// Where the id is.
+        at: Box<Location>,
         /// What is wrong with the id (it names the id).
         error: AnchorError,
-        /// The file's text.
-        #[source_code]
-        src: NamedSource<Arc<str>>,
-        /// The id.
-        #[label("not an anchor id")]
-        span: SourceSpan,
-        /// Further problems found in the same pass.
-        #[related]
+        /// Further problems of the same pass.
         others: Vec<RegistryError>,
     },
     /// Two anchors with one id.
-    #[error(
-        "`{file}` line {line}, column {column}: anchor `{id}` is declared twice (first at line \
-         {first_line})"
-    )]
-    #[diagnostic(code(waymark::registry::duplicate_anchor))]
+    #[error("{at}: anchor `{id}` is declared twice (first at line {})", .first.line)]
     DuplicateAnchor {
-        /// The file as named.
-        file: String,
-        /// 1-based line of the second declaration.
-        line: usize,
-        /// 1-based column, in characters.
-        column: usize,
+        /// Where the second declaration is.
+        at: Box<Location>,
         /// The id.
         id: String,
-        /// 1-based line of the first declaration.
-        first_line: usize,
-        /// The file's text.
-        #[source_code]
-        src: NamedSource<Arc<str>>,
-        /// The second declaration.
-        #[label(primary, "declared again here")]
-        span: SourceSpan,
-        /// The first declaration.
-        #[label("first declared here")]
-        first_span: SourceSpan,
-        /// Further problems found in the same pass.
-        #[related]
+        /// Where the first declaration is.
+        first: Box<Location>,
+        /// Further problems of the same pass.
         others: Vec<RegistryError>,
     },
     /// A screen's route is not a valid [`RoutePattern`].
-    #[error(
-        "`{file}` line {line}, column {column}: screen `{screen}` has an invalid route \
-         `{route}`: {reason}"
-    )]
-    #[diagnostic(code(waymark::registry::invalid_route))]
+    #[error("{at}: screen `{screen}` has an invalid route `{route}`: {reason}")]
     InvalidRoute {
-        /// The file as named.
-        file: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column, in characters.
-        column: usize,
+        /// Where the route is.
+        at: Box<Location>,
         /// The screen's id.
         screen: String,
         /// The route as written.
         route: String,
         /// What is wrong with it.
         reason: String,
-        /// The file's text.
-        #[source_code]
-        src: NamedSource<Arc<str>>,
-        /// The route.
-        #[label("invalid route")]
-        span: SourceSpan,
-        /// Further problems found in the same pass.
-        #[related]
+        /// Further problems of the same pass.
         others: Vec<RegistryError>,
     },
     /// A description that is empty or only whitespace.
     #[error(
-        "`{file}` line {line}, column {column}: {kind} `{id}` has an empty description; say what \
-         it is for, or leave `description` out where it is optional"
+        "{at}: {kind} `{id}` has an empty description; say what it is for, or leave \
+         `description` out where it is optional"
     )]
-    #[diagnostic(code(waymark::registry::empty_description))]
     EmptyDescription {
-        /// The file as named.
-        file: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column, in characters.
-        column: usize,
+        /// Where the description is.
+        at: Box<Location>,
         /// `"anchor"` or `"screen"`.
         kind: &'static str,
         /// The anchor's or screen's id.
         id: String,
-        /// The file's text.
-        #[source_code]
-        src: NamedSource<Arc<str>>,
-        /// The description.
-        #[label("empty")]
-        span: SourceSpan,
-        /// Further problems found in the same pass.
-        #[related]
+        /// Further problems of the same pass.
         others: Vec<RegistryError>,
     },
     /// An anchor whose `screens` list is empty.
-    #[error(
-        "`{file}` line {line}, column {column}: anchor `{anchor}` lists no screens; name at \
-         least one declared screen"
-    )]
-    #[diagnostic(code(waymark::registry::no_screens))]
+    #[error("{at}: anchor `{anchor}` lists no screens; name at least one declared screen")]
     NoScreens {
-        /// The file as named.
-        file: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column, in characters.
-        column: usize,
+        /// Where the empty list is.
+        at: Box<Location>,
         /// The anchor's id.
         anchor: String,
-        /// The file's text.
-        #[source_code]
-        src: NamedSource<Arc<str>>,
-        /// The empty list.
-        #[label("no screens")]
-        span: SourceSpan,
-        /// Further problems found in the same pass.
-        #[related]
+        /// Further problems of the same pass.
         others: Vec<RegistryError>,
     },
     /// An anchor names a screen the registry does not declare.
     #[error(
-        "`{file}` line {line}, column {column}: anchor `{anchor}` names unknown screen \
-         `{screen}` ({})",
+        "{at}: anchor `{anchor}` names unknown screen `{screen}` ({})",
         declared_list(.declared)
     )]
-    #[diagnostic(code(waymark::registry::unknown_screen))]
     UnknownScreen {
-        /// The file as named.
-        file: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column, in characters.
-        column: usize,
+        /// Where the screen name is.
+        at: Box<Location>,
         /// The anchor's id.
         anchor: String,
         /// The screen as named.
         screen: String,
         /// The declared screen ids, in file order.
         declared: Vec<String>,
-        /// A close declared id, as "did you mean …?".
-        #[help]
-        suggestion: Option<String>,
-        /// The file's text.
-        #[source_code]
-        src: NamedSource<Arc<str>>,
-        /// The screen name.
-        #[label("not a declared screen")]
-        span: SourceSpan,
-        /// Further problems found in the same pass.
-        #[related]
+        /// Further problems of the same pass.
         others: Vec<RegistryError>,
     },
 }
@@ -536,19 +434,122 @@ fn declared_list(declared: &[String]) -> String {
 }
 
 impl RegistryError {
+    /// Where the problem is; `None` when the file could not be read.
+    pub fn location(&self) -> Option<&Location> {
+        use RegistryError as E;
+        match self {
+            E::Read { .. } => None,
+            E::Syntax { at, .. }
+            | E::InvalidScreenId { at, .. }
+            | E::DuplicateScreen { at, .. }
+            | E::InvalidAnchorId { at, .. }
+            | E::DuplicateAnchor { at, .. }
+            | E::InvalidRoute { at, .. }
+            | E::EmptyDescription { at, .. }
+            | E::NoScreens { at, .. }
+            | E::UnknownScreen { at, .. } => Some(at),
+        }
+    }
+
+    /// The further problems found by the same validation pass, in file order.
+    pub fn others(&self) -> &[RegistryError] {
+        self.others_field().map_or(&[], |others| others)
+    }
+
+    fn others_field(&self) -> Option<&Vec<RegistryError>> {
+        use RegistryError as E;
+        match self {
+            E::Read { .. } | E::Syntax { .. } => None,
+            E::InvalidScreenId { others, .. }
+            | E::DuplicateScreen { others, .. }
+            | E::InvalidAnchorId { others, .. }
+            | E::DuplicateAnchor { others, .. }
+            | E::InvalidRoute { others, .. }
+            | E::EmptyDescription { others, .. }
+            | E::NoScreens { others, .. }
+            | E::UnknownScreen { others, .. } => Some(others),
+        }
+    }
+
     fn with_others(mut self, rest: Vec<RegistryError>) -> RegistryError {
+        use RegistryError as E;
         match &mut self {
-            RegistryError::InvalidScreenId { others, .. }
-            | RegistryError::DuplicateScreen { others, .. }
-            | RegistryError::InvalidAnchorId { others, .. }
-            | RegistryError::DuplicateAnchor { others, .. }
-            | RegistryError::InvalidRoute { others, .. }
-            | RegistryError::EmptyDescription { others, .. }
-            | RegistryError::NoScreens { others, .. }
-            | RegistryError::UnknownScreen { others, .. } => *others = rest,
-            RegistryError::Read { .. } | RegistryError::Syntax { .. } => {}
+            E::Read { .. } | E::Syntax { .. } => {}
+            E::InvalidScreenId { others, .. }
+            | E::DuplicateScreen { others, .. }
+            | E::InvalidAnchorId { others, .. }
+            | E::DuplicateAnchor { others, .. }
+            | E::InvalidRoute { others, .. }
+            | E::EmptyDescription { others, .. }
+            | E::NoScreens { others, .. }
+            | E::UnknownScreen { others, .. } => *others = rest,
         }
         self
+    }
+
+    /// The diagnostic code's last part and the primary label's text.
+    fn code_and_label(&self) -> (&'static str, &'static str) {
+        use RegistryError as E;
+        match self {
+            E::Read { .. } => ("read", ""),
+            E::Syntax { .. } => ("syntax", "here"),
+            E::InvalidScreenId { .. } => ("invalid_screen_id", "not a screen id"),
+            E::DuplicateScreen { .. } => ("duplicate_screen", "declared again here"),
+            E::InvalidAnchorId { .. } => ("invalid_anchor_id", "not an anchor id"),
+            E::DuplicateAnchor { .. } => ("duplicate_anchor", "declared again here"),
+            E::InvalidRoute { .. } => ("invalid_route", "invalid route"),
+            E::EmptyDescription { .. } => ("empty_description", "empty"),
+            E::NoScreens { .. } => ("no_screens", "no screens"),
+            E::UnknownScreen { .. } => ("unknown_screen", "not a declared screen"),
+        }
+    }
+}
+
+// Written by hand rather than derived so that the shared location sits behind one `Box`: the
+// error stays small enough to return by value (clippy's `result_large_err`).
+impl miette::Diagnostic for RegistryError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        let (code, _) = self.code_and_label();
+        Some(Box::new(format!("waymark::registry::{code}")))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        let RegistryError::UnknownScreen {
+            screen, declared, ..
+        } = self
+        else {
+            return None;
+        };
+        let near = closest(screen, declared)?;
+        Some(Box::new(format!("did you mean `{near}`?")))
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.location()?.src)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let at = self.location()?;
+        let (_, label) = self.code_and_label();
+        let mut labels = vec![LabeledSpan::new_primary_with_span(
+            Some(label.into()),
+            at.span,
+        )];
+        if let RegistryError::DuplicateScreen { first, .. }
+        | RegistryError::DuplicateAnchor { first, .. } = self
+        {
+            let text = Some("first declared here".into());
+            labels.push(LabeledSpan::new_with_span(text, first.span));
+        }
+        Some(Box::new(labels.into_iter()))
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        let others = self.others();
+        if others.is_empty() {
+            return None;
+        }
+        Some(Box::new(others.iter().map(|e| e as &dyn Diagnostic)))
     }
 }
 
@@ -578,36 +579,14 @@ struct RawAnchor {
     keyed: bool,
 }
 
-/// Problems found by one pass, each with the byte offset it points at.
-type Problems = Vec<(usize, RegistryError)>;
-
 /// The pass's value, or its first problem in file order with the rest attached.
-fn done<T>(value: T, mut problems: Problems) -> Result<T, RegistryError> {
-    problems.sort_by_key(|(offset, _)| *offset);
-    let mut problems = problems.into_iter().map(|(_, problem)| problem);
+fn done<T>(value: T, mut problems: Vec<RegistryError>) -> Result<T, RegistryError> {
+    problems.sort_by_key(|problem| problem.location().map(|at| at.span.offset()));
+    let mut problems = problems.into_iter();
     match problems.next() {
         None => Ok(value),
         Some(first) => Err(first.with_others(problems.collect())),
     }
-}
-
-/// Builds a located validation variant: the file, position, source and an empty `others`
-/// come from the context and the site, the rest from the caller.
-macro_rules! located {
-    ($cx:expr, $site:expr, $variant:ident { $($field:ident $(: $value:expr)?),* $(,)? }) => {
-        (
-            $site.span.offset(),
-            RegistryError::$variant {
-                file: $cx.file.to_owned(),
-                line: $site.line,
-                column: $site.column,
-                src: $cx.named.clone(),
-                span: $site.span,
-                others: Vec::new(),
-                $($field $(: $value)?),*
-            },
-        )
-    };
 }
 
 fn is_screen_id(id: &str) -> bool {
@@ -621,24 +600,26 @@ fn is_screen_id(id: &str) -> bool {
 
 /// Pass 2: screen and anchor ids are well formed and unique.
 fn check_ids(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<AnchorId>, RegistryError> {
-    let mut problems = Problems::new();
+    let mut problems = Vec::new();
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (i, screen) in raw.screens.iter().enumerate() {
-        let at = |i: usize| cx.site(&[Key("screens"), Index(i), Key("id")], Some(&screen.id));
+        let at = |i: usize| cx.at(&[Key("screens"), Index(i), Key("id")], Some(&screen.id));
         let id = screen.id.clone();
+        let others = Vec::new();
         if !is_screen_id(&screen.id) {
-            problems.push(located!(cx, at(i), InvalidScreenId { id }));
+            problems.push(RegistryError::InvalidScreenId {
+                at: at(i),
+                id,
+                others,
+            });
         } else if let Some(&first) = seen.get(screen.id.as_str()) {
             let first = at(first);
-            problems.push(located!(
-                cx,
-                at(i),
-                DuplicateScreen {
-                    id,
-                    first_line: first.line,
-                    first_span: first.span,
-                }
-            ));
+            problems.push(RegistryError::DuplicateScreen {
+                at: at(i),
+                id,
+                first,
+                others,
+            });
         } else {
             seen.insert(&screen.id, i);
         }
@@ -647,27 +628,29 @@ fn check_ids(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<AnchorId>, RegistryEr
     let mut ids = Vec::with_capacity(raw.anchors.len());
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (i, anchor) in raw.anchors.iter().enumerate() {
-        let at = |i: usize| cx.site(&[Key("anchors"), Index(i), Key("id")], Some(&anchor.id));
-        match AnchorId::new(&anchor.id) {
-            Err(error) => problems.push(located!(cx, at(i), InvalidAnchorId { error })),
-            Ok(id) => match seen.get(anchor.id.as_str()) {
-                Some(&first) => {
-                    let first = at(first);
-                    problems.push(located!(
-                        cx,
-                        at(i),
-                        DuplicateAnchor {
-                            id: anchor.id.clone(),
-                            first_line: first.line,
-                            first_span: first.span,
-                        }
-                    ));
-                }
-                None => {
-                    seen.insert(&anchor.id, i);
-                    ids.push(id);
-                }
-            },
+        let at = |i: usize| cx.at(&[Key("anchors"), Index(i), Key("id")], Some(&anchor.id));
+        let others = Vec::new();
+        match (AnchorId::new(&anchor.id), seen.get(anchor.id.as_str())) {
+            (Err(error), _) => {
+                problems.push(RegistryError::InvalidAnchorId {
+                    at: at(i),
+                    error,
+                    others,
+                });
+            }
+            (Ok(_), Some(&first)) => {
+                let (id, first) = (anchor.id.clone(), at(first));
+                problems.push(RegistryError::DuplicateAnchor {
+                    at: at(i),
+                    id,
+                    first,
+                    others,
+                });
+            }
+            (Ok(id), None) => {
+                seen.insert(&anchor.id, i);
+                ids.push(id);
+            }
         }
     }
     done(ids, problems)
@@ -675,42 +658,36 @@ fn check_ids(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<AnchorId>, RegistryEr
 
 /// Pass 3: routes parse and optional descriptions are not blank.
 fn check_screens(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<RoutePattern>, RegistryError> {
-    let mut problems = Problems::new();
+    let mut problems = Vec::new();
     let mut routes = Vec::with_capacity(raw.screens.len());
     for (i, screen) in raw.screens.iter().enumerate() {
         match RoutePattern::parse(&screen.route) {
             Ok(route) => routes.push(route),
-            Err(reason) => {
-                let site = cx.site(
+            Err(reason) => problems.push(RegistryError::InvalidRoute {
+                at: cx.at(
                     &[Key("screens"), Index(i), Key("route")],
                     Some(&screen.route),
-                );
-                problems.push(located!(
-                    cx,
-                    site,
-                    InvalidRoute {
-                        screen: screen.id.clone(),
-                        route: screen.route.clone(),
-                        reason,
-                    }
-                ));
-            }
+                ),
+                screen: screen.id.clone(),
+                route: screen.route.clone(),
+                reason,
+                others: Vec::new(),
+            }),
         }
         let blank = screen
             .description
             .as_deref()
             .filter(|d| d.trim().is_empty());
         if let Some(description) = blank {
-            let path = [Key("screens"), Index(i), Key("description")];
-            let site = cx.site(&path, Some(description));
-            problems.push(located!(
-                cx,
-                site,
-                EmptyDescription {
-                    kind: "screen",
-                    id: screen.id.clone(),
-                }
-            ));
+            problems.push(RegistryError::EmptyDescription {
+                at: cx.at(
+                    &[Key("screens"), Index(i), Key("description")],
+                    Some(description),
+                ),
+                kind: "screen",
+                id: screen.id.clone(),
+                others: Vec::new(),
+            });
         }
     }
     done(routes, problems)
@@ -718,47 +695,36 @@ fn check_screens(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<RoutePattern>, Re
 
 /// Pass 4: every anchor is described and names at least one screen, all declared.
 fn check_references(cx: &Cx<'_>, raw: &RawRegistry) -> Result<(), RegistryError> {
-    let mut problems = Problems::new();
+    let mut problems = Vec::new();
     let declared: Vec<String> = raw.screens.iter().map(|s| s.id.clone()).collect();
     for (i, anchor) in raw.anchors.iter().enumerate() {
+        let path = |key| [Key("anchors"), Index(i), Key(key)];
         if anchor.description.trim().is_empty() {
-            let path = [Key("anchors"), Index(i), Key("description")];
-            let site = cx.site(&path, Some(&anchor.description));
-            problems.push(located!(
-                cx,
-                site,
-                EmptyDescription {
-                    kind: "anchor",
-                    id: anchor.id.clone(),
-                }
-            ));
+            problems.push(RegistryError::EmptyDescription {
+                at: cx.at(&path("description"), Some(&anchor.description)),
+                kind: "anchor",
+                id: anchor.id.clone(),
+                others: Vec::new(),
+            });
         }
         if anchor.screens.is_empty() {
-            let site = cx.site(&[Key("anchors"), Index(i), Key("screens")], None);
-            problems.push(located!(
-                cx,
-                site,
-                NoScreens {
-                    anchor: anchor.id.clone(),
-                }
-            ));
+            problems.push(RegistryError::NoScreens {
+                at: cx.at(&path("screens"), None),
+                anchor: anchor.id.clone(),
+                others: Vec::new(),
+            });
         }
         for (j, screen) in anchor.screens.iter().enumerate() {
-            if declared.contains(screen) {
-                continue;
-            }
-            let path = [Key("anchors"), Index(i), Key("screens"), Index(j)];
-            let site = cx.site(&path, Some(screen));
-            problems.push(located!(
-                cx,
-                site,
-                UnknownScreen {
+            if !declared.contains(screen) {
+                let [a, i, s] = path("screens");
+                problems.push(RegistryError::UnknownScreen {
+                    at: cx.at(&[a, i, s, Index(j)], Some(screen)),
                     anchor: anchor.id.clone(),
                     screen: screen.clone(),
-                    suggestion: closest(screen, &declared).map(|s| format!("did you mean `{s}`?")),
                     declared: declared.clone(),
-                }
-            ));
+                    others: Vec::new(),
+                });
+            }
         }
     }
     done((), problems)
@@ -798,35 +764,31 @@ struct Cx<'a> {
     named: NamedSource<Arc<str>>,
 }
 
-/// Where a value sits in the file.
-#[derive(Clone, Copy)]
-struct Site {
-    line: usize,
-    column: usize,
-    span: SourceSpan,
-}
-
-impl<'a> Cx<'a> {
+impl Cx<'_> {
     /// Locates the value at `path`; `plain` is its text, when known, to size the span.
-    fn site(&self, path: &[Step], plain: Option<&str>) -> Site {
+    fn at(&self, path: &[Step], plain: Option<&str>) -> Box<Location> {
         let (line, column) = locate(self.text, path).unwrap_or((1, 1));
         let offset = byte_offset(self.text, line, column);
         let len = value_len(&self.text[offset..], plain);
-        Site {
+        self.location(line, column, (offset, len).into())
+    }
+
+    fn location(&self, line: usize, column: usize, span: SourceSpan) -> Box<Location> {
+        Box::new(Location {
+            file: self.file.to_owned(),
             line,
             column,
-            span: (offset, len).into(),
-        }
+            span,
+            src: self.named.clone(),
+        })
     }
 
     fn syntax_error(&self, error: &serde_yaml::Error) -> RegistryError {
         let (line, column) = error
             .location()
             .map_or((1, 1), |at| (at.line(), at.column()));
-        let message =
-            error
-                .to_string()
-                .replacen(&format!(" at line {line} column {column}"), "", 1);
+        let position = format!(" at line {line} column {column}");
+        let message = error.to_string().replacen(&position, "", 1);
         let offset = byte_offset(self.text, line, column);
         let len = if message.contains("missing field") {
             0
@@ -834,12 +796,8 @@ impl<'a> Cx<'a> {
             word_len(&self.text[offset..])
         };
         RegistryError::Syntax {
-            file: self.file.to_owned(),
-            line,
-            column,
+            at: self.location(line, column, (offset, len).into()),
             message,
-            src: self.named.clone(),
-            span: (offset, len).into(),
         }
     }
 }
@@ -924,47 +882,15 @@ impl<'de> serde::de::Visitor<'de> for Seek<'_> {
     }
 }
 
-/// Fails on any value, so that serde_yaml stamps the value's position on the error.
+/// Fails on any value (a visitor's default for every kind of value), so that serde_yaml
+/// stamps the value's position on the error; the message carries [`FOUND`].
 struct Found;
 
-impl Found {
-    fn fail<E: serde::de::Error>(self) -> Result<(), E> {
-        Err(E::custom(FOUND))
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Found {
+impl serde::de::Visitor<'_> for Found {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any value")
-    }
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
-        self.fail()
-    }
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
-        self.fail()
-    }
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
-        self.fail()
-    }
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
-        self.fail()
-    }
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
-        self.fail()
-    }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
-        self.fail()
-    }
-    fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
-        self.fail()
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        self.fail()
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        self.fail()
+        f.write_str(FOUND)
     }
 }
 
@@ -1074,24 +1000,11 @@ anchors:
 
     /// Line, column and the text under the primary label.
     fn site<'s>(e: &RegistryError, source: &'s str) -> (usize, usize, &'s str) {
-        let (line, column) = match e {
-            RegistryError::Syntax { line, column, .. }
-            | RegistryError::InvalidScreenId { line, column, .. }
-            | RegistryError::DuplicateScreen { line, column, .. }
-            | RegistryError::InvalidAnchorId { line, column, .. }
-            | RegistryError::DuplicateAnchor { line, column, .. }
-            | RegistryError::InvalidRoute { line, column, .. }
-            | RegistryError::EmptyDescription { line, column, .. }
-            | RegistryError::NoScreens { line, column, .. }
-            | RegistryError::UnknownScreen { line, column, .. } => (*line, *column),
-            RegistryError::Read { .. } => panic!("no site: {e}"),
-        };
+        let at = e.location().expect("a location");
         let span = e.labels().and_then(|mut l| l.next()).expect("a label");
-        (
-            line,
-            column,
-            &source[span.offset()..span.offset() + span.len()],
-        )
+        assert_eq!(span.inner(), &at.span);
+        let text = &source[at.span.offset()..at.span.offset() + at.span.len()];
+        (at.line, at.column, text)
     }
 
     #[test]
@@ -1394,10 +1307,8 @@ anchors:
 ";
         let err = parse_err(source);
         assert_eq!(site(&err, source), (6, 15, "t"));
-        let RegistryError::UnknownScreen { others, .. } = &err else {
-            panic!("{err}")
-        };
-        let sites: Vec<_> = others.iter().map(|o| site(o, source)).collect();
+        assert!(matches!(err, RegistryError::UnknownScreen { .. }), "{err}");
+        let sites: Vec<_> = err.others().iter().map(|o| site(o, source)).collect();
         assert_eq!(sites, [(6, 21, "u"), (8, 18, "' '")]);
         assert_eq!(err.related().unwrap().count(), 2);
 
@@ -1436,18 +1347,12 @@ app: x
 ";
         let err = parse_err(source);
         assert_eq!(site(&err, source), (6, 10, "\"x.y\""));
-        let RegistryError::DuplicateAnchor {
-            first_line,
-            first_span,
-            others,
-            ..
-        } = &err
-        else {
+        let RegistryError::DuplicateAnchor { first, .. } = &err else {
             panic!("{err}")
         };
-        assert_eq!(*first_line, 5);
-        assert_eq!(&source[first_span.offset()..][..first_span.len()], "x.y");
-        assert_eq!(site(&others[0], source), (8, 11, "x.y"));
+        assert_eq!((first.line, first.column), (5, 9));
+        assert_eq!(&source[first.span.offset()..][..first.span.len()], "x.y");
+        assert_eq!(site(&err.others()[0], source), (8, 11, "x.y"));
     }
 
     #[test]

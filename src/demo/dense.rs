@@ -12,85 +12,32 @@ use super::layout::{esc, html};
 
 const PER_REGION: usize = 40;
 
+// The tables are laid out as in the script, to keep the port easy to compare.
+#[rustfmt::skip]
 const SECTION_NAMES: [&str; 18] = [
-    "Customer",
-    "Billing",
-    "Shipping",
-    "Line items",
-    "Approvals",
-    "Payments",
-    "Contracts",
-    "Inventory",
-    "Returns",
-    "Tax",
-    "Discounts",
-    "Audit trail",
-    "Notes",
-    "Attachments",
-    "Delivery",
-    "Warehouse",
-    "Pricing",
-    "Credit",
+    "Customer", "Billing", "Shipping", "Line items", "Approvals", "Payments",
+    "Contracts", "Inventory", "Returns", "Tax", "Discounts", "Audit trail",
+    "Notes", "Attachments", "Delivery", "Warehouse", "Pricing", "Credit",
 ];
+#[rustfmt::skip]
 const FIELD_NAMES: [&str; 24] = [
-    "Account number",
-    "Company name",
-    "Contact email",
-    "Phone",
-    "Street",
-    "City",
-    "Postal code",
-    "Country",
-    "VAT ID",
-    "Cost centre",
-    "PO reference",
-    "Due date",
-    "Amount",
-    "Currency",
-    "Quantity",
-    "Unit price",
-    "Discount %",
-    "SKU",
-    "Batch",
-    "Carrier",
-    "Tracking number",
-    "Warehouse bin",
-    "Approver",
-    "Comment",
+    "Account number", "Company name", "Contact email", "Phone", "Street", "City",
+    "Postal code", "Country", "VAT ID", "Cost centre", "PO reference", "Due date",
+    "Amount", "Currency", "Quantity", "Unit price", "Discount %", "SKU", "Batch",
+    "Carrier", "Tracking number", "Warehouse bin", "Approver", "Comment",
 ];
+#[rustfmt::skip]
 const BUTTON_TEXTS: [&str; 14] = [
-    "Save",
-    "Apply",
-    "Recalculate",
-    "Approve",
-    "Reject",
-    "Add line",
-    "Duplicate",
-    "Export",
-    "Print",
-    "Validate",
-    "Refresh",
-    "Assign",
-    "Archive",
-    "Send",
+    "Save", "Apply", "Recalculate", "Approve", "Reject", "Add line", "Duplicate",
+    "Export", "Print", "Validate", "Refresh", "Assign", "Archive", "Send",
 ];
-const ICON_BUTTONS: [(&str, &str); 5] = [
-    ("\u{d7}", "Remove"),
-    ("\u{270e}", "Edit"),
-    ("\u{2913}", "Download"),
-    ("\u{2699}", "Settings"),
-    ("\u{2605}", "Star"),
-];
-const LINK_TEXTS: [&str; 8] = [
-    "Details",
-    "History",
-    "Open invoice",
-    "View order",
-    "Show log",
-    "Customer card",
-    "Related documents",
-    "Help",
-];
+#[rustfmt::skip]
+const ICON_BUTTONS: [(&str, &str); 5] = [("\u{d7}", "Remove"), ("\u{270e}", "Edit"), ("\u{2913}", "Download"),
+                                         ("\u{2699}", "Settings"), ("\u{2605}", "Star")];
+#[rustfmt::skip]
+const LINK_TEXTS: [&str; 8] = ["Details", "History", "Open invoice", "View order", "Show log",
+                               "Customer card", "Related documents", "Help"];
+#[rustfmt::skip]
 const SELECT_OPTIONS: [&[&str]; 5] = [
     &["Draft", "Pending", "Approved", "Rejected"],
     &["EUR", "USD", "GBP", "CHF", "JPY"],
@@ -98,16 +45,9 @@ const SELECT_OPTIONS: [&[&str]; 5] = [
     &["Low", "Medium", "High", "Critical"],
     &["Net 30", "Net 60", "Prepaid"],
 ];
-const CHECK_TEXTS: [&str; 8] = [
-    "Include tax",
-    "Notify customer",
-    "Partial delivery allowed",
-    "Urgent",
-    "Hold for review",
-    "Recurring",
-    "Gift wrap",
-    "Verified",
-];
+#[rustfmt::skip]
+const CHECK_TEXTS: [&str; 8] = ["Include tax", "Notify customer", "Partial delivery allowed",
+                                "Urgent", "Hold for review", "Recurring", "Gift wrap", "Verified"];
 const LOREM: &str = "Figures are provisional until the nightly reconciliation run has finished. \
 Changes made here are applied to the open document and logged in the audit trail. \
 Contact the finance desk for corrections to posted entries.";
@@ -147,25 +87,11 @@ impl Kind {
     }
 }
 
-const KIND_CYCLE_FORM: [Kind; 10] = [
-    Kind::Input,
-    Kind::Select,
-    Kind::Checkbox,
-    Kind::Button,
-    Kind::Input,
-    Kind::Link,
-    Kind::Input,
-    Kind::Checkbox,
-    Kind::Button,
-    Kind::Select,
-];
-const ROW_KINDS: [Kind; 5] = [
-    Kind::Checkbox,
-    Kind::Input,
-    Kind::Select,
-    Kind::Button,
-    Kind::Link,
-];
+#[rustfmt::skip]
+const KIND_CYCLE_FORM: [Kind; 10] = [Kind::Input, Kind::Select, Kind::Checkbox, Kind::Button, Kind::Input,
+                                     Kind::Link, Kind::Input, Kind::Checkbox, Kind::Button, Kind::Select];
+#[rustfmt::skip]
+const ROW_KINDS: [Kind; 5] = [Kind::Checkbox, Kind::Input, Kind::Select, Kind::Button, Kind::Link];
 
 /// The script's fixed 32-bit LCG; every draw must happen in the script's order.
 struct Lcg(u64);

@@ -13,6 +13,7 @@ mod layout;
 mod orders;
 mod pricing;
 mod returns;
+mod seed;
 mod server;
 mod state;
 mod widgets;

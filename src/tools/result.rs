@@ -1,6 +1,6 @@
 //! The round-trip result every tool returns, and the change between two reads.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -47,23 +47,36 @@ pub struct Changes {
 impl Changes {
     /// The change from `before` to `after`.
     pub fn between(before: &InferredState, after: &InferredState) -> Changes {
-        let old: HashMap<String, &Control> =
-            before.controls.iter().map(|c| (c.reference(), c)).collect();
-        let mut seen = std::collections::HashSet::with_capacity(after.controls.len());
+        // Controls are matched by reference and occurrence, so two controls sharing an
+        // anchor (an ambiguous page) are compared pairwise instead of overwriting each other.
+        fn keyed(controls: &[Control]) -> Vec<((String, usize), &Control)> {
+            let mut seen: HashMap<String, usize> = HashMap::new();
+            controls
+                .iter()
+                .map(|c| {
+                    let r = c.reference();
+                    let n = seen.entry(r.clone()).or_default();
+                    *n += 1;
+                    ((r, *n), c)
+                })
+                .collect()
+        }
+        let old = keyed(&before.controls);
+        let new = keyed(&after.controls);
+        let old_by_key: HashMap<&(String, usize), &Control> =
+            old.iter().map(|(k, c)| (k, *c)).collect();
+        let new_keys: HashSet<&(String, usize)> = new.iter().map(|(k, _)| k).collect();
         let mut changes = Changes::default();
-        for c in &after.controls {
-            let r = c.reference();
-            match old.get(&r) {
-                None => changes.added.push(r.clone()),
-                Some(prev) if *prev != c => changes.changed.push(r.clone()),
+        for (k, c) in &new {
+            match old_by_key.get(k) {
+                None => changes.added.push(k.0.clone()),
+                Some(prev) if prev != c => changes.changed.push(k.0.clone()),
                 Some(_) => {}
             }
-            seen.insert(r);
         }
-        for c in &before.controls {
-            let r = c.reference();
-            if !seen.contains(&r) {
-                changes.removed.push(r);
+        for (k, _) in &old {
+            if !new_keys.contains(k) {
+                changes.removed.push(k.0.clone());
             }
         }
         changes
