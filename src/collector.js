@@ -73,6 +73,7 @@
       case 'OPTION': return 'option';
       case 'IMG': return el.getAttribute('alt') === '' ? 'presentation' : 'img';
       case 'DIALOG': return 'dialog';
+      case 'OUTPUT': return 'status';
       case 'INPUT':
         switch (el.type) {
           case 'checkbox': return 'checkbox';
@@ -168,7 +169,7 @@
       if (isSecret(el)) return el.value ? '[redacted]' : '';
       return el.value;
     }
-    if (tag === 'TEXTAREA') return el.value;
+    if (tag === 'TEXTAREA' || tag === 'OUTPUT') return el.value;
     if (tag === 'SELECT') {
       var sel = [];
       for (var i = 0; i < el.options.length; i++) if (el.options[i].selected) sel.push(norm(el.options[i].text));
@@ -408,6 +409,27 @@
       });
     }
     window.addEventListener('beforeunload', function () { window.__wmNav = true; });
+    // Requests the page starts in reaction to an action keep it unsettled until they end,
+    // so a save that answers after the quiet window is still waited for.
+    window.__wmInflight = 0;
+    var done = function () { window.__wmInflight = Math.max(0, window.__wmInflight - 1); };
+    if (window.fetch) {
+      var origFetch = window.fetch;
+      window.fetch = function () {
+        window.__wmInflight++;
+        var p = origFetch.apply(this, arguments);
+        p.then(done, done);
+        return p;
+      };
+    }
+    if (window.XMLHttpRequest) {
+      var origSend = XMLHttpRequest.prototype.send;
+      XMLHttpRequest.prototype.send = function () {
+        window.__wmInflight++;
+        this.addEventListener('loadend', done, { once: true });
+        return origSend.apply(this, arguments);
+      };
+    }
   }
 
   function prepare(a) {
@@ -513,7 +535,7 @@
       function tick() {
         if (window.__wmNav) return done('navigating');
         var now = performance.now();
-        if (now - last >= quietMs) return done('quiet');
+        if (now - last >= quietMs && !(window.__wmInflight > 0)) return done('quiet');
         if (now - start >= maxMs) return done('busy');
         setTimeout(tick, Math.max(1, Math.min(10, quietMs - (now - last))));
       }

@@ -53,7 +53,9 @@ pub(crate) struct RateForm {
     currency: String,
 }
 
-fn rules_page(account: &Account, form: &RateForm, notice: &Notice) -> String {
+/// `saves` is the app's save count, shown read-only so a journey can prove that staging a
+/// rate saved nothing.
+fn rules_page(account: &Account, form: &RateForm, notice: &Notice, saves: u64) -> String {
     let id = account.id;
     let mut rows = String::new();
     for r in account.rules.iter().rev() {
@@ -75,7 +77,9 @@ fn rules_page(account: &Account, form: &RateForm, notice: &Notice) -> String {
          <section class=\"card\" data-anchor-region=\"rules\" aria-labelledby=\"rules-title\">\n\
          <h2 id=\"rules-title\">Current and past rates</h2>\n<table>\n\
          <thead><tr><th>Effective from</th><th class=\"num\">Rate</th><th>Currency</th>\
-         <th>Set by</th></tr></thead>\n<tbody>\n{rows}</tbody>\n</table>\n</section>\n\
+         <th>Set by</th></tr></thead>\n<tbody>\n{rows}</tbody>\n</table>\n\
+         <p class=\"muted\">Saves recorded in this app: <output data-anchor=\"pricing.saves\" \
+         aria-label=\"Saves recorded\">{saves}</output></p>\n</section>\n\
          <form method=\"post\" action=\"/accounts/{id}/pricing\" class=\"card\" \
          data-anchor-region=\"new-rate\" aria-labelledby=\"new-rate-title\">\n\
          <h2 id=\"new-rate-title\">New rate</h2>\n<div class=\"row\">\n\
@@ -123,7 +127,7 @@ pub(crate) async fn rules(
             .map_or("EUR", |r| r.currency.as_str())
             .to_string(),
     };
-    html(rules_page(account, &form, &notice))
+    html(rules_page(account, &form, &notice, store.saves))
 }
 
 /// The rate as a percentage between 0 and 100, written the way it was entered.
@@ -145,7 +149,7 @@ pub(crate) async fn save(
     };
     let Some(rate) = valid_rate(&form.rate) else {
         let notice = Notice::error("Enter the rate as a number between 0 and 100.");
-        let page = rules_page(&store.accounts[at], &form, &notice);
+        let page = rules_page(&store.accounts[at], &form, &notice, store.saves);
         return html_status(StatusCode::UNPROCESSABLE_ENTITY, page);
     };
     let currency = if CURRENCIES.contains(&form.currency.as_str()) {

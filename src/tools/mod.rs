@@ -44,7 +44,7 @@ impl Default for ToolOptions {
     fn default() -> Self {
         ToolOptions {
             max_controls: 5_000,
-            quiet: Duration::from_millis(30),
+            quiet: Duration::from_millis(15),
             settle_timeout: Duration::from_secs(5),
             load_timeout: Duration::from_secs(15),
             script_timeout: Duration::from_secs(15),
@@ -60,6 +60,14 @@ pub struct Tools<T: Tab> {
     options: ToolOptions,
     last: Mutex<Option<InferredState>>,
 }
+
+/// What a call that succeeded leaves: the target's label, the screen now, the change.
+type Done = (Option<String>, InferredState, Option<Changes>);
+
+/// What a call that failed leaves: the target's label (when it was found) and why.
+type Failed = (Option<String>, ToolError);
+
+type Outcome = Result<Done, Failed>;
 
 /// How an action touches its target.
 enum Act<'a> {
@@ -145,10 +153,7 @@ impl<T: Tab> Tools<T> {
         self.act(Act::Fill(text), target, None).await
     }
 
-    async fn navigate_inner(
-        &self,
-        route: &str,
-    ) -> Result<(Option<String>, InferredState, Option<Changes>), (Option<String>, ToolError)> {
+    async fn navigate_inner(&self, route: &str) -> Outcome {
         let url = self.resolve(route).map_err(|e| (None, e))?;
         self.tab
             .navigate(url.as_str(), self.options.load_timeout)
@@ -196,11 +201,7 @@ impl<T: Tab> Tools<T> {
             .await
     }
 
-    async fn act_inner(
-        &self,
-        act: &Act<'_>,
-        anchor: &AnchorRef,
-    ) -> Result<(Option<String>, InferredState, Option<Changes>), (Option<String>, ToolError)> {
+    async fn act_inner(&self, act: &Act<'_>, anchor: &AnchorRef) -> Outcome {
         if let Act::Press(name) = act
             && !is_known_key(name)
         {
@@ -504,10 +505,7 @@ impl<T: Tab> Tools<T> {
         tool: &'static str,
         anchor: Option<String>,
         route_before: String,
-        outcome: Result<
-            (Option<String>, InferredState, Option<Changes>),
-            (Option<String>, ToolError),
-        >,
+        outcome: Outcome,
         start: Instant,
     ) -> RoundTrip {
         match outcome {

@@ -1,0 +1,309 @@
+//! Finding where in `anchors.yaml` a problem is: the line, column and span of the value at
+//! fault, for [`RegistryError`]'s [`Location`].
+//!
+//! serde_yaml gives no spans for values, so the file is read again with serde_yaml, walking to
+//! the value and stopping there; only error paths pay for the second read, and it is exact for
+//! any YAML style.
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{NamedSource, SourceSpan};
+
+use super::error::{Location, RegistryError};
+
+/// The file being validated, for building errors that point into it.
+pub(super) struct Cx<'a> {
+    file: &'a str,
+    text: &'a str,
+    named: NamedSource<Arc<str>>,
+}
+
+impl<'a> Cx<'a> {
+    /// The file `text`, named `file` in errors.
+    pub(super) fn new(file: &'a str, text: &'a str) -> Cx<'a> {
+        Cx {
+            file,
+            text,
+            named: NamedSource::new(file, Arc::from(text)),
+        }
+    }
+
+    /// Locates the value at `path`; `plain` is its text, when known, to size the span.
+    pub(super) fn at(&self, path: &[Step], plain: Option<&str>) -> Box<Location> {
+        let (line, column) = locate(self.text, path).unwrap_or((1, 1));
+        let offset = byte_offset(self.text, line, column);
+        let len = value_len(&self.text[offset..], plain);
+        self.location(line, column, (offset, len).into())
+    }
+
+    fn location(&self, line: usize, column: usize, span: SourceSpan) -> Box<Location> {
+        Box::new(Location {
+            file: self.file.to_owned(),
+            line,
+            column,
+            span,
+            src: self.named.clone(),
+        })
+    }
+
+    pub(super) fn syntax_error(&self, error: &serde_yaml::Error) -> RegistryError {
+        let (line, column) = error
+            .location()
+            .map_or((1, 1), |at| (at.line(), at.column()));
+        let position = format!(" at line {line} column {column}");
+        let message = error.to_string().replacen(&position, "", 1);
+        let offset = byte_offset(self.text, line, column);
+        let len = if message.contains("missing field") {
+            0
+        } else {
+            word_len(&self.text[offset..])
+        };
+        RegistryError::Syntax {
+            at: self.location(line, column, (offset, len).into()),
+            message,
+        }
+    }
+}
+
+/// A step on the way from the document root to a value.
+#[derive(Clone, Copy)]
+pub(super) enum Step {
+    Key(&'static str),
+    Index(usize),
+}
+use Step::{Index, Key};
+
+/// The 1-based line and column (in characters) of the value at `path`.
+///
+/// serde_yaml keeps no spans, but it stamps the position of the current value on any error a
+/// visitor raises. So this deserializes the document again, skipping everything off the path,
+/// and fails on purpose at the value itself; the error's location is the value's. Only error
+/// paths pay for the second parse.
+fn locate(text: &str, path: &[Step]) -> Option<(usize, usize)> {
+    use serde::de::DeserializeSeed;
+    match Seek(path).deserialize(serde_yaml::Deserializer::from_str(text)) {
+        Err(error) if error.to_string().contains(FOUND) => {
+            error.location().map(|at| (at.line(), at.column()))
+        }
+        _ => None,
+    }
+}
+
+const FOUND: &str = "waymark: located";
+
+struct Seek<'p>(&'p [Step]);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Seek<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        match self.0.first() {
+            None => de.deserialize_any(Found),
+            Some(Key(_)) => de.deserialize_map(self),
+            Some(Index(_)) => de.deserialize_seq(self),
+        }
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Seek<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a map or a sequence on the path being located")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let Some((Key(wanted), rest)) = self.0.split_first() else {
+            return Ok(());
+        };
+        while let Some(key) = map.next_key::<String>()? {
+            if key == *wanted {
+                map.next_value_seed(Seek(rest))?;
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let Some((&Index(wanted), rest)) = self.0.split_first() else {
+            return Ok(());
+        };
+        let mut i = 0;
+        loop {
+            let more = if i == wanted {
+                seq.next_element_seed(Seek(rest))?.is_some()
+            } else {
+                seq.next_element::<serde::de::IgnoredAny>()?.is_some()
+            };
+            if !more {
+                return Ok(());
+            }
+            i += 1;
+        }
+    }
+}
+
+/// Fails on any value (a visitor's default for every kind of value), so that serde_yaml
+/// stamps the value's position on the error; the message carries [`FOUND`].
+struct Found;
+
+impl serde::de::Visitor<'_> for Found {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(FOUND)
+    }
+}
+
+/// The byte offset of a 1-based line and character column, clamped to the text.
+fn byte_offset(text: &str, line: usize, column: usize) -> usize {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    text[line_start..]
+        .char_indices()
+        .nth(column.saturating_sub(1))
+        .map_or(text.len(), |(i, _)| line_start + i)
+}
+
+/// The length in bytes of the YAML value `rest` starts with: a quoted scalar to its closing
+/// quote, a flow collection to its closing bracket, a plain scalar as `plain` (its value) when
+/// it is written as-is, else up to a comment or the end of the line.
+fn value_len(rest: &str, plain: Option<&str>) -> usize {
+    let mut chars = rest.char_indices().peekable();
+    match chars.next() {
+        Some((_, '"')) => {
+            let mut escaped = false;
+            for (i, c) in chars {
+                match c {
+                    '"' if !escaped => return i + 1,
+                    '\n' => return i,
+                    _ => escaped = c == '\\' && !escaped,
+                }
+            }
+        }
+        Some((_, '\'')) => {
+            while let Some((i, c)) = chars.next() {
+                match c {
+                    '\'' if chars.peek().is_some_and(|&(_, n)| n == '\'') => {
+                        chars.next();
+                    }
+                    '\'' => return i + 1,
+                    '\n' => return i,
+                    _ => {}
+                }
+            }
+        }
+        Some((_, '[' | '{')) => {
+            let mut depth = 0_usize;
+            for (i, c) in rest.char_indices() {
+                match c {
+                    '[' | '{' => depth += 1,
+                    ']' | '}' if depth == 1 => return i + 1,
+                    ']' | '}' => depth -= 1,
+                    '\n' => return i,
+                    _ => {}
+                }
+            }
+        }
+        _ => {
+            if let Some(plain) = plain.filter(|p| rest.starts_with(*p)) {
+                return plain.len();
+            }
+        }
+    }
+    let line = rest.split('\n').next().unwrap_or_default();
+    let line = line.split(" #").next().unwrap_or_default();
+    line.trim_end().len()
+}
+
+/// The length of the word at the start of `rest`, for pointing at what serde_yaml stopped on.
+fn word_len(rest: &str) -> usize {
+    rest.find(|c: char| c.is_whitespace() || matches!(c, ':' | ',' | '[' | ']' | '{' | '}'))
+        .unwrap_or(rest.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::registry::RegistryError;
+    use crate::registry::tests::{parse_err, site};
+
+    #[test]
+    fn unknown_field_is_a_syntax_error_at_the_key() {
+        let source =
+            "app: demo\nscreens: []\nanchors:\n  - id: a\n    description: d\n    screen: [x]\n";
+        let err = parse_err(source);
+        assert_eq!(site(&err, source), (6, 5, "screen"));
+        let message = err.to_string();
+        assert!(
+            message.starts_with(
+                "invalid anchor registry `anchors.yaml` at line 6, column 5: anchors[0]: unknown \
+                 field `screen`, expected one of `id`,"
+            ),
+            "{message}"
+        );
+        assert!(!message.contains("at line 6 column 5"), "{message}");
+    }
+
+    #[test]
+    fn wrong_type_and_missing_field_and_bad_yaml_are_syntax_errors() {
+        let source = "app: demo\nscreens: []\nanchors:\n  - id: a\n    description: d\n    screens: [s]\n    keyed: maybe\n";
+        let err = parse_err(source);
+        assert!(matches!(err, RegistryError::Syntax { .. }));
+        assert_eq!(site(&err, source), (7, 12, "maybe"));
+
+        let source = "app: demo\nscreens: []\n";
+        let err = parse_err(source);
+        assert!(
+            err.to_string().ends_with("missing field `anchors`"),
+            "{err}"
+        );
+        assert_eq!(site(&err, source), (1, 1, ""));
+
+        let source = "app: demo\nscreens: [\nanchors: []\n";
+        let err = parse_err(source);
+        assert!(matches!(err, RegistryError::Syntax { .. }), "{err}");
+
+        assert!(matches!(parse_err(""), RegistryError::Syntax { .. }));
+    }
+
+    #[test]
+    fn locating_survives_yaml_styles_and_repeated_ids() {
+        // The anchors come first, the same id text appears in comments, descriptions and other
+        // entries, and the ids are written in every quoting style.
+        let source = "\
+# id: x.y  (a comment that looks like a key)
+anchors:
+  - description: 'mentions id: x.y'
+    screens: [s]
+    id: x.y
+  - {id: \"x.y\", description: d, screens: [s]}
+  -
+    id:   x.y   # third
+    description: d
+    screens: [s]
+screens: [{id: s, route: /}]
+app: x
+";
+        let err = parse_err(source);
+        assert_eq!(site(&err, source), (6, 10, "\"x.y\""));
+        let RegistryError::DuplicateAnchor { first, .. } = &err else {
+            panic!("{err}")
+        };
+        assert_eq!((first.line, first.column), (5, 9));
+        assert_eq!(&source[first.span.offset()..][..first.span.len()], "x.y");
+        assert_eq!(site(&err.others()[0], source), (8, 11, "x.y"));
+    }
+
+    #[test]
+    fn positions_count_characters_not_bytes() {
+        let source = "app: ééé\nscreens: [{id: s, route: /}]\nanchors: [{description: été, id: Nope, screens: [s]}]\n";
+        let err = parse_err(source);
+        assert_eq!(site(&err, source), (3, 34, "Nope"));
+    }
+}

@@ -1,0 +1,648 @@
+//! The anchor registry, `anchors.yaml`: every anchor an app promises and the screens it is
+//! expected on.
+//!
+//! The registry is the contract a redesign must keep, so it is loaded and validated in full
+//! before any browser starts, in passes (syntax → ids → screens → references), and every
+//! problem points into the file at the value at fault. serde_yaml does the parsing; since it
+//! gives no spans for values, [`Registry::parse`] asks it for them afterwards by walking to the
+//! value again and stopping there (see `locate`), which is exact for any YAML style.
+
+mod error;
+mod locate;
+mod route;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::anchor::AnchorId;
+
+pub use error::{Location, RegistryError};
+use locate::Cx;
+use locate::Step::{Index, Key};
+pub use route::RoutePattern;
+
+/// A loaded, validated anchor registry.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    app: String,
+    screens: Vec<ScreenSpec>,
+    anchors: Vec<AnchorSpec>,
+    index: HashMap<AnchorId, usize>,
+}
+
+/// A screen of the app: an id and the route pattern that identifies it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScreenSpec {
+    /// Lowercase words joined by `-` (`claim-detail`).
+    pub id: String,
+    /// The paths this screen is shown on.
+    pub route: RoutePattern,
+    /// What the screen shows, if the registry says.
+    pub description: Option<String>,
+}
+
+/// An anchor the app promises.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnchorSpec {
+    /// The anchor.
+    pub id: AnchorId,
+    /// What the control does, in words a person (or an agent) can act on.
+    pub description: String,
+    /// Ids of the screens the anchor is expected on; at least one, all declared.
+    pub screens: Vec<String>,
+    /// Whether the control repeats (a row per item) and is addressed with a key.
+    pub keyed: bool,
+}
+
+impl Registry {
+    /// Reads and validates the registry at `path`; errors name the file as `path` is given.
+    pub fn load(path: &Path) -> Result<Registry, RegistryError> {
+        let file = path.display().to_string();
+        match std::fs::read_to_string(path) {
+            Ok(source) => Registry::parse(&source, &file),
+            Err(source) => Err(RegistryError::Read { file, source }),
+        }
+    }
+
+    /// Validates `source`, the text of a registry; `file_name` names it in errors.
+    pub fn parse(source: &str, file_name: &str) -> Result<Registry, RegistryError> {
+        let cx = Cx::new(file_name, source);
+        let raw: RawRegistry = serde_yaml::from_str(source).map_err(|e| cx.syntax_error(&e))?;
+        let ids = check_ids(&cx, &raw)?;
+        let routes = check_screens(&cx, &raw)?;
+        check_references(&cx, &raw)?;
+
+        let screens = raw
+            .screens
+            .into_iter()
+            .zip(routes)
+            .map(|(screen, route)| ScreenSpec {
+                id: screen.id,
+                route,
+                description: screen.description,
+            })
+            .collect();
+        let anchors: Vec<AnchorSpec> = raw
+            .anchors
+            .into_iter()
+            .zip(ids)
+            .map(|(anchor, id)| AnchorSpec {
+                id,
+                description: anchor.description,
+                screens: anchor.screens,
+                keyed: anchor.keyed,
+            })
+            .collect();
+        let index = anchors
+            .iter()
+            .enumerate()
+            .map(|(i, anchor)| (anchor.id.clone(), i))
+            .collect();
+        Ok(Registry {
+            app: raw.app,
+            screens,
+            anchors,
+            index,
+        })
+    }
+
+    /// A registry that promises nothing (app `""`), for pages that carry `data-anchor`
+    /// themselves.
+    pub fn empty() -> Registry {
+        Registry {
+            app: String::new(),
+            screens: Vec::new(),
+            anchors: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+
+    /// The app's name.
+    pub fn app(&self) -> &str {
+        &self.app
+    }
+
+    /// The declared screens, in file order.
+    pub fn screens(&self) -> &[ScreenSpec] {
+        &self.screens
+    }
+
+    /// The declared anchors, in file order.
+    pub fn anchors(&self) -> &[AnchorSpec] {
+        &self.anchors
+    }
+
+    /// The anchor with this id, if declared.
+    pub fn anchor(&self, id: &str) -> Option<&AnchorSpec> {
+        self.index.get(id).map(|&i| &self.anchors[i])
+    }
+
+    /// The screen with this id, if declared.
+    pub fn screen(&self, id: &str) -> Option<&ScreenSpec> {
+        self.screens.iter().find(|screen| screen.id == id)
+    }
+
+    /// The first screen (in file order) whose pattern matches the route's path; query string
+    /// and fragment are ignored, a trailing '/' too (except for "/").
+    pub fn screen_for_route(&self, route: &str) -> Option<&ScreenSpec> {
+        self.screens
+            .iter()
+            .find(|screen| screen.route.matches(route))
+    }
+
+    /// Anchors expected on the given screen id, in file order.
+    pub fn anchors_on_screen<'a>(
+        &'a self,
+        screen: &'a str,
+    ) -> impl Iterator<Item = &'a AnchorSpec> + 'a {
+        self.anchors
+            .iter()
+            .filter(move |anchor| anchor.screens.iter().any(|s| s == screen))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRegistry {
+    app: String,
+    screens: Vec<RawScreen>,
+    anchors: Vec<RawAnchor>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScreen {
+    id: String,
+    route: String,
+    description: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAnchor {
+    id: String,
+    description: String,
+    screens: Vec<String>,
+    #[serde(default)]
+    keyed: bool,
+}
+
+/// The pass's value, or its first problem in file order with the rest attached.
+fn done<T>(value: T, mut problems: Vec<RegistryError>) -> Result<T, RegistryError> {
+    problems.sort_by_key(|problem| problem.location().map(|at| at.span.offset()));
+    let mut problems = problems.into_iter();
+    match problems.next() {
+        None => Ok(value),
+        Some(first) => Err(first.with_others(problems.collect())),
+    }
+}
+
+fn is_screen_id(id: &str) -> bool {
+    let word = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    };
+    id.split('-').all(word)
+}
+
+/// Pass 2: screen and anchor ids are well formed and unique.
+fn check_ids(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<AnchorId>, RegistryError> {
+    let mut problems = Vec::new();
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (i, screen) in raw.screens.iter().enumerate() {
+        let at = |i: usize| cx.at(&[Key("screens"), Index(i), Key("id")], Some(&screen.id));
+        let id = screen.id.clone();
+        let others = Vec::new();
+        if !is_screen_id(&screen.id) {
+            problems.push(RegistryError::InvalidScreenId {
+                at: at(i),
+                id,
+                others,
+            });
+        } else if let Some(&first) = seen.get(screen.id.as_str()) {
+            let first = at(first);
+            problems.push(RegistryError::DuplicateScreen {
+                at: at(i),
+                id,
+                first,
+                others,
+            });
+        } else {
+            seen.insert(&screen.id, i);
+        }
+    }
+
+    let mut ids = Vec::with_capacity(raw.anchors.len());
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (i, anchor) in raw.anchors.iter().enumerate() {
+        let at = |i: usize| cx.at(&[Key("anchors"), Index(i), Key("id")], Some(&anchor.id));
+        let others = Vec::new();
+        match (AnchorId::new(&anchor.id), seen.get(anchor.id.as_str())) {
+            (Err(error), _) => {
+                problems.push(RegistryError::InvalidAnchorId {
+                    at: at(i),
+                    error,
+                    others,
+                });
+            }
+            (Ok(_), Some(&first)) => {
+                let (id, first) = (anchor.id.clone(), at(first));
+                problems.push(RegistryError::DuplicateAnchor {
+                    at: at(i),
+                    id,
+                    first,
+                    others,
+                });
+            }
+            (Ok(id), None) => {
+                seen.insert(&anchor.id, i);
+                ids.push(id);
+            }
+        }
+    }
+    done(ids, problems)
+}
+
+/// Pass 3: routes parse and optional descriptions are not blank.
+fn check_screens(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<RoutePattern>, RegistryError> {
+    let mut problems = Vec::new();
+    let mut routes = Vec::with_capacity(raw.screens.len());
+    for (i, screen) in raw.screens.iter().enumerate() {
+        match RoutePattern::parse(&screen.route) {
+            Ok(route) => routes.push(route),
+            Err(reason) => problems.push(RegistryError::InvalidRoute {
+                at: cx.at(
+                    &[Key("screens"), Index(i), Key("route")],
+                    Some(&screen.route),
+                ),
+                screen: screen.id.clone(),
+                route: screen.route.clone(),
+                reason,
+                others: Vec::new(),
+            }),
+        }
+        let blank = screen
+            .description
+            .as_deref()
+            .filter(|d| d.trim().is_empty());
+        if let Some(description) = blank {
+            problems.push(RegistryError::EmptyDescription {
+                at: cx.at(
+                    &[Key("screens"), Index(i), Key("description")],
+                    Some(description),
+                ),
+                kind: "screen",
+                id: screen.id.clone(),
+                others: Vec::new(),
+            });
+        }
+    }
+    done(routes, problems)
+}
+
+/// Pass 4: every anchor is described and names at least one screen, all declared.
+fn check_references(cx: &Cx<'_>, raw: &RawRegistry) -> Result<(), RegistryError> {
+    let mut problems = Vec::new();
+    let declared: Vec<String> = raw.screens.iter().map(|s| s.id.clone()).collect();
+    for (i, anchor) in raw.anchors.iter().enumerate() {
+        let path = |key| [Key("anchors"), Index(i), Key(key)];
+        if anchor.description.trim().is_empty() {
+            problems.push(RegistryError::EmptyDescription {
+                at: cx.at(&path("description"), Some(&anchor.description)),
+                kind: "anchor",
+                id: anchor.id.clone(),
+                others: Vec::new(),
+            });
+        }
+        if anchor.screens.is_empty() {
+            problems.push(RegistryError::NoScreens {
+                at: cx.at(&path("screens"), None),
+                anchor: anchor.id.clone(),
+                others: Vec::new(),
+            });
+        }
+        for (j, screen) in anchor.screens.iter().enumerate() {
+            if !declared.contains(screen) {
+                let [a, i, s] = path("screens");
+                problems.push(RegistryError::UnknownScreen {
+                    at: cx.at(&[a, i, s, Index(j)], Some(screen)),
+                    anchor: anchor.id.clone(),
+                    screen: screen.clone(),
+                    declared: declared.clone(),
+                    others: Vec::new(),
+                });
+            }
+        }
+    }
+    done((), problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use miette::Diagnostic;
+
+    use super::*;
+
+    const VALID: &str = "\
+app: demo
+screens:
+  - id: claims-list        # the list
+    route: /claims
+    description: The claims awaiting review.
+  - id: claim-detail
+    route: /claims/{id}
+  - id: claims-any
+    route: /claims/*
+anchors:
+  - id: claim.approve
+    description: Approves the claim on screen and returns to the list.
+    screens: [claim-detail]
+    keyed: false
+  - id: claims.row
+    description: Opens one claim.
+    screens: [claims-list, claims-any]
+    keyed: true
+";
+
+    pub(super) fn parse_err(source: &str) -> RegistryError {
+        match Registry::parse(source, "anchors.yaml") {
+            Ok(_) => panic!("expected an error for:\n{source}"),
+            Err(e) => e,
+        }
+    }
+
+    /// Line, column and the text under the primary label.
+    pub(super) fn site<'s>(e: &RegistryError, source: &'s str) -> (usize, usize, &'s str) {
+        let at = e.location().expect("a location");
+        let span = e.labels().and_then(|mut l| l.next()).expect("a label");
+        assert_eq!(span.inner(), &at.span);
+        let text = &source[at.span.offset()..at.span.offset() + at.span.len()];
+        (at.line, at.column, text)
+    }
+
+    pub(super) fn render(err: &RegistryError) -> String {
+        let mut out = String::new();
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+            .render_report(&mut out, err)
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn valid_registry_round_trip() {
+        let registry = Registry::parse(VALID, "anchors.yaml").unwrap();
+        assert_eq!(registry.app(), "demo");
+        let screens: Vec<_> = registry.screens().iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(screens, ["claims-list", "claim-detail", "claims-any"]);
+        assert_eq!(
+            registry.screens()[0],
+            ScreenSpec {
+                id: "claims-list".into(),
+                route: RoutePattern::parse("/claims").unwrap(),
+                description: Some("The claims awaiting review.".into()),
+            }
+        );
+        assert_eq!(registry.screens()[1].description, None);
+        assert_eq!(registry.screens()[1].route.as_str(), "/claims/{id}");
+        assert_eq!(registry.screens()[1].route.to_string(), "/claims/{id}");
+
+        let approve = registry.anchor("claim.approve").unwrap();
+        assert_eq!(
+            *approve,
+            AnchorSpec {
+                id: AnchorId::new("claim.approve").unwrap(),
+                description: "Approves the claim on screen and returns to the list.".into(),
+                screens: vec!["claim-detail".into()],
+                keyed: false,
+            }
+        );
+        assert!(registry.anchor("claims.row").unwrap().keyed);
+        assert!(registry.anchor("claim.reject").is_none());
+        assert_eq!(registry.anchors().len(), 2);
+
+        let on = |screen| {
+            registry
+                .anchors_on_screen(screen)
+                .map(|a| a.id.as_str())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(on("claims-any"), ["claims.row"]);
+        assert_eq!(on("claim-detail"), ["claim.approve"]);
+        assert!(on("nowhere").is_empty());
+        assert_eq!(registry.screen("claim-detail").unwrap().id, "claim-detail");
+    }
+
+    #[test]
+    fn keyed_defaults_to_false_and_lists_may_be_empty() {
+        let registry = Registry::parse("app: x\nscreens: []\nanchors: []\n", "a.yaml").unwrap();
+        assert!(registry.screens().is_empty() && registry.anchors().is_empty());
+        let registry = Registry::parse(
+            "app: x\nscreens: [{id: s, route: /}]\nanchors: [{id: a, description: d, screens: [s]}]",
+            "a.yaml",
+        )
+        .unwrap();
+        assert!(!registry.anchors()[0].keyed);
+    }
+
+    #[test]
+    fn empty_registry_promises_nothing() {
+        let registry = Registry::empty();
+        assert_eq!(registry.app(), "");
+        assert!(registry.screens().is_empty() && registry.anchors().is_empty());
+        assert!(registry.screen_for_route("/").is_none());
+        assert!(registry.anchor("a").is_none());
+    }
+
+    #[test]
+    fn load_reads_a_file_and_names_it_as_given() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/registry");
+        let registry = Registry::load(&dir.join("demo.yaml")).unwrap();
+        assert_eq!(registry.app(), "demo");
+        assert!(registry.anchor("claims.row").unwrap().keyed);
+
+        let err = Registry::load(Path::new("no/such/anchors.yaml")).unwrap_err();
+        assert!(matches!(err, RegistryError::Read { .. }));
+        assert_eq!(
+            err.to_string(),
+            "cannot read anchor registry `no/such/anchors.yaml`: No such file or directory (os \
+             error 2)"
+        );
+        assert!(std::error::Error::source(&err).is_some());
+    }
+
+    #[test]
+    fn duplicate_anchor_points_at_both_declarations() {
+        let source = "\
+app: demo
+screens: [{id: s, route: /}]
+anchors:
+  - id: claim.approve
+    description: d
+    screens: [s]
+  - id: other
+    description: d
+    screens: [s]
+  - id: 'claim.approve'
+    description: d
+    screens: [s]
+";
+        let err = parse_err(source);
+        assert_eq!(
+            err.to_string(),
+            "`anchors.yaml` line 10, column 9: anchor `claim.approve` is declared twice (first \
+             at line 4)"
+        );
+        assert_eq!(site(&err, source), (10, 9, "'claim.approve'"));
+        let labels: Vec<_> = err.labels().unwrap().collect();
+        assert_eq!(labels.len(), 2);
+        assert_eq!(labels[1].label(), Some("first declared here"));
+        assert_eq!(&source[labels[1].offset()..][..13], "claim.approve");
+        assert_eq!(labels[1].len(), 13);
+    }
+
+    #[test]
+    fn invalid_anchor_id_says_the_rule() {
+        let source = "\
+app: demo
+screens: [{id: s, route: /}]
+anchors:
+  - description: d
+    id: \"Claim Approve\"
+    screens: [s]
+";
+        let err = parse_err(source);
+        assert_eq!(
+            err.to_string(),
+            "`anchors.yaml` line 5, column 9: `Claim Approve` is not a valid anchor id: segment \
+             `Claim Approve` has a character outside [a-z0-9_-] ('C')"
+        );
+        assert_eq!(site(&err, source), (5, 9, "\"Claim Approve\""));
+    }
+
+    #[test]
+    fn screen_id_problems() {
+        let source = "\
+app: demo
+screens:
+  - id: Claims List
+    route: /claims
+anchors: []
+";
+        let err = parse_err(source);
+        assert!(matches!(err, RegistryError::InvalidScreenId { .. }));
+        assert_eq!(site(&err, source), (3, 9, "Claims List"));
+        assert!(
+            err.to_string().starts_with(
+                "`anchors.yaml` line 3, column 9: screen id `Claims List` is invalid: "
+            )
+        );
+        for id in ["a--b", "-a", "a-", "", "a_b"] {
+            let source = format!("app: x\nscreens: [{{id: '{id}', route: /}}]\nanchors: []\n");
+            assert!(
+                matches!(parse_err(&source), RegistryError::InvalidScreenId { .. }),
+                "{id}"
+            );
+        }
+
+        let source = "\
+app: demo
+screens:
+  - {id: claims, route: /claims}   # id: claims, again below
+  - {route: /other, id: claims}
+anchors: []
+";
+        let err = parse_err(source);
+        assert_eq!(
+            err.to_string(),
+            "`anchors.yaml` line 4, column 25: screen `claims` is declared twice (first at line 3)"
+        );
+        assert_eq!(site(&err, source), (4, 25, "claims"));
+    }
+
+    #[test]
+    fn route_description_and_screens_problems() {
+        let source = "app: x\nscreens:\n  - id: list\n    route: claims\nanchors: []\n";
+        let err = parse_err(source);
+        assert_eq!(
+            err.to_string(),
+            "`anchors.yaml` line 4, column 12: screen `list` has an invalid route `claims`: it \
+             must start with `/`"
+        );
+        assert_eq!(site(&err, source), (4, 12, "claims"));
+
+        let source =
+            "app: x\nscreens:\n  - id: list\n    route: /\n    description: ''\nanchors: []\n";
+        let err = parse_err(source);
+        assert!(
+            matches!(err, RegistryError::EmptyDescription { kind: "screen", .. }),
+            "{err}"
+        );
+        assert_eq!(site(&err, source), (5, 18, "''"));
+
+        let source = "app: x\nscreens: [{id: s, route: /}]\nanchors:\n  - id: a\n    description:   \n    screens: [s]\n";
+        let err = parse_err(source);
+        assert!(
+            err.to_string().starts_with(
+                "`anchors.yaml` line 5, column 17: anchor `a` has an empty description"
+            )
+        );
+
+        let source = "app: x\nscreens: [{id: s, route: /}]\nanchors:\n  - id: a\n    description: d\n    screens: []  # none\n";
+        let err = parse_err(source);
+        assert_eq!(
+            err.to_string(),
+            "`anchors.yaml` line 6, column 14: anchor `a` lists no screens; name at least one \
+             declared screen"
+        );
+        assert_eq!(site(&err, source), (6, 14, "[]"));
+    }
+
+    #[test]
+    fn problems_of_one_pass_come_together_in_file_order() {
+        let source = "\
+app: x
+screens: [{id: s, route: /}]
+anchors:
+  - id: b
+    description: d
+    screens: [t, s, u]
+  - id: a
+    description: ' '
+    screens: [s]
+";
+        let err = parse_err(source);
+        assert_eq!(site(&err, source), (6, 15, "t"));
+        assert!(matches!(err, RegistryError::UnknownScreen { .. }), "{err}");
+        let sites: Vec<_> = err.others().iter().map(|o| site(o, source)).collect();
+        assert_eq!(sites, [(6, 21, "u"), (8, 18, "' '")]);
+        assert_eq!(err.related().unwrap().count(), 2);
+
+        let rendered = render(&err);
+        for text in ["not a declared screen", "`u`", "empty description"] {
+            assert!(rendered.contains(text), "{text} in:\n{rendered}");
+        }
+    }
+
+    #[test]
+    fn earlier_passes_stop_later_ones() {
+        let source = "app: x\nscreens: [{id: S, route: nope}]\nanchors: [{id: a, description: d, screens: [q]}]\n";
+        let err = parse_err(source);
+        assert!(
+            matches!(err, RegistryError::InvalidScreenId { ref others, .. } if others.is_empty())
+        );
+    }
+
+    #[test]
+    fn screen_for_route_picks_the_first_match_in_file_order() {
+        let registry = Registry::parse(VALID, "anchors.yaml").unwrap();
+        let screen = |route| registry.screen_for_route(route).map(|s| s.id.as_str());
+        assert_eq!(screen("/claims"), Some("claims-list"));
+        assert_eq!(screen("/claims/"), Some("claims-list"));
+        assert_eq!(screen("/claims/1042?tab=notes"), Some("claim-detail"));
+        assert_eq!(screen("/claims/1042/edit"), Some("claims-any"));
+        assert_eq!(screen("/orders"), None);
+    }
+}

@@ -1,0 +1,185 @@
+//! Route patterns: the paths a screen of the registry is shown on, and whether a path is one
+//! of them. Kept apart from the registry so the matching rules (parameters, `*`, what is
+//! ignored in a path) read and test on their own.
+
+use std::collections::HashSet;
+use std::fmt;
+
+/// A route pattern: `/` followed by `/`-separated segments, each literal text, `{name}` (exactly
+/// one non-empty segment) or, last only, `*` (the rest of the path: zero or more segments).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoutePattern {
+    text: String,
+    segments: Vec<Segment>,
+    rest: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Segment {
+    Literal(String),
+    Param,
+}
+
+impl RoutePattern {
+    /// Parses a pattern; the error says what is wrong with it, as a lowercase fragment.
+    pub fn parse(pattern: &str) -> Result<RoutePattern, String> {
+        let Some(body) = pattern.strip_prefix('/') else {
+            return Err("it must start with `/`".into());
+        };
+        let mut route = RoutePattern {
+            text: pattern.to_owned(),
+            segments: Vec::new(),
+            rest: false,
+        };
+        if body.is_empty() {
+            return Ok(route);
+        }
+        let parts: Vec<&str> = body.split('/').collect();
+        let mut names = HashSet::new();
+        for (i, &part) in parts.iter().enumerate() {
+            let last = i + 1 == parts.len();
+            if part.is_empty() && last {
+                return Err("it ends with `/`; write it without the trailing `/`".into());
+            } else if part.is_empty() {
+                return Err("it has an empty segment (`//`)".into());
+            } else if part == "*" && !last {
+                return Err("`*` must be the last segment".into());
+            } else if part == "*" {
+                route.rest = true;
+            } else if let Some(name) = part.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
+                let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+                if name.is_empty() || !name.chars().all(name_char) {
+                    return Err(format!(
+                        "parameter `{part}` needs a name of letters, digits, `_` or `-`"
+                    ));
+                }
+                if !names.insert(name) {
+                    return Err(format!("parameter `{part}` appears twice"));
+                }
+                route.segments.push(Segment::Param);
+            } else if part.contains(['{', '}', '*']) {
+                return Err(format!(
+                    "segment `{part}` mixes text with `{{`, `}}` or `*`; a parameter or `*` \
+                     must be a whole segment"
+                ));
+            } else if part.contains(['?', '#']) {
+                return Err(format!(
+                    "segment `{part}` contains `?` or `#`; a pattern matches the path only"
+                ));
+            } else {
+                route.segments.push(Segment::Literal(part.to_owned()));
+            }
+        }
+        Ok(route)
+    }
+
+    /// Whether `path` is on this route. A query string, a fragment and one trailing `/` are
+    /// ignored; `path` must start with `/`.
+    pub fn matches(&self, path: &str) -> bool {
+        let path = path.split(['?', '#']).next().unwrap_or_default();
+        let Some(body) = path.strip_prefix('/') else {
+            return false;
+        };
+        let body = body.strip_suffix('/').unwrap_or(body);
+        let mut parts = (!body.is_empty())
+            .then(|| body.split('/'))
+            .into_iter()
+            .flatten();
+        for segment in &self.segments {
+            let Some(part) = parts.next() else {
+                return false;
+            };
+            let fits = match segment {
+                Segment::Literal(text) => part == text,
+                Segment::Param => !part.is_empty(),
+            };
+            if !fits {
+                return false;
+            }
+        }
+        self.rest || parts.next().is_none()
+    }
+
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for RoutePattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn route_patterns_match_paths() {
+        let detail = RoutePattern::parse("/claims/{id}").unwrap();
+        for path in [
+            "/claims/1042",
+            "/claims/1042?x=1",
+            "/claims/1042/",
+            "/claims/1042#top",
+        ] {
+            assert!(detail.matches(path), "{path}");
+        }
+        for path in [
+            "/claims",
+            "/claims/",
+            "/claims/1042/edit",
+            "/claims//",
+            "claims/1042",
+            "",
+        ] {
+            assert!(!detail.matches(path), "{path}");
+        }
+
+        let root = RoutePattern::parse("/").unwrap();
+        assert!(root.matches("/") && root.matches("/?q=1"));
+        assert!(!root.matches("/a") && !root.matches(""));
+
+        let rest = RoutePattern::parse("/a/*").unwrap();
+        for path in ["/a", "/a/", "/a/b", "/a/b/c", "/a?x"] {
+            assert!(rest.matches(path), "{path}");
+        }
+        assert!(!rest.matches("/b") && !rest.matches("/ab"));
+
+        let everything = RoutePattern::parse("/*").unwrap();
+        assert!(everything.matches("/") && everything.matches("/x/y"));
+
+        let literal = RoutePattern::parse("/claims/new").unwrap();
+        assert!(literal.matches("/claims/new") && !literal.matches("/claims/New"));
+    }
+
+    #[test]
+    fn route_pattern_errors() {
+        for (pattern, reason) in [
+            ("claims", "it must start with `/`"),
+            ("", "it must start with `/`"),
+            (
+                "/claims/",
+                "it ends with `/`; write it without the trailing `/`",
+            ),
+            ("/a//b", "it has an empty segment (`//`)"),
+            ("/*/a", "`*` must be the last segment"),
+            (
+                "/{}",
+                "parameter `{}` needs a name of letters, digits, `_` or `-`",
+            ),
+            ("/{id}/{id}", "parameter `{id}` appears twice"),
+        ] {
+            assert_eq!(
+                RoutePattern::parse(pattern).unwrap_err(),
+                reason,
+                "{pattern}"
+            );
+        }
+        for pattern in ["/claim-{id}", "/a*", "/{id", "/a?b", "/a#b"] {
+            assert!(RoutePattern::parse(pattern).is_err(), "{pattern}");
+        }
+    }
+}

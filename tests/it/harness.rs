@@ -1,0 +1,163 @@
+//! The bench every browser test stands on: one runtime, one demo app and one Chromium for
+//! the whole test binary (started once, shared for speed), and a fresh tab — in a browser
+//! context of its own — for each test.
+
+use std::future::Future;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::runtime::Runtime;
+use url::Url;
+use waymark::browser::{Chromium, ChromiumTab, LaunchOptions, kill_launched_browsers};
+use waymark::demo::DemoApp;
+use waymark::registry::Registry;
+use waymark::screen::{Control, InferredState};
+use waymark::tools::{ErrorCode, RoundTrip, ToolError, ToolOptions, Tools};
+
+/// What every test shares. Statics are never dropped: the browser dies through `atexit`.
+pub struct Shared {
+    rt: Runtime,
+    /// The embedded demo app, served on the shared runtime.
+    pub demo: DemoApp,
+    /// The one browser; each test opens its own tab in it.
+    pub browser: Chromium,
+    /// `anchors.yaml` of the package.
+    pub registry: Arc<Registry>,
+    /// The demo app's base URL.
+    pub base: Url,
+}
+
+static SHARED: OnceLock<Shared> = OnceLock::new();
+
+extern "C" fn kill_browsers_at_exit() {
+    kill_launched_browsers();
+}
+
+/// The shared bench, started on first use.
+pub fn shared() -> &'static Shared {
+    SHARED.get_or_init(|| {
+        // SAFETY: registers a plain `extern "C"` function with no arguments, as atexit(3)
+        // expects; it only sends SIGKILL to the browsers this process started.
+        let registered = unsafe { libc::atexit(kill_browsers_at_exit) };
+        assert_eq!(registered, 0, "atexit refused the browser killer");
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("build the shared tokio runtime");
+        let registry = Registry::load(Path::new("anchors.yaml"))
+            .unwrap_or_else(|e| panic!("load anchors.yaml from the package root: {e}"));
+        // The demo app's server task and the browser's handler task live on this runtime.
+        let (demo, browser) = rt.block_on(async {
+            let demo = DemoApp::start().await.expect("start the demo app");
+            let browser = Chromium::launch(LaunchOptions::default())
+                .await
+                .unwrap_or_else(|e| panic!("launch Chromium: {e}"));
+            (demo, browser)
+        });
+        let base = Url::parse(demo.base_url()).expect("the demo app's base URL parses");
+        Shared {
+            rt,
+            demo,
+            browser,
+            registry: Arc::new(registry),
+            base,
+        }
+    })
+}
+
+/// Runs `f` to completion on the shared runtime (several test threads may do so at once).
+pub fn block_on<F: Future>(f: F) -> F::Output {
+    shared().rt.block_on(f)
+}
+
+/// Tools over a fresh tab with the default bounds. Close them at the end of the test.
+pub fn tools() -> (Tools<ChromiumTab>, &'static Shared) {
+    tools_with(ToolOptions::default())
+}
+
+/// Tools over a fresh tab with the given bounds.
+pub fn tools_with(options: ToolOptions) -> (Tools<ChromiumTab>, &'static Shared) {
+    let shared = shared();
+    let tab = block_on(shared.browser.new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
+    let tools = Tools::new(
+        tab,
+        shared.base.clone(),
+        Arc::clone(&shared.registry),
+        options,
+    );
+    (tools, shared)
+}
+
+/// The round trip succeeded; its screen.
+#[track_caller]
+pub fn ok(rt: &RoundTrip) -> &InferredState {
+    assert!(
+        rt.ok && rt.error.is_none(),
+        "`{}` {:?} failed: {:?}",
+        rt.tool,
+        rt.anchor,
+        rt.error
+    );
+    rt.screen
+        .as_ref()
+        .unwrap_or_else(|| panic!("`{}` succeeded without a screen", rt.tool))
+}
+
+/// The round trip failed with `code`; its error.
+#[track_caller]
+pub fn failed(rt: &RoundTrip, code: ErrorCode) -> &ToolError {
+    assert!(!rt.ok, "`{}` {:?} succeeded, expected `{code}`", rt.tool, rt.anchor);
+    let error = rt
+        .error
+        .as_ref()
+        .unwrap_or_else(|| panic!("`{}` failed without an error", rt.tool));
+    assert_eq!(error.code, code, "{}", error.message);
+    error
+}
+
+/// Navigates and insists it worked.
+pub async fn open(tools: &Tools<ChromiumTab>, route: &str) -> InferredState {
+    let rt = tools.navigate(route).await;
+    ok(&rt).clone()
+}
+
+/// The control `anchor` (with `key`) on `screen`, or a failure listing what is there.
+#[track_caller]
+pub fn control<'a>(screen: &'a InferredState, anchor: &str, key: Option<&str>) -> &'a Control {
+    screen.control(anchor, key).unwrap_or_else(|| {
+        let there: Vec<String> = screen.controls.iter().map(Control::reference).collect();
+        panic!(
+            "`{anchor}` {key:?} is not on {} (controls: {})",
+            screen.route,
+            there.join(", ")
+        )
+    })
+}
+
+/// `/api/saves` of the shared demo app: `by_form[form]`, 0 when the form never saved.
+/// Per-form, so tests saving other forms in parallel do not disturb it.
+pub async fn saves_of(form: &str) -> u64 {
+    let addr = shared().base.authority().to_string();
+    let mut stream = tokio::net::TcpStream::connect(&addr)
+        .await
+        .expect("connect to the demo app");
+    let request =
+        format!("GET /api/saves HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .expect("send the request");
+    let mut reply = Vec::new();
+    stream
+        .read_to_end(&mut reply)
+        .await
+        .expect("read the reply");
+    let reply = String::from_utf8(reply).expect("a UTF-8 reply");
+    let (head, body) = reply.split_once("\r\n\r\n").expect("a complete reply");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let json = &body[body.find('{').expect("a JSON body")..=body.rfind('}').expect("a JSON body")];
+    let saves: serde_json::Value = serde_json::from_str(json).expect("/api/saves is JSON");
+    saves["by_form"][form].as_u64().unwrap_or(0)
+}

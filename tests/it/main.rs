@@ -1,0 +1,15 @@
+//! waymark's integration tests: the real demo app driven through the real tools in a real
+//! headless Chromium, one module per user-visible capability.
+
+mod harness;
+
+mod cli;
+mod dense;
+mod dialogs;
+mod errors;
+mod fill;
+mod frames;
+mod invoke;
+mod navigate;
+mod press;
+mod read;
