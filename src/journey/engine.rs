@@ -26,9 +26,9 @@ pub struct Limits {
     pub max_call_levels: usize,
     /// Characters in one string.
     pub max_string_size: usize,
-    /// Items in one array (a 50,000-control read fits).
+    /// Items in arrays, nested ones included (a 50,000-control read fits).
     pub max_array_size: usize,
-    /// Entries in one object map.
+    /// Entries in object maps, nested ones included.
     pub max_map_size: usize,
 }
 
@@ -39,8 +39,10 @@ impl Default for Limits {
             max_operations: 50_000_000,
             max_call_levels: 64,
             max_string_size: 4 * 1024 * 1024,
-            max_array_size: 200_000,
-            max_map_size: 10_000,
+            // Rhai counts nested items: a 50,000-control read is ~50,000 array items and
+            // ~600,000 map entries.
+            max_array_size: 1_000_000,
+            max_map_size: 5_000_000,
         }
     }
 }

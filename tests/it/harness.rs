@@ -4,12 +4,15 @@
 
 use std::future::Future;
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
+use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::runtime::Runtime;
 use url::Url;
-use waymark::browser::{Chromium, ChromiumTab, LaunchOptions, kill_launched_browsers};
+use waymark::browser::{
+    BrowserError, Chromium, ChromiumTab, LaunchOptions, Tab, kill_launched_browsers,
+};
 use waymark::demo::DemoApp;
 use waymark::registry::Registry;
 use waymark::screen::{Control, InferredState};
@@ -90,6 +93,95 @@ pub fn tools_with(options: ToolOptions) -> (Tools<ChromiumTab>, &'static Shared)
     (tools, shared)
 }
 
+/// A tab the tools drive while the test keeps a [`Probe`] on the same page.
+pub struct ProbedTab(Arc<ChromiumTab>);
+
+/// The test's own eyes on a page the tools drive: plain DOM queries, independent of the
+/// collector under test. It holds the tab weakly, so closing the tools closes the tab.
+pub struct Probe(Weak<ChromiumTab>);
+
+impl Tab for ProbedTab {
+    type LoadWatch = <ChromiumTab as Tab>::LoadWatch;
+
+    async fn evaluate(&self, expression: &str, timeout: Duration) -> Result<String, BrowserError> {
+        self.0.evaluate(expression, timeout).await
+    }
+
+    async fn navigate(&self, url: &str, timeout: Duration) -> Result<(), BrowserError> {
+        self.0.navigate(url, timeout).await
+    }
+
+    async fn click(&self, x: f64, y: f64) -> Result<(), BrowserError> {
+        self.0.click(x, y).await
+    }
+
+    async fn press_key(&self, key: &str) -> Result<(), BrowserError> {
+        self.0.press_key(key).await
+    }
+
+    async fn insert_text(&self, text: &str) -> Result<(), BrowserError> {
+        self.0.insert_text(text).await
+    }
+
+    async fn watch_load(&self) -> Result<Self::LoadWatch, BrowserError> {
+        self.0.watch_load().await
+    }
+
+    async fn wait_load(&self, watch: Self::LoadWatch, timeout: Duration) -> Result<(), BrowserError> {
+        self.0.wait_load(watch, timeout).await
+    }
+
+    fn take_dialogs(&self) -> Vec<String> {
+        self.0.take_dialogs()
+    }
+
+    async fn close(self) {
+        if let Ok(tab) = Arc::try_unwrap(self.0) {
+            tab.close().await;
+        }
+    }
+}
+
+impl Probe {
+    /// The normalized text content of the first element matching `selector` in the top
+    /// document (`None` when there is none).
+    pub async fn text(&self, selector: &str) -> Option<String> {
+        let tab = self.0.upgrade().expect("the probed tab is still open");
+        let selector = serde_json::to_string(selector).expect("a selector serializes");
+        let expression = format!(
+            "(function () {{ var el = document.querySelector({selector}); \
+             return JSON.stringify(el ? el.textContent.replace(/\\s+/g, ' ').trim() : null); }})()"
+        );
+        let json = tab
+            .evaluate(&expression, Duration::from_secs(10))
+            .await
+            .unwrap_or_else(|e| panic!("probe `{selector}`: {e}"));
+        serde_json::from_str(&json).expect("the probe answers JSON")
+    }
+}
+
+/// Tools over a fresh tab, plus a probe on the same page.
+pub fn probed_tools() -> (Tools<ProbedTab>, Probe) {
+    let shared = shared();
+    let tab = block_on(shared.browser.new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
+    let tab = Arc::new(tab);
+    let probe = Probe(Arc::downgrade(&tab));
+    let tools = Tools::new(
+        ProbedTab(tab),
+        shared.base.clone(),
+        Arc::clone(&shared.registry),
+        ToolOptions::default(),
+    );
+    (tools, probe)
+}
+
+/// Fails the test instead of hanging when `f` does not finish within `limit`.
+pub async fn bounded<F: Future>(limit: Duration, what: &str, f: F) -> F::Output {
+    tokio::time::timeout(limit, f)
+        .await
+        .unwrap_or_else(|_| panic!("{what} did not return within {} s", limit.as_secs()))
+}
+
 /// The round trip succeeded; its screen.
 #[track_caller]
 pub fn ok(rt: &RoundTrip) -> &InferredState {
@@ -118,7 +210,7 @@ pub fn failed(rt: &RoundTrip, code: ErrorCode) -> &ToolError {
 }
 
 /// Navigates and insists it worked.
-pub async fn open(tools: &Tools<ChromiumTab>, route: &str) -> InferredState {
+pub async fn open<T: Tab>(tools: &Tools<T>, route: &str) -> InferredState {
     let rt = tools.navigate(route).await;
     ok(&rt).clone()
 }

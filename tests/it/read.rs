@@ -1,0 +1,173 @@
+//! `read_screen`: the inferred state of a screen — labels computed the way assistive
+//! technology names controls, roles, disabled and editable states, values with secrets
+//! redacted, regions and visibility.
+
+use crate::harness::{block_on, control, ok, open, tools};
+
+#[test]
+fn read_screen_returns_the_screen_without_moving() {
+    let (tools, _) = tools();
+    block_on(async {
+        let opened = open(&tools, "/claims").await;
+        let rt = tools.read_screen().await;
+        let screen = ok(&rt);
+        assert_eq!(rt.tool, "read_screen");
+        assert_eq!(rt.anchor, None);
+        assert_eq!(rt.route_before, "/claims");
+        assert_eq!(rt.route, "/claims");
+        assert_eq!(screen.screen.as_deref(), Some("claims-list"));
+        assert_eq!(screen.controls, opened.controls);
+        assert_eq!(screen.truncation, None);
+        assert_eq!(screen.confidence, 1.0, "{:?}", screen.confidence_reasons);
+        tools.close().await;
+    });
+}
+
+#[test]
+fn labels_come_from_every_naming_source() {
+    let (tools, _) = tools();
+    block_on(async {
+        let screen = open(&tools, "/widgets").await;
+        let label = |anchor: &str| control(&screen, anchor, None).label.clone();
+        // aria-labelledby with two ids, joined in order
+        assert_eq!(label("widgets.labelledby"), "Billing Postcode");
+        // a label wrapping the control
+        assert_eq!(label("widgets.wrapped"), "Send receipt");
+        // title only (the glyph inside is aria-hidden)
+        assert_eq!(label("widgets.titled"), "Print");
+        // an image's alt text inside the button
+        assert_eq!(label("widgets.img-button"), "Delete");
+        // placeholder only
+        assert_eq!(label("widgets.placeholder"), "Search orders");
+        // label[for]
+        assert_eq!(label("widgets.readonly"), "Reference");
+        assert_eq!(label("widgets.secret"), "API secret");
+        // content
+        assert_eq!(label("widgets.counter"), "Clicked 0 times");
+        for anchor in [
+            "widgets.labelledby",
+            "widgets.wrapped",
+            "widgets.titled",
+            "widgets.img-button",
+            "widgets.placeholder",
+        ] {
+            assert_eq!(control(&screen, anchor, None).region, "labels", "{anchor}");
+        }
+        tools.close().await;
+    });
+}
+
+#[test]
+fn aria_label_names_a_field_without_a_visible_label() {
+    let (tools, _) = tools();
+    block_on(async {
+        let screen = open(&tools, "/orders/42").await;
+        let qty = control(&screen, "order.line-qty", Some("1"));
+        assert_eq!(qty.label, "Quantity line 1");
+        assert_eq!(qty.role, "spinbutton");
+        assert_eq!(qty.region, "lines");
+        assert!(qty.editable);
+        assert_eq!(qty.value.as_deref(), Some("10"));
+        tools.close().await;
+    });
+}
+
+#[test]
+fn roles_states_and_values_are_read() {
+    let (tools, _) = tools();
+    block_on(async {
+        let screen = open(&tools, "/widgets").await;
+
+        let archive = control(&screen, "widgets.disabled", None);
+        assert_eq!((archive.label.as_str(), archive.role.as_str()), ("Archive", "button"));
+        assert!(archive.disabled);
+        assert!(!archive.editable);
+
+        let reference = control(&screen, "widgets.readonly", None);
+        assert_eq!(reference.role, "textbox");
+        assert!(!reference.editable, "a read-only input takes no text");
+        assert!(!reference.disabled);
+        assert_eq!(reference.value.as_deref(), Some("REF-0001"));
+
+        let receipt = control(&screen, "widgets.wrapped", None);
+        assert_eq!(receipt.role, "checkbox");
+        assert_eq!(receipt.checked, Some(false));
+        assert!(!receipt.editable);
+
+        let postcode = control(&screen, "widgets.labelledby", None);
+        assert_eq!(postcode.role, "textbox");
+        assert!(postcode.editable);
+        assert_eq!(postcode.value.as_deref(), Some(""));
+
+        let counter = control(&screen, "widgets.counter", None);
+        assert_eq!(counter.role, "button");
+        assert_eq!(counter.value, None);
+        assert_eq!(counter.checked, None);
+
+        let link = control(&screen, "widgets.navigate-link", None);
+        assert_eq!((link.label.as_str(), link.role.as_str()), ("Go to claims", "link"));
+
+        let states = ["widgets.disabled", "widgets.readonly", "widgets.counter"];
+        for anchor in states {
+            assert_eq!(control(&screen, anchor, None).region, "states", "{anchor}");
+        }
+        assert_eq!(control(&screen, "widgets.open-dialog", None).region, "dialogs");
+        assert_eq!(control(&screen, "nav.widgets", None).region, "nav");
+        tools.close().await;
+    });
+}
+
+#[test]
+fn a_password_value_is_redacted_everywhere() {
+    let (tools, _) = tools();
+    block_on(async {
+        let screen = open(&tools, "/widgets").await;
+        let secret = control(&screen, "widgets.secret", None);
+        assert_eq!(secret.role, "textbox");
+        assert!(secret.editable);
+        assert_eq!(secret.value.as_deref(), Some("[redacted]"));
+        let json = serde_json::to_string(&screen).expect("a screen serializes");
+        assert!(!json.contains("hunter2"), "the secret leaked: {json}");
+        tools.close().await;
+    });
+}
+
+#[test]
+fn controls_hidden_by_css_are_read_as_not_visible() {
+    let (tools, _) = tools();
+    block_on(async {
+        let screen = open(&tools, "/widgets").await;
+        assert!(!control(&screen, "widgets.hidden", None).visible);
+        // the closed rename dialog's field is in the page but not shown
+        assert!(!control(&screen, "widgets.dialog-name", None).visible);
+        assert!(control(&screen, "widgets.counter", None).visible);
+        assert_eq!(screen.dialog, None, "the rename dialog is closed");
+        tools.close().await;
+    });
+}
+
+#[test]
+fn keyed_controls_carry_their_keys_and_regions() {
+    let (tools, _) = tools();
+    block_on(async {
+        let screen = open(&tools, "/claims").await;
+        let keys: Vec<&str> = screen
+            .controls
+            .iter()
+            .filter(|c| c.anchor == "claims.open")
+            .filter_map(|c| c.key.as_deref())
+            .collect();
+        let expected: Vec<String> = (1040..1050).map(|id| id.to_string()).collect();
+        assert_eq!(keys, expected);
+        let claim = control(&screen, "claims.open", Some("1042"));
+        assert_eq!(claim.label, "Claim 1042");
+        assert_eq!(claim.region, "claims");
+        assert_eq!(claim.reference(), "claims.open[1042]");
+        assert_eq!(control(&screen, "claims.filter", None).region, "filters");
+        assert_eq!(
+            control(&screen, "claims.status-filter", None).value.as_deref(),
+            Some("All")
+        );
+        tools.close().await;
+    });
+}
