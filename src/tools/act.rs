@@ -1,0 +1,257 @@
+//! Acting on a control: resolve and check it in the page, press or type with trusted input,
+//! then wait for the page to settle and read it — in the same round trip when the page did
+//! not navigate.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::{Attribution, Changes, ErrorCode, Outcome, RoundTrip, ToolError, Tools};
+use super::{browser_error, capture_error};
+use crate::anchor::{AnchorId, AnchorRef};
+use crate::browser::{BrowserError, Tab, is_known_key};
+use crate::collector::{self, FillFinished, Prepared, Settled};
+use crate::screen::{InferredState, RawObservation};
+
+/// How an action touches its target.
+pub(super) enum Act<'a> {
+    Invoke,
+    Press(&'a str),
+    Fill(&'a str),
+}
+
+impl Act<'_> {
+    pub(super) fn tool(&self) -> &'static str {
+        match self {
+            Act::Invoke => "invoke",
+            Act::Press(_) => "press",
+            Act::Fill(_) => "fill",
+        }
+    }
+
+    pub(super) fn verb(&self) -> &'static str {
+        match self {
+            Act::Invoke => "pressing",
+            Act::Press(_) => "a key press on",
+            Act::Fill(_) => "filling",
+        }
+    }
+}
+
+impl<T: Tab> Tools<T> {
+    pub(super) async fn act(&self, act: Act<'_>, target: &str, key: Option<&str>) -> RoundTrip {
+        let start = Instant::now();
+        let before = self.current_route();
+        let outcome = match parse_target(target, key) {
+            Ok(anchor) => self.act_inner(&act, &anchor).await,
+            Err(e) => Err((None, e)),
+        };
+        let shown = match parse_target(target, key) {
+            Ok(a) => a.to_string(),
+            Err(_) => target.to_string(),
+        };
+        self.finish(act.tool(), Some(shown), before, outcome, start)
+            .await
+    }
+
+    pub(super) async fn act_inner(&self, act: &Act<'_>, anchor: &AnchorRef) -> Outcome {
+        if let Act::Press(name) = act
+            && !is_known_key(name)
+        {
+            return Err((
+                None,
+                ToolError::new(
+                    ErrorCode::InvalidArgument,
+                    format!(
+                        "`{name}` is not a key name (use names like `Enter`, `Tab`, `Escape`, `ArrowDown`, `a`)"
+                    ),
+                ),
+            ));
+        }
+        let prepared = self.prepare(act, anchor).await.map_err(|e| (None, e))?;
+        let label = prepared.label.clone();
+        self.check(act, anchor, &prepared)
+            .map_err(|e| (label.clone(), e))?;
+        let fail = |e: BrowserError| (label.clone(), browser_error(e));
+        let watch = self.tab.watch_load().await.map_err(fail)?;
+        let verify = match act {
+            Act::Invoke => {
+                let (x, y) = (prepared.x.unwrap_or(0.0), prepared.y.unwrap_or(0.0));
+                self.tab.click(x, y).await.map_err(fail)?;
+                None
+            }
+            Act::Press(name) => {
+                self.tab.press_key(name).await.map_err(fail)?;
+                None
+            }
+            Act::Fill(text) => {
+                let kind = prepared.kind.as_deref().unwrap_or("line");
+                let expected = match kind {
+                    "line" | "set" => text.replace(['\r', '\n'], ""),
+                    "multiline" => text.replace("\r\n", "\n").replace('\r', "\n"),
+                    "select" => prepared.label_of_choice(),
+                    _ => text.split_whitespace().collect::<Vec<_>>().join(" "),
+                };
+                if matches!(kind, "line" | "multiline" | "contenteditable") && !expected.is_empty()
+                {
+                    self.tab.insert_text(&expected).await.map_err(fail)?;
+                }
+                Some(expected)
+            }
+        };
+        let before = self.last_state();
+        let (state, raw) = self
+            .settle(act, anchor, verify.as_deref(), watch)
+            .await
+            .map_err(|e| (label.clone(), e))?;
+        let changes = match (&before, &raw) {
+            (Some(b), Some(_)) if b.route == state.route => Some(Changes::between(b, &state)),
+            _ => None,
+        };
+        Ok((label, state, changes))
+    }
+
+    /// Resolves the target and checks it in the page (focusing it for press and fill).
+    pub(super) async fn prepare(
+        &self,
+        act: &Act<'_>,
+        anchor: &AnchorRef,
+    ) -> Result<Prepared, ToolError> {
+        let (mode, text) = match act {
+            Act::Invoke => ("invoke", None),
+            Act::Press(_) => ("press", None),
+            Act::Fill(text) => ("fill", Some(*text)),
+        };
+        let expr = collector::expression(
+            "prepare",
+            &json!({"anchor": anchor.id.as_str(), "key": anchor.key, "mode": mode, "text": text}),
+        );
+        let mut attempt = 0;
+        loop {
+            match self.tab.evaluate(&expr, self.options.script_timeout).await {
+                Ok(s) => return serde_json::from_str(&s).map_err(capture_error),
+                // The page was between documents; give the new one a moment to load, once.
+                Err(BrowserError::ContextLost) if attempt == 0 => {
+                    attempt += 1;
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                Err(e) => return Err(browser_error(e)),
+            }
+        }
+    }
+
+    /// Waits for the page to settle after an action and reads it, in one trip when the
+    /// page did not navigate.
+    pub(super) async fn settle(
+        &self,
+        act: &Act<'_>,
+        anchor: &AnchorRef,
+        expected: Option<&str>,
+        watch: T::LoadWatch,
+    ) -> Result<(InferredState, Option<RawObservation>), ToolError> {
+        let start = Instant::now();
+        let quiet = self.options.quiet.as_millis() as u64;
+        let max = self.options.settle_timeout.as_millis() as u64;
+        let bound = self.options.settle_timeout + self.options.script_timeout;
+        let (state, read, actual) = match expected {
+            Some(expected) => {
+                let expr = collector::expression(
+                    "finish_fill",
+                    &json!({"anchor": anchor.id.as_str(), "key": anchor.key, "expected": expected,
+                            "quiet_ms": quiet, "max_ms": max, "max": self.options.max_controls}),
+                );
+                match self.tab.evaluate(&expr, bound).await {
+                    Ok(s) => {
+                        let f: FillFinished = serde_json::from_str(&s).map_err(capture_error)?;
+                        if f.status != "ok" {
+                            return Err(ToolError::new(
+                                ErrorCode::NotOnScreen,
+                                format!("`{anchor}` went away while it was being filled"),
+                            )
+                            .attributed(Attribution::App));
+                        }
+                        (f.state, f.read, f.actual)
+                    }
+                    Err(BrowserError::ContextLost) => ("navigating".to_string(), None, None),
+                    Err(e) => return Err(browser_error(e)),
+                }
+            }
+            None => {
+                let expr = collector::expression(
+                    "settle",
+                    &json!({"quiet_ms": quiet, "max_ms": max, "read": true,
+                            "max": self.options.max_controls}),
+                );
+                match self.tab.evaluate(&expr, bound).await {
+                    Ok(s) => {
+                        let s: Settled = serde_json::from_str(&s).map_err(capture_error)?;
+                        (s.state, s.read, None)
+                    }
+                    Err(BrowserError::ContextLost) => ("navigating".to_string(), None, None),
+                    Err(e) => return Err(browser_error(e)),
+                }
+            }
+        };
+        if let (Some(expected), Some(actual)) = (expected, &actual)
+            && actual != expected
+        {
+            return Err(ToolError::new(
+                ErrorCode::NotEditable,
+                format!(
+                    "`{anchor}` did not take the value: it holds `{actual}` instead of `{expected}`"
+                ),
+            )
+            .attributed(Attribution::App));
+        }
+        match state.as_str() {
+            "quiet" => {
+                let raw =
+                    read.ok_or_else(|| capture_error("a settled page came back without a read"))?;
+                let state = self.conclude(raw.clone(), start);
+                Ok((state, Some(raw)))
+            }
+            "navigating" => {
+                self.tab
+                    .wait_load(watch, self.options.load_timeout)
+                    .await
+                    .map_err(|e| match e {
+                        BrowserError::Timeout { after, .. } => ToolError::new(
+                            ErrorCode::Timeout,
+                            format!(
+                                "the page {} `{anchor}` led to did not load within {} ms",
+                                act.verb(),
+                                after.as_millis()
+                            ),
+                        ),
+                        other => browser_error(other),
+                    })?;
+                Ok((self.read().await?, None))
+            }
+            _ => Err(ToolError::new(
+                ErrorCode::Timeout,
+                format!(
+                    "the page was still changing {max} ms after {} `{anchor}`",
+                    act.verb()
+                ),
+            )),
+        }
+    }
+}
+
+impl Prepared {
+    fn label_of_choice(&self) -> String {
+        self.chosen.clone().unwrap_or_default()
+    }
+}
+
+fn parse_target(target: &str, key: Option<&str>) -> Result<AnchorRef, ToolError> {
+    let bad =
+        |e: crate::anchor::AnchorError| ToolError::new(ErrorCode::UnknownAnchor, e.to_string());
+    match key {
+        None => AnchorRef::parse(target).map_err(bad),
+        Some(k) => {
+            let id = AnchorId::new(target).map_err(bad)?;
+            Ok(AnchorRef::new(id, Some(k.to_string())))
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! Routes: app-relative paths for what the page shows, and the one gate on where a journey
+//! may navigate (the app's origin, never `javascript:`, `data:` or `file:`).
+
+use url::Url;
+
+use super::{ErrorCode, ToolError, Tools};
+use crate::browser::Tab;
+
+impl<T: Tab> Tools<T> {
+    /// The route of `url` relative to the app (path and query), or the URL itself when it
+    /// is off the app's origin.
+    pub fn route_of(&self, url: &str) -> String {
+        match Url::parse(url) {
+            Ok(u) if u.origin() == self.base.origin() => match u.query() {
+                Some(q) => format!("{}?{q}", u.path()),
+                None => u.path().to_string(),
+            },
+            _ => url.to_string(),
+        }
+    }
+
+    /// The URL a route names, refused unless it is on the app's origin.
+    pub(super) fn resolve(&self, route: &str) -> Result<Url, ToolError> {
+        let lower = route.trim_start().to_ascii_lowercase();
+        let refused = [
+            "javascript:",
+            "data:",
+            "file:",
+            "blob:",
+            "about:",
+            "chrome:",
+            "view-source:",
+        ];
+        if let Some(scheme) = refused.iter().find(|s| lower.starts_with(**s)) {
+            return Err(ToolError::new(
+                ErrorCode::OffOrigin,
+                format!(
+                    "`{scheme}` URLs are refused; journeys navigate within the app at {}",
+                    self.origin()
+                ),
+            ));
+        }
+        let url = self.base.join(route).map_err(|e| {
+            ToolError::new(
+                ErrorCode::InvalidArgument,
+                format!("`{route}` is not a route: {e}"),
+            )
+        })?;
+        if url.origin() != self.base.origin() {
+            return Err(ToolError::new(
+                ErrorCode::OffOrigin,
+                format!(
+                    "`{route}` is off the app's origin {}; journeys navigate within the app",
+                    self.origin()
+                ),
+            ));
+        }
+        Ok(url)
+    }
+
+    pub(super) fn origin(&self) -> String {
+        self.base.origin().ascii_serialization()
+    }
+}
