@@ -7,7 +7,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use url::Url;
 
-use crate::journey::Outcome;
+use crate::journey::{Failure, Outcome};
 
 /// Prints a run as it goes.
 pub struct Reporter {
@@ -71,6 +71,9 @@ impl Reporter {
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default();
             self.line(&format!("    {f} [{attribution}]"));
+            if let Some(snippet) = snippet(f) {
+                self.line(&snippet);
+            }
             for printed in &outcome.output {
                 self.line(&format!("    | {printed}"));
             }
@@ -88,6 +91,25 @@ impl Reporter {
         let failed = outcomes.iter().filter(|o| o.failure.is_some()).count();
         println!("{} passed, {failed} failed", outcomes.len() - failed);
     }
+}
+
+/// The failing line of the journey with a caret under the column, when both are known.
+fn snippet(f: &Failure) -> Option<String> {
+    let line = f.line?;
+    let source = std::fs::read_to_string(&f.file).ok()?;
+    let text = source.lines().nth(line.checked_sub(1)?)?;
+    let number = line.to_string();
+    let pad = " ".repeat(number.len());
+    let mut out = format!("      {number} | {text}");
+    if let Some(col) = f.column {
+        let indent: String = text
+            .chars()
+            .take(col.saturating_sub(1))
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        out.push_str(&format!("\n      {pad} | {indent}^"));
+    }
+    Some(out)
 }
 
 /// `412 ms`, `1.2 s`.

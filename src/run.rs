@@ -180,6 +180,14 @@ pub fn prepare_journeys(paths: &[PathBuf]) -> Result<Vec<Journey>, RunError> {
 pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError> {
     let registry = Arc::new(load_registry(settings.anchors.as_deref())?);
     let journeys = prepare_journeys(paths)?;
+    if journeys.iter().all(|j| j.compiled.is_err()) {
+        // Nothing can run: report the scripts without starting an app or a browser.
+        let reporter = Reporter::new(journeys.len());
+        let outcomes: Vec<Outcome> = journeys.into_iter().filter_map(|j| compiled(j).err()).collect();
+        outcomes.iter().for_each(|o| reporter.finish(o));
+        reporter.summary(&outcomes);
+        return Ok(exit_code(&outcomes));
+    }
     let target = Target::start(settings.base_url.as_deref()).await?;
     let browser = Chromium::launch(settings.launch.clone()).await?;
     let reporter = Reporter::new(journeys.len());
@@ -203,15 +211,11 @@ async fn run_one(
     registry: &Arc<Registry>,
     settings: &Settings,
 ) -> Outcome {
+    let journey = match compiled(journey) {
+        Ok(journey) => journey,
+        Err(outcome) => return outcome,
+    };
     let name = journey.name.clone();
-    if let Err(failure) = &journey.compiled {
-        return Outcome {
-            name,
-            failure: Some(failure.clone()),
-            elapsed: Duration::ZERO,
-            output: Vec::new(),
-        };
-    }
     let file = journey.path.clone();
     let environment_failure = |message: String| Outcome {
         name: name.clone(),
@@ -250,6 +254,19 @@ async fn run_one(
     match joined {
         Ok(outcome) => outcome,
         Err(e) => environment_failure(format!("the journey thread failed: {e}")),
+    }
+}
+
+/// The journey when it compiled, else its outcome: failed, not run.
+fn compiled(journey: Journey) -> Result<Journey, Outcome> {
+    match &journey.compiled {
+        Ok(_) => Ok(journey),
+        Err(failure) => Err(Outcome {
+            name: journey.name.clone(),
+            failure: Some(failure.clone()),
+            elapsed: Duration::ZERO,
+            output: Vec::new(),
+        }),
     }
 }
 
