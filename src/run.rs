@@ -183,7 +183,10 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
     if journeys.iter().all(|j| j.compiled.is_err()) {
         // Nothing can run: report the scripts without starting an app or a browser.
         let reporter = Reporter::new(journeys.len());
-        let outcomes: Vec<Outcome> = journeys.into_iter().filter_map(|j| compiled(j).err()).collect();
+        let outcomes: Vec<Outcome> = journeys
+            .into_iter()
+            .filter_map(|j| compiled(j).err().map(|o| *o))
+            .collect();
         outcomes.iter().for_each(|o| reporter.finish(o));
         reporter.summary(&outcomes);
         return Ok(exit_code(&outcomes));
@@ -213,7 +216,7 @@ async fn run_one(
 ) -> Outcome {
     let journey = match compiled(journey) {
         Ok(journey) => journey,
-        Err(outcome) => return outcome,
+        Err(outcome) => return *outcome,
     };
     let name = journey.name.clone();
     let file = journey.path.clone();
@@ -258,15 +261,15 @@ async fn run_one(
 }
 
 /// The journey when it compiled, else its outcome: failed, not run.
-fn compiled(journey: Journey) -> Result<Journey, Outcome> {
+fn compiled(journey: Journey) -> Result<Journey, Box<Outcome>> {
     match &journey.compiled {
         Ok(_) => Ok(journey),
-        Err(failure) => Err(Outcome {
+        Err(failure) => Err(Box::new(Outcome {
             name: journey.name.clone(),
             failure: Some(failure.clone()),
             elapsed: Duration::ZERO,
             output: Vec::new(),
-        }),
+        })),
     }
 }
 
