@@ -6,6 +6,8 @@
 //! CDP), reads the screen in one in-page round trip, infers the state and returns a
 //! round-trip result.
 
+#![deny(missing_docs)]
+
 pub mod anchor;
 pub mod browser;
 pub mod cli;

@@ -16,7 +16,8 @@ use chromiumoxide::cdp::browser_protocol::input::{
     InsertTextParams, MouseButton,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
-    EventJavascriptDialogOpening, EventLoadEventFired, HandleJavaScriptDialogParams, NavigateParams,
+    EventFrameStartedLoading, EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId,
+    HandleJavaScriptDialogParams, NavigateParams,
 };
 use chromiumoxide::cdp::browser_protocol::target::{
     CreateBrowserContextParams, CreateTargetParams,
@@ -176,6 +177,7 @@ impl Drop for Chromium {
 /// One tab of a [`Chromium`].
 pub struct ChromiumTab {
     page: Page,
+    main_frame: Option<FrameId>,
     timeout: Duration,
     dialogs: Arc<Mutex<Vec<String>>>,
     watcher: JoinHandle<()>,
@@ -203,8 +205,10 @@ impl ChromiumTab {
                 let _ = tokio::time::timeout(timeout, answer_page.execute(answer)).await;
             }
         });
+        let main_frame = bounded(timeout, "finding the main frame", page.mainframe()).await?;
         Ok(ChromiumTab {
             page,
+            main_frame,
             timeout,
             dialogs,
             watcher,
@@ -215,6 +219,20 @@ impl ChromiumTab {
 impl Drop for ChromiumTab {
     fn drop(&mut self) {
         self.watcher.abort();
+    }
+}
+
+/// Loading events of one tab, subscribed to before an action (after the read that
+/// preceded it, so no event of an earlier load is still on its way).
+pub struct LoadWatch {
+    started: EventStream<EventFrameStartedLoading>,
+    stopped: EventStream<EventFrameStoppedLoading>,
+    main_frame: Option<FrameId>,
+}
+
+impl LoadWatch {
+    fn is_main(&self, frame: &FrameId) -> bool {
+        self.main_frame.as_ref().is_none_or(|m| m == frame)
     }
 }
 
@@ -254,7 +272,7 @@ fn is_context_lost(text: &str) -> bool {
 }
 
 impl Tab for ChromiumTab {
-    type LoadWatch = EventStream<EventLoadEventFired>;
+    type LoadWatch = LoadWatch;
 
     async fn evaluate(&self, expression: &str, timeout: Duration) -> Result<String, BrowserError> {
         let mut params = EvaluateParams::new(expression);
@@ -320,6 +338,11 @@ impl Tab for ChromiumTab {
     async fn press_key(&self, key: &str) -> Result<(), BrowserError> {
         let def = chromiumoxide::keys::get_key_definition(key)
             .ok_or_else(|| BrowserError::Protocol(format!("unknown key `{key}`")))?;
+        // The layout table gives no text for letters and digits; a printable single
+        // character is its own text, as on a real keyboard.
+        let printable =
+            (key.chars().count() == 1 && !key.chars().all(char::is_control)).then_some(key);
+        let text = def.text.or(printable);
         let event = |kind: DispatchKeyEventType, text: Option<&str>| {
             let mut e = DispatchKeyEventParams::new(kind);
             e.key = Some(def.key.to_string());
@@ -330,7 +353,7 @@ impl Tab for ChromiumTab {
             e.unmodified_text = text.map(str::to_string);
             e
         };
-        let down = match def.text {
+        let down = match text {
             Some(text) => event(DispatchKeyEventType::KeyDown, Some(text)),
             None => event(DispatchKeyEventType::RawKeyDown, None),
         };
@@ -350,28 +373,47 @@ impl Tab for ChromiumTab {
         Ok(())
     }
 
-    async fn watch_load(&self) -> Result<Self::LoadWatch, BrowserError> {
-        bounded(
-            self.timeout,
-            "subscribing to page loads",
-            self.page.event_listener::<EventLoadEventFired>(),
-        )
-        .await
+    async fn watch_load(&self) -> Result<LoadWatch, BrowserError> {
+        let what = "subscribing to page loads";
+        let started = bounded(self.timeout, what, self.page.event_listener()).await?;
+        let stopped = bounded(self.timeout, what, self.page.event_listener()).await?;
+        Ok(LoadWatch {
+            started,
+            stopped,
+            main_frame: self.main_frame.clone(),
+        })
     }
 
-    async fn wait_load(
-        &self,
-        mut watch: Self::LoadWatch,
-        timeout: Duration,
-    ) -> Result<(), BrowserError> {
-        match tokio::time::timeout(timeout, watch.next()).await {
-            Ok(Some(_)) => Ok(()),
-            Ok(None) => Err(BrowserError::Crashed("the tab closed".into())),
+    async fn navigation_started(&self, watch: &mut LoadWatch) {
+        while let Some(event) = watch.started.next().await {
+            if watch.is_main(&event.frame_id) {
+                return;
+            }
+        }
+        std::future::pending::<()>().await;
+    }
+
+    async fn wait_load(&self, mut watch: LoadWatch, timeout: Duration) -> Result<(), BrowserError> {
+        let stopped = async {
+            while let Some(event) = watch.stopped.next().await {
+                if watch.is_main(&event.frame_id) {
+                    return Ok(());
+                }
+            }
+            Err(BrowserError::Crashed("the tab closed".into()))
+        };
+        match tokio::time::timeout(timeout, stopped).await {
+            Ok(result) => result,
             Err(_) => Err(BrowserError::Timeout {
                 what: "the next page load".into(),
                 after: timeout,
             }),
         }
+    }
+
+    async fn stop_loading(&self) {
+        let stop = chromiumoxide::cdp::browser_protocol::page::StopLoadingParams::default();
+        let _ = tokio::time::timeout(self.timeout, self.page.execute(stop)).await;
     }
 
     async fn close(self) {

@@ -51,15 +51,24 @@ pub trait Tab: Send + Sync {
     /// never an Enter that could submit a form).
     fn insert_text(&self, text: &str) -> impl Future<Output = Result<(), BrowserError>> + Send;
 
-    /// Subscribes to the next load event of the top document.
+    /// Subscribes to the top document's loading, *before* an action that may navigate.
     fn watch_load(&self) -> impl Future<Output = Result<Self::LoadWatch, BrowserError>> + Send;
 
-    /// Waits for the load `watch` subscribed to, bounded by `timeout`.
+    /// Resolves when the top document has started loading a new document (a navigation
+    /// began). Never resolves when none does. While such a navigation is pending, Chromium
+    /// holds evaluations until it commits, so callers race this against their evaluate.
+    fn navigation_started(&self, watch: &mut Self::LoadWatch) -> impl Future<Output = ()> + Send;
+
+    /// Waits until the top document stopped loading (loaded, or the navigation ended
+    /// without a new document), bounded by `timeout`.
     fn wait_load(
         &self,
         watch: Self::LoadWatch,
         timeout: Duration,
     ) -> impl Future<Output = Result<(), BrowserError>> + Send;
+
+    /// Stops a pending navigation (after a load timed out), so the tab is usable again.
+    fn stop_loading(&self) -> impl Future<Output = ()> + Send;
 
     /// JavaScript dialogs (alert, confirm, prompt, beforeunload) the browser answered since
     /// the last call, as `kind: message`. They are answered at once so a page can never hang

@@ -210,7 +210,7 @@ mod tests {
         let mut engine = sandboxed_engine(&Limits::default());
         engine.register_fn("expect", |c: bool, m: &str| expect(c, m));
         let code: String = engine
-            .eval(r#"try { expect(1 == 2, "one is not two"); "" } catch (e) { e.code }"#)
+            .eval(r#"let c = ""; try { expect(1 == 2, "one is not two"); } catch (e) { c = e.code; } c"#)
             .unwrap();
         assert_eq!(code, "expectation_failed");
     }

@@ -153,43 +153,47 @@ impl<T: Tab> Tools<T> {
         let quiet = self.options.quiet.as_millis() as u64;
         let max = self.options.settle_timeout.as_millis() as u64;
         let bound = self.options.settle_timeout + self.options.script_timeout;
-        let (state, read, actual) = match expected {
-            Some(expected) => {
-                let expr = collector::expression(
-                    "finish_fill",
-                    &json!({"anchor": anchor.id.as_str(), "key": anchor.key, "expected": expected,
-                            "quiet_ms": quiet, "max_ms": max, "max": self.options.max_controls}),
-                );
-                match self.tab.evaluate(&expr, bound).await {
-                    Ok(s) => {
-                        let f: FillFinished = serde_json::from_str(&s).map_err(capture_error)?;
-                        if f.status != "ok" {
-                            return Err(ToolError::new(
-                                ErrorCode::NotOnScreen,
-                                format!("`{anchor}` went away while it was being filled"),
-                            )
-                            .attributed(Attribution::App));
-                        }
-                        (f.state, f.read, f.actual)
-                    }
-                    Err(BrowserError::ContextLost) => ("navigating".to_string(), None, None),
-                    Err(e) => return Err(browser_error(e)),
-                }
+        let expr = match expected {
+            Some(expected) => collector::expression(
+                "finish_fill",
+                &json!({"anchor": anchor.id.as_str(), "key": anchor.key, "expected": expected,
+                        "quiet_ms": quiet, "max_ms": max, "max": self.options.max_controls}),
+            ),
+            None => collector::expression(
+                "settle",
+                &json!({"quiet_ms": quiet, "max_ms": max, "read": true,
+                        "max": self.options.max_controls}),
+            ),
+        };
+        // While a navigation is pending Chromium holds evaluations until it commits, so the
+        // settle script races the browser's own word that a new document started loading.
+        let mut watch = watch;
+        let reply = {
+            let settled = self.tab.evaluate(&expr, bound);
+            let started = self.tab.navigation_started(&mut watch);
+            tokio::select! {
+                reply = settled => Some(reply),
+                () = started => None,
             }
-            None => {
-                let expr = collector::expression(
-                    "settle",
-                    &json!({"quiet_ms": quiet, "max_ms": max, "read": true,
-                            "max": self.options.max_controls}),
-                );
-                match self.tab.evaluate(&expr, bound).await {
-                    Ok(s) => {
-                        let s: Settled = serde_json::from_str(&s).map_err(capture_error)?;
-                        (s.state, s.read, None)
-                    }
-                    Err(BrowserError::ContextLost) => ("navigating".to_string(), None, None),
-                    Err(e) => return Err(browser_error(e)),
+        };
+        let navigating = || ("navigating".to_string(), None, None);
+        let (state, read, actual) = match reply {
+            None | Some(Err(BrowserError::ContextLost)) => navigating(),
+            Some(Err(e)) => return Err(browser_error(e)),
+            Some(Ok(s)) if expected.is_some() => {
+                let f: FillFinished = serde_json::from_str(&s).map_err(capture_error)?;
+                if f.status != "ok" {
+                    return Err(ToolError::new(
+                        ErrorCode::NotOnScreen,
+                        format!("`{anchor}` went away while it was being filled"),
+                    )
+                    .attributed(Attribution::App));
                 }
+                (f.state, f.read, f.actual)
+            }
+            Some(Ok(s)) => {
+                let s: Settled = serde_json::from_str(&s).map_err(capture_error)?;
+                (s.state, s.read, None)
             }
         };
         if let (Some(expected), Some(actual)) = (expected, &actual)
@@ -211,20 +215,22 @@ impl<T: Tab> Tools<T> {
                 Ok((state, Some(raw)))
             }
             "navigating" => {
-                self.tab
-                    .wait_load(watch, self.options.load_timeout)
-                    .await
-                    .map_err(|e| match e {
-                        BrowserError::Timeout { after, .. } => ToolError::new(
-                            ErrorCode::Timeout,
-                            format!(
-                                "the page {} `{anchor}` led to did not load within {} ms",
-                                act.verb(),
-                                after.as_millis()
-                            ),
-                        ),
+                if let Err(e) = self.tab.wait_load(watch, self.options.load_timeout).await {
+                    return Err(match e {
+                        BrowserError::Timeout { after, .. } => {
+                            // Leave the tab usable: back on the document the action started from.
+                            self.tab.stop_loading().await;
+                            ToolError::new(
+                                ErrorCode::Timeout,
+                                format!(
+                                    "the page `{anchor}` led to did not load within {} ms",
+                                    after.as_millis()
+                                ),
+                            )
+                        }
                         other => browser_error(other),
-                    })?;
+                    });
+                }
                 Ok((self.read().await?, None))
             }
             _ => Err(ToolError::new(

@@ -134,24 +134,29 @@ impl<T: Tab> Tools<T> {
 
     async fn navigate_inner(&self, route: &str) -> Outcome {
         let url = self.resolve(route).map_err(|e| (None, e))?;
-        self.tab
+        if let Err(e) = self
+            .tab
             .navigate(url.as_str(), self.options.load_timeout)
             .await
-            .map_err(|e| {
-                let e = match e {
-                    BrowserError::Timeout { after, .. } => ToolError::new(
+        {
+            let e = match e {
+                BrowserError::Timeout { after, .. } => {
+                    // Leave the tab usable: back on the document it was on.
+                    self.tab.stop_loading().await;
+                    ToolError::new(
                         ErrorCode::Timeout,
                         format!("`{route}` did not load within {} ms", after.as_millis()),
-                    ),
-                    BrowserError::Navigation(why) => ToolError::new(
-                        ErrorCode::NavigationFailed,
-                        format!("`{route}` could not be loaded: {why}"),
                     )
-                    .attributed(Attribution::Environment),
-                    other => browser_error(other),
-                };
-                (None, e)
-            })?;
+                }
+                BrowserError::Navigation(why) => ToolError::new(
+                    ErrorCode::NavigationFailed,
+                    format!("`{route}` could not be loaded: {why}"),
+                )
+                .attributed(Attribution::Environment),
+                other => browser_error(other),
+            };
+            return Err((None, e));
+        }
         let state = self.read().await.map_err(|e| (None, e))?;
         if let Some(status) = state.status.filter(|s| *s >= 400) {
             return Err((

@@ -3,11 +3,11 @@
 //! context of its own — for each test.
 
 use std::future::Future;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::runtime::Runtime;
 use url::Url;
 use waymark::browser::{
@@ -27,8 +27,13 @@ pub struct Shared {
     pub browser: Chromium,
     /// `anchors.yaml` of the package.
     pub registry: Arc<Registry>,
+}
+
+impl Shared {
     /// The demo app's base URL.
-    pub base: Url,
+    pub fn base(&self) -> Url {
+        Url::parse(self.demo.base_url()).expect("the demo app's base URL parses")
+    }
 }
 
 static SHARED: OnceLock<Shared> = OnceLock::new();
@@ -59,13 +64,11 @@ pub fn shared() -> &'static Shared {
                 .unwrap_or_else(|e| panic!("launch Chromium: {e}"));
             (demo, browser)
         });
-        let base = Url::parse(demo.base_url()).expect("the demo app's base URL parses");
         Shared {
             rt,
             demo,
             browser,
             registry: Arc::new(registry),
-            base,
         }
     })
 }
@@ -84,12 +87,7 @@ pub fn tools() -> (Tools<ChromiumTab>, &'static Shared) {
 pub fn tools_with(options: ToolOptions) -> (Tools<ChromiumTab>, &'static Shared) {
     let shared = shared();
     let tab = block_on(shared.browser.new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
-    let tools = Tools::new(
-        tab,
-        shared.base.clone(),
-        Arc::clone(&shared.registry),
-        options,
-    );
+    let tools = Tools::new(tab, shared.base(), Arc::clone(&shared.registry), options);
     (tools, shared)
 }
 
@@ -127,8 +125,20 @@ impl Tab for ProbedTab {
         self.0.watch_load().await
     }
 
-    async fn wait_load(&self, watch: Self::LoadWatch, timeout: Duration) -> Result<(), BrowserError> {
+    async fn navigation_started(&self, watch: &mut Self::LoadWatch) {
+        self.0.navigation_started(watch).await
+    }
+
+    async fn wait_load(
+        &self,
+        watch: Self::LoadWatch,
+        timeout: Duration,
+    ) -> Result<(), BrowserError> {
         self.0.wait_load(watch, timeout).await
+    }
+
+    async fn stop_loading(&self) {
+        self.0.stop_loading().await
     }
 
     fn take_dialogs(&self) -> Vec<String> {
@@ -168,7 +178,7 @@ pub fn probed_tools() -> (Tools<ProbedTab>, Probe) {
     let probe = Probe(Arc::downgrade(&tab));
     let tools = Tools::new(
         ProbedTab(tab),
-        shared.base.clone(),
+        shared.base(),
         Arc::clone(&shared.registry),
         ToolOptions::default(),
     );
@@ -200,7 +210,11 @@ pub fn ok(rt: &RoundTrip) -> &InferredState {
 /// The round trip failed with `code`; its error.
 #[track_caller]
 pub fn failed(rt: &RoundTrip, code: ErrorCode) -> &ToolError {
-    assert!(!rt.ok, "`{}` {:?} succeeded, expected `{code}`", rt.tool, rt.anchor);
+    assert!(
+        !rt.ok,
+        "`{}` {:?} succeeded, expected `{code}`",
+        rt.tool, rt.anchor
+    );
     let error = rt
         .error
         .as_ref()
@@ -229,24 +243,22 @@ pub fn control<'a>(screen: &'a InferredState, anchor: &str, key: Option<&str>) -
 }
 
 /// `/api/saves` of the shared demo app: `by_form[form]`, 0 when the form never saved.
-/// Per-form, so tests saving other forms in parallel do not disturb it.
-pub async fn saves_of(form: &str) -> u64 {
-    let addr = shared().base.authority().to_string();
-    let mut stream = tokio::net::TcpStream::connect(&addr)
-        .await
-        .expect("connect to the demo app");
-    let request =
-        format!("GET /api/saves HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+/// Per form, so tests saving other forms in parallel do not disturb it. A plain blocking
+/// request: the demo app is served by the runtime's workers, not by the caller's thread.
+pub fn saves_of(form: &str) -> u64 {
+    let addr = shared().base().authority().to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).expect("connect to the demo app");
+    let bound = Some(Duration::from_secs(10));
+    stream.set_read_timeout(bound).expect("set a read timeout");
+    stream
+        .set_write_timeout(bound)
+        .expect("set a write timeout");
+    let request = format!("GET /api/saves HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
     stream
         .write_all(request.as_bytes())
-        .await
         .expect("send the request");
-    let mut reply = Vec::new();
-    stream
-        .read_to_end(&mut reply)
-        .await
-        .expect("read the reply");
-    let reply = String::from_utf8(reply).expect("a UTF-8 reply");
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).expect("read the reply");
     let (head, body) = reply.split_once("\r\n\r\n").expect("a complete reply");
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
     let json = &body[body.find('{').expect("a JSON body")..=body.rfind('}').expect("a JSON body")];

@@ -66,7 +66,7 @@ fn navigate_keeps_the_query_in_the_route() {
 fn navigate_accepts_an_absolute_url_on_the_apps_origin() {
     let (tools, shared) = tools();
     block_on(async {
-        let url = shared.base.join("/orders").expect("join a route");
+        let url = shared.base().join("/orders").expect("join a route");
         let screen = open(&tools, url.as_str()).await;
         assert_eq!(screen.route, "/orders");
         assert_eq!(screen.screen.as_deref(), Some("orders-list"));

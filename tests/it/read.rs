@@ -79,7 +79,10 @@ fn roles_states_and_values_are_read() {
         let screen = open(&tools, "/widgets").await;
 
         let archive = control(&screen, "widgets.disabled", None);
-        assert_eq!((archive.label.as_str(), archive.role.as_str()), ("Archive", "button"));
+        assert_eq!(
+            (archive.label.as_str(), archive.role.as_str()),
+            ("Archive", "button")
+        );
         assert!(archive.disabled);
         assert!(!archive.editable);
 
@@ -105,13 +108,19 @@ fn roles_states_and_values_are_read() {
         assert_eq!(counter.checked, None);
 
         let link = control(&screen, "widgets.navigate-link", None);
-        assert_eq!((link.label.as_str(), link.role.as_str()), ("Go to claims", "link"));
+        assert_eq!(
+            (link.label.as_str(), link.role.as_str()),
+            ("Go to claims", "link")
+        );
 
         let states = ["widgets.disabled", "widgets.readonly", "widgets.counter"];
         for anchor in states {
             assert_eq!(control(&screen, anchor, None).region, "states", "{anchor}");
         }
-        assert_eq!(control(&screen, "widgets.open-dialog", None).region, "dialogs");
+        assert_eq!(
+            control(&screen, "widgets.open-dialog", None).region,
+            "dialogs"
+        );
         assert_eq!(control(&screen, "nav.widgets", None).region, "nav");
         tools.close().await;
     });
@@ -165,7 +174,9 @@ fn keyed_controls_carry_their_keys_and_regions() {
         assert_eq!(claim.reference(), "claims.open[1042]");
         assert_eq!(control(&screen, "claims.filter", None).region, "filters");
         assert_eq!(
-            control(&screen, "claims.status-filter", None).value.as_deref(),
+            control(&screen, "claims.status-filter", None)
+                .value
+                .as_deref(),
             Some("All")
         );
         tools.close().await;

@@ -1,0 +1,300 @@
+//! The `waymark` binary: exit codes (0 passed, 1 failed, 2 bad input, 3 environment) and
+//! messages that say what went wrong and where. Every run is bounded: a child that does
+//! not end within two minutes is killed with its whole process group and the test fails.
+
+use std::ffi::OsStr;
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// What one run of the binary printed and how it ended.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn all(&self) -> String {
+        format!("{}\n{}", self.stdout, self.stderr)
+    }
+
+    #[track_caller]
+    fn exits(&self, code: i32) -> &Run {
+        assert_eq!(
+            self.code,
+            Some(code),
+            "stdout:\n{}\nstderr:\n{}",
+            self.stdout,
+            self.stderr
+        );
+        self
+    }
+
+    #[track_caller]
+    fn says(&self, text: &str) -> &Run {
+        assert!(self.all().contains(text), "no `{text}` in:\n{}", self.all());
+        self
+    }
+}
+
+fn package_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn anchors() -> String {
+    package_root().join("anchors.yaml").display().to_string()
+}
+
+/// Runs the binary in `cwd` with `args` (and `env` on top of a `WAYMARK_*`-free
+/// environment), killing it and failing after [`LIMIT`].
+fn waymark<I, S>(cwd: &Path, args: I, env: &[(&str, &OsStr)]) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_waymark"));
+    cmd.args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // its own process group, so a hung run is killed with the browser it started
+        .process_group(0);
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("WAYMARK_") {
+            cmd.env_remove(key);
+        }
+    }
+    for (key, value) in env {
+        cmd.env(key, value);
+    }
+    let mut child = cmd.spawn().expect("start the waymark binary");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        thread::spawn(move || {
+            let mut text = String::new();
+            let _ = pipe.read_to_string(&mut text);
+            text
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("poll the waymark binary") {
+            break Some(status);
+        }
+        if start.elapsed() > LIMIT {
+            let group = libc::pid_t::try_from(child.id()).expect("a pid fits pid_t");
+            // SAFETY: kill(2) on the process group of a child we started ourselves.
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+            let _ = child.wait();
+            break None;
+        }
+        thread::sleep(Duration::from_millis(25));
+    };
+    let run = Run {
+        code: status.and_then(|s| s.code()),
+        stdout: stdout.join().expect("read stdout"),
+        stderr: stderr.join().expect("read stderr"),
+    };
+    assert!(
+        status.is_some(),
+        "waymark did not end within {} s; stdout:\n{}\nstderr:\n{}",
+        LIMIT.as_secs(),
+        run.stdout,
+        run.stderr
+    );
+    run
+}
+
+/// A temp dir holding one journey file.
+fn journey(name: &str, source: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    std::fs::write(dir.path().join(name), source).expect("write the journey");
+    dir
+}
+
+fn run_journey(dir: &Path, name: &str, extra: &[&str]) -> Run {
+    let anchors = anchors();
+    let mut args = vec!["--anchors", anchors.as_str()];
+    args.extend_from_slice(extra);
+    args.extend(["run", name]);
+    waymark(dir, args, &[])
+}
+
+#[test]
+fn a_passing_journey_exits_0_with_a_summary_last() {
+    let dir = journey(
+        "open_claim.rhai",
+        r#"navigate("/claims");
+let opened = invoke("claims.open", "1042");
+expect(opened.route == "/claims/1042", "claim 1042 opens");
+let screen = read_screen();
+expect(screen.screen == "claim-detail", "the claim detail screen");
+let code = "none";
+try { invoke("claim.escalate"); } catch (e) { code = e.code; }
+expect(code == "disabled", "escalate is disabled");
+"#,
+    );
+    let run = run_journey(dir.path(), "open_claim.rhai", &[]);
+    run.exits(0);
+    assert_eq!(
+        run.stdout.lines().last().map(str::trim),
+        Some("1 passed, 0 failed"),
+        "{}",
+        run.all()
+    );
+}
+
+#[test]
+fn a_failing_expect_exits_1_naming_the_journey_line() {
+    let dir = journey(
+        "count.rhai",
+        "navigate(\"/claims\");\nlet s = read_screen();\nexpect(s.controls.len() == 99, \"the list shows 99 controls\");\n",
+    );
+    run_journey(dir.path(), "count.rhai", &[])
+        .exits(1)
+        .says("the list shows 99 controls")
+        .says("count.rhai:3")
+        .says("0 passed, 1 failed");
+}
+
+#[test]
+fn an_uncaught_tool_error_exits_1_with_its_code_and_place() {
+    let dir = journey(
+        "escalate.rhai",
+        "navigate(\"/claims/1046\");\ninvoke(\"claim.escalate\");\n",
+    );
+    run_journey(dir.path(), "escalate.rhai", &[])
+        .exits(1)
+        .says("disabled")
+        .says("claim.escalate")
+        .says("escalate.rhai:2");
+}
+
+#[test]
+fn a_syntax_error_exits_2_naming_file_line_and_column() {
+    let dir = journey("broken.rhai", "navigate(\"/claims\");\nlet x = ;\n");
+    run_journey(dir.path(), "broken.rhai", &[])
+        .exits(2)
+        .says("broken.rhai:2:9");
+}
+
+#[test]
+fn an_endless_loop_ends_at_the_operation_limit() {
+    let dir = journey("spin.rhai", "loop { }\n");
+    run_journey(dir.path(), "spin.rhai", &[])
+        .exits(1)
+        .says("operations")
+        .says("spin.rhai:1");
+}
+
+#[test]
+fn a_journey_past_its_deadline_ends() {
+    let dir = journey(
+        "reread.rhai",
+        "navigate(\"/widgets\");\nwhile true { read_screen(); }\n",
+    );
+    run_journey(dir.path(), "reread.rhai", &["--journey-timeout", "3"])
+        .exits(1)
+        .says("deadline")
+        .says("3 s")
+        .says("reread.rhai:2");
+}
+
+#[test]
+fn a_missing_browser_exits_3_saying_what_was_looked_for() {
+    let dir = journey("noop.rhai", "navigate(\"/\");\n");
+    run_journey(
+        dir.path(),
+        "noop.rhai",
+        &["--browser", "/nonexistent/chromium"],
+    )
+    .exits(3)
+    .says("/nonexistent/chromium")
+    .says("apt-get install chromium");
+}
+
+#[test]
+fn no_chromium_on_path_exits_3_naming_chromium() {
+    let empty = tempfile::tempdir().expect("a temp dir");
+    waymark(
+        empty.path(),
+        ["read", "/claims"],
+        &[("PATH", empty.path().as_os_str())],
+    )
+    .exits(3)
+    .says("`chromium`")
+    .says("PATH");
+}
+
+#[test]
+fn an_unreachable_base_url_exits_3() {
+    let dir = journey("noop.rhai", "navigate(\"/\");\n");
+    run_journey(
+        dir.path(),
+        "noop.rhai",
+        &["--base-url", "http://127.0.0.1:1"],
+    )
+    .exits(3)
+    .says("127.0.0.1:1");
+}
+
+#[test]
+fn an_invalid_registry_exits_2_naming_file_line_and_column() {
+    let dir = journey("noop.rhai", "navigate(\"/\");\n");
+    let registry = "app: demo\nscreens:\n  - id: home\n    route: /\nanchors:\n  - id: home.claims\n    description: Opens the claims.\n    screens: [home]\n  - id: home.claims\n    description: Opens the claims again.\n    screens: [home]\n";
+    std::fs::write(dir.path().join("dup.yaml"), registry).expect("write the registry");
+    waymark(
+        dir.path(),
+        ["--anchors", "dup.yaml", "run", "noop.rhai"],
+        &[],
+    )
+    .exits(2)
+    .says("home.claims")
+    .says("dup.yaml:9:9");
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    waymark(dir.path(), ["--journey-timeout", "0", "run"], &[]).exits(2);
+    waymark(dir.path(), ["run", "no/such/journeys"], &[])
+        .exits(2)
+        .says("no/such/journeys");
+}
+
+#[test]
+fn read_json_prints_the_inferred_screen() {
+    let run = waymark(&package_root(), ["read", "/claims", "--json"], &[]);
+    run.exits(0);
+    let screen: serde_json::Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", run.stdout));
+    assert_eq!(screen["route"], "/claims");
+    assert_eq!(screen["screen"], "claims-list");
+    assert_eq!(screen["app"], "demo");
+    assert_eq!(screen["untrusted"], true);
+    assert!(screen["elapsed_ms"].is_number(), "{}", screen["elapsed_ms"]);
+    let controls = screen["controls"].as_array().expect("controls is an array");
+    let claims = controls
+        .iter()
+        .filter(|c| c["anchor"] == "claims.open")
+        .count();
+    assert_eq!(claims, 10);
+}
+
+#[test]
+fn read_prints_a_table_with_keyed_references() {
+    waymark(&package_root(), ["read", "/claims"], &[])
+        .exits(0)
+        .says("claims.open[1042]")
+        .says("claims-list");
+}

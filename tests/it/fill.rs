@@ -1,0 +1,221 @@
+//! `fill`: a field's value is set and input/change events fire — and nothing else: no
+//! Enter, no submit, no click. Selects are filled by option label.
+
+use waymark::tools::ErrorCode;
+
+use crate::harness::{block_on, control, failed, ok, open, saves_of, tools};
+
+#[test]
+fn fill_sets_the_value_and_the_next_read_shows_it() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/widgets").await;
+        let rt = tools.fill("widgets.labelledby", "SW1A 1AA").await;
+        let screen = ok(&rt);
+        assert_eq!(rt.tool, "fill");
+        assert_eq!(rt.anchor.as_deref(), Some("widgets.labelledby"));
+        assert_eq!(rt.label.as_deref(), Some("Billing Postcode"));
+        assert_eq!(rt.route, "/widgets");
+        assert_eq!(
+            control(screen, "widgets.labelledby", None).value.as_deref(),
+            Some("SW1A 1AA")
+        );
+        let changes = rt.changes.as_ref().expect("a fill reports changes");
+        assert!(
+            changes.changed.iter().any(|c| c == "widgets.labelledby"),
+            "{changes:?}"
+        );
+
+        let read = tools.read_screen().await;
+        assert_eq!(
+            control(ok(&read), "widgets.labelledby", None)
+                .value
+                .as_deref(),
+            Some("SW1A 1AA")
+        );
+        tools.close().await;
+    });
+}
+
+#[test]
+fn fill_replaces_what_the_field_held() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/widgets").await;
+        ok(&tools.fill("widgets.placeholder", "first").await);
+        let rt = tools.fill("widgets.placeholder", "second").await;
+        assert_eq!(
+            control(ok(&rt), "widgets.placeholder", None)
+                .value
+                .as_deref(),
+            Some("second")
+        );
+        let cleared = tools.fill("widgets.placeholder", "").await;
+        assert_eq!(
+            control(ok(&cleared), "widgets.placeholder", None)
+                .value
+                .as_deref(),
+            Some("")
+        );
+        tools.close().await;
+    });
+}
+
+#[test]
+fn fill_sets_a_number_field() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/orders/41").await;
+        let rt = tools.fill("order.line-qty", "7").await;
+        // one line on order 41, so the keyless reference is unique
+        assert_eq!(
+            control(ok(&rt), "order.line-qty", Some("1"))
+                .value
+                .as_deref(),
+            Some("7")
+        );
+        assert_eq!(rt.route, "/orders/41");
+        tools.close().await;
+    });
+}
+
+#[test]
+fn fill_with_a_newline_never_submits_the_pricing_form() {
+    // pricing-rules is touched by this test only, so its save count is ours to watch
+    let (tools, _) = tools();
+    block_on(async {
+        let before = saves_of("pricing.save");
+        open(&tools, "/accounts/12/pricing").await;
+
+        let rt = tools.fill("pricing.rate", "abc\n").await;
+        let screen = ok(&rt);
+        assert_eq!(rt.route_before, "/accounts/12/pricing");
+        assert_eq!(rt.route, "/accounts/12/pricing");
+        assert_eq!(screen.screen.as_deref(), Some("pricing-rules"));
+        assert_eq!(
+            screen.status,
+            Some(200),
+            "a submitted invalid rate answers 422"
+        );
+        assert_eq!(
+            control(screen, "pricing.rate", None).value.as_deref(),
+            Some("abc")
+        );
+
+        // a valid rate: Enter would save it and redirect to the flash page
+        let rt = tools.fill("pricing.rate", "4.5\n").await;
+        let screen = ok(&rt);
+        assert_eq!(rt.route, "/accounts/12/pricing");
+        assert_eq!(
+            control(screen, "pricing.rate", None).value.as_deref(),
+            Some("4.5")
+        );
+
+        let read = tools.read_screen().await;
+        let screen = ok(&read);
+        assert_eq!(screen.route, "/accounts/12/pricing");
+        assert_eq!(screen.screen.as_deref(), Some("pricing-rules"));
+        assert_eq!(screen.status, Some(200));
+        assert_eq!(
+            control(screen, "pricing.rate", None).value.as_deref(),
+            Some("4.5")
+        );
+        assert_eq!(saves_of("pricing.save"), before, "fill saved the form");
+        tools.close().await;
+    });
+}
+
+#[test]
+fn fill_keeps_a_newline_in_a_textarea_as_text() {
+    // claim 1043 is used by this test only; nothing in this binary approves a claim
+    let (tools, _) = tools();
+    block_on(async {
+        let before = saves_of("claim.approve");
+        open(&tools, "/claims/1043").await;
+        let rt = tools.fill("claim.note", "Receipt checked.\nPay out.").await;
+        let screen = ok(&rt);
+        assert_eq!(rt.route, "/claims/1043");
+        assert_eq!(screen.screen.as_deref(), Some("claim-detail"));
+        assert_eq!(
+            control(screen, "claim.note", None).value.as_deref(),
+            Some("Receipt checked.\nPay out.")
+        );
+
+        let read = tools.read_screen().await;
+        let screen = ok(&read);
+        assert_eq!(screen.route, "/claims/1043");
+        assert_eq!(
+            control(screen, "claim.note", None).value.as_deref(),
+            Some("Receipt checked.\nPay out.")
+        );
+        assert_eq!(saves_of("claim.approve"), before, "fill approved the claim");
+        let reopened = open(&tools, "/claims/1043").await;
+        assert!(
+            !control(&reopened, "claim.approve", None).disabled,
+            "the claim is still open"
+        );
+        tools.close().await;
+    });
+}
+
+#[test]
+fn fill_chooses_a_select_option_by_its_label() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/returns/new").await;
+        let rt = tools.fill("return.reason", "Wrong item").await;
+        let screen = ok(&rt);
+        assert_eq!(rt.label.as_deref(), Some("Return reason"));
+        assert_eq!(
+            control(screen, "return.reason", None).value.as_deref(),
+            Some("Wrong item")
+        );
+        assert_eq!(
+            rt.route, "/returns/new",
+            "choosing an option submits nothing"
+        );
+
+        let refund = tools.fill("return.refund-method", "Store credit").await;
+        assert_eq!(
+            control(ok(&refund), "return.refund-method", None)
+                .value
+                .as_deref(),
+            Some("Store credit")
+        );
+        tools.close().await;
+    });
+}
+
+#[test]
+fn fill_with_an_unknown_option_lists_the_options() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/returns/new").await;
+        let rt = tools.fill("return.reason", "Changed my mind").await;
+        let error = failed(&rt, ErrorCode::NotEditable);
+        assert!(error.message.contains("return.reason"), "{}", error.message);
+        assert!(
+            error.message.contains("Changed my mind"),
+            "{}",
+            error.message
+        );
+        for option in [
+            "Damaged in transit",
+            "Wrong item",
+            "No longer needed",
+            "Other",
+        ] {
+            assert!(error.message.contains(option), "{}", error.message);
+        }
+        let screen = rt
+            .screen
+            .as_ref()
+            .expect("a failed fill still reads the screen");
+        assert_eq!(
+            control(screen, "return.reason", None).value.as_deref(),
+            Some(""),
+            "the select kept its value"
+        );
+        tools.close().await;
+    });
+}

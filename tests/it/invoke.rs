@@ -1,0 +1,112 @@
+//! `invoke`: pressing a control with trusted input. A press that navigates returns the new
+//! route and screen; one that does not returns what changed on the screen.
+
+use crate::harness::{block_on, control, ok, open, tools};
+
+#[test]
+fn invoke_that_navigates_returns_the_new_route_and_screen() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/claims").await;
+        let rt = tools.invoke("claims.open", Some("1042")).await;
+        let screen = ok(&rt);
+        assert_eq!(rt.tool, "invoke");
+        assert_eq!(rt.anchor.as_deref(), Some("claims.open[1042]"));
+        assert_eq!(rt.label.as_deref(), Some("Claim 1042"));
+        assert_eq!(rt.route_before, "/claims");
+        assert_eq!(rt.route, "/claims/1042");
+        assert_eq!(screen.route, "/claims/1042");
+        assert_eq!(screen.screen.as_deref(), Some("claim-detail"));
+        assert!(screen.title.contains("Claim 1042"), "{}", screen.title);
+        control(screen, "claim.approve", None);
+        tools.close().await;
+    });
+}
+
+#[test]
+fn invoke_accepts_the_key_inside_the_reference() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/claims").await;
+        let rt = tools.invoke("claims.open[1047]", None).await;
+        let screen = ok(&rt);
+        assert_eq!(rt.anchor.as_deref(), Some("claims.open[1047]"));
+        assert_eq!(screen.route, "/claims/1047");
+        assert_eq!(screen.screen.as_deref(), Some("claim-detail"));
+        tools.close().await;
+    });
+}
+
+#[test]
+fn invoke_that_stays_returns_the_changed_control() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/widgets").await;
+        let rt = tools.invoke("widgets.counter", None).await;
+        let screen = ok(&rt);
+        assert_eq!(
+            rt.label.as_deref(),
+            Some("Clicked 0 times"),
+            "the label pressed"
+        );
+        assert_eq!(rt.route_before, "/widgets");
+        assert_eq!(rt.route, "/widgets");
+        assert_eq!(
+            control(screen, "widgets.counter", None).label,
+            "Clicked 1 times"
+        );
+        let changes = rt
+            .changes
+            .as_ref()
+            .expect("a press that stays reports changes");
+        assert!(
+            changes.changed.iter().any(|c| c == "widgets.counter"),
+            "{changes:?}"
+        );
+        assert!(changes.added.is_empty(), "{changes:?}");
+        assert!(changes.removed.is_empty(), "{changes:?}");
+
+        let again = tools.invoke("widgets.counter", None).await;
+        assert_eq!(
+            control(ok(&again), "widgets.counter", None).label,
+            "Clicked 2 times"
+        );
+        tools.close().await;
+    });
+}
+
+#[test]
+fn invoke_follows_a_link_to_another_screen() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/widgets").await;
+        let rt = tools.invoke("widgets.navigate-link", None).await;
+        let screen = ok(&rt);
+        assert_eq!(rt.route_before, "/widgets");
+        assert_eq!(screen.route, "/claims");
+        assert_eq!(screen.screen.as_deref(), Some("claims-list"));
+        assert_eq!(
+            rt.changes, None,
+            "changes are only reported on the same route"
+        );
+        tools.close().await;
+    });
+}
+
+#[test]
+fn invoke_submits_a_form_and_lands_on_what_it_created() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/returns/new").await;
+        ok(&tools.fill("return.order-number", "41").await);
+        ok(&tools.fill("return.reason", "Damaged in transit").await);
+        ok(&tools.invoke("return.condition", Some("opened")).await);
+        let rt = tools.invoke("return.submit", None).await;
+        let screen = ok(&rt);
+        assert_eq!(rt.route_before, "/returns/new");
+        assert!(screen.route.starts_with("/returns/5"), "{}", screen.route);
+        assert_eq!(screen.screen.as_deref(), Some("return-detail"));
+        control(screen, "return.another", None);
+        tools.close().await;
+    });
+}
