@@ -290,8 +290,9 @@ impl Tab for ChromiumTab {
             }
             return Err(BrowserError::Script(detail));
         }
-        match &reply.result.result.value {
-            Some(serde_json::Value::String(s)) => Ok(s.clone()),
+        // Moved out, not cloned: a dense read is megabytes.
+        match reply.result.result.value {
+            Some(serde_json::Value::String(s)) => Ok(s),
             other => Err(BrowserError::Script(format!(
                 "expected a string from the collector, got {other:?}"
             ))),
