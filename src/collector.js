@@ -523,23 +523,30 @@
     return info;
   }
 
-  // Resolves when the page is quiet (no DOM mutation for quiet_ms), when a cross-document
-  // navigation has started, or after max_ms of continuous change.
+  // Resolves when the page is quiet, when a cross-document navigation has started, or
+  // after max_ms of continuous change. Quiet means: a timer armed quiet_ms after the last
+  // mutation fired with no mutation since and no request the action started in flight.
+  // Timers run in the order they fall due, so a page timer due sooner (a 10 ms interval
+  // that keeps changing the DOM) always runs first — even when a loaded machine makes
+  // every timer late. Wall-clock gaps alone would call such a page quiet.
   function settle(quietMs, maxMs) {
     return new Promise(function (resolve) {
       var start = performance.now();
-      var last = start;
-      var obs = new MutationObserver(function () { last = performance.now(); });
+      var seq = 0;
+      var obs = new MutationObserver(function () { seq++; });
       obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
       function done(state) { obs.disconnect(); resolve(state); }
-      function tick() {
-        if (window.__wmNav) return done('navigating');
-        var now = performance.now();
-        if (now - last >= quietMs && !(window.__wmInflight > 0)) return done('quiet');
-        if (now - start >= maxMs) return done('busy');
-        setTimeout(tick, Math.max(1, Math.min(10, quietMs - (now - last))));
+      function arm() {
+        var mark = seq;
+        setTimeout(function () {
+          if (window.__wmNav) return done('navigating');
+          if (seq === mark && !(window.__wmInflight > 0)) return done('quiet');
+          if (performance.now() - start >= maxMs) return done('busy');
+          arm();
+        }, quietMs);
       }
-      setTimeout(tick, 0);
+      if (window.__wmNav) return done('navigating');
+      arm();
     });
   }
 
