@@ -12,6 +12,7 @@ use crate::browser::{LaunchOptions, kill_launched_browsers};
 use crate::demo::DemoApp;
 use crate::journey::Limits;
 use crate::run::{self, RunError, Settings, exit};
+use crate::snapshot::Unreferenced;
 use crate::tools::ToolOptions;
 
 /// waymark runs journeys through a web application in a real headless Chromium.
@@ -48,6 +49,12 @@ enum Command {
     Run {
         /// Journey files or folders of `*.rhai` files.
         paths: Vec<PathBuf>,
+        /// Accept new and changed snapshots (like `INSTA_UPDATE=always`).
+        #[arg(long)]
+        update_snapshots: bool,
+        /// Snapshot files no journey referenced, after a full run that passed.
+        #[arg(long, value_enum, default_value_t = Unreferenced::Ignore, value_name = "MODE")]
+        unreferenced_snapshots: Unreferenced,
     },
     /// Read one screen and print its controls.
     Read {
@@ -63,7 +70,17 @@ enum Command {
 
 impl Cli {
     fn settings(&self) -> Settings {
+        let (update_snapshots, unreferenced) = match &self.command {
+            Command::Run {
+                update_snapshots,
+                unreferenced_snapshots,
+                ..
+            } => (*update_snapshots, *unreferenced_snapshots),
+            _ => (false, Unreferenced::Ignore),
+        };
         Settings {
+            update_snapshots,
+            unreferenced,
             base_url: self.base_url.clone(),
             anchors: self.anchors.clone(),
             launch: LaunchOptions {
@@ -117,7 +134,7 @@ pub fn main(cli: Cli) -> u8 {
 async fn execute(cli: &Cli) -> Result<u8, RunError> {
     let settings = cli.settings();
     match &cli.command {
-        Command::Run { paths } => run::run(paths, &settings).await,
+        Command::Run { paths, .. } => run::run(paths, &settings).await,
         Command::Read { route, json } => crate::read::read(route, &settings, *json).await,
         Command::Demo => {
             let demo = DemoApp::start().await?;

@@ -19,4 +19,5 @@ pub mod registry;
 mod report;
 pub mod run;
 pub mod screen;
+pub mod snapshot;
 pub mod tools;

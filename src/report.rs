@@ -70,9 +70,14 @@ impl Reporter {
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default();
-            self.line(&format!("    {f} [{attribution}]"));
+            let text = f.to_string();
+            let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+            self.line(&format!("    {first} [{attribution}]"));
             if let Some(snippet) = snippet(f) {
                 self.line(&snippet);
+            }
+            for more in rest.lines() {
+                self.line(&format!("      {more}"));
             }
             for printed in &outcome.output {
                 self.line(&format!("    | {printed}"));

@@ -9,9 +9,10 @@ use url::Url;
 
 use crate::browser::{BrowserError, Chromium, LaunchOptions};
 use crate::demo::{DemoApp, DemoError};
-use crate::journey::{self, DiscoverError, Journey, Limits, Outcome};
+use crate::journey::{self, DiscoverError, Journey, JourneyEnv, Limits, Outcome};
 use crate::registry::{Registry, RegistryError};
 use crate::report::Reporter;
+use crate::snapshot::{SnapshotStore, Unreferenced, UpdateMode};
 use crate::tools::{ToolOptions, Tools};
 
 /// Exit codes (DESIGN.md).
@@ -39,7 +40,14 @@ pub struct Settings {
     pub tools: ToolOptions,
     /// Journey limits.
     pub limits: Limits,
+    /// Accept new and changed snapshots (`--update-snapshots`).
+    pub update_snapshots: bool,
+    /// What to do with snapshot files no journey referenced in a full, passing run.
+    pub unreferenced: Unreferenced,
 }
+
+/// Where snapshots live: `snapshots/` in the current directory.
+pub const SNAPSHOT_DIR: &str = "snapshots";
 
 /// Why a run could not start.
 #[derive(Debug, thiserror::Error)]
@@ -193,18 +201,56 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
     }
     let target = Target::start(settings.base_url.as_deref()).await?;
     let browser = Chromium::launch(settings.launch.clone()).await?;
+    let snapshots = Arc::new(SnapshotStore::new(
+        SNAPSHOT_DIR,
+        UpdateMode::from_env(settings.update_snapshots),
+    ));
     let reporter = Reporter::new(journeys.len());
     reporter.start(&target.base, browser.version());
     let mut outcomes = Vec::with_capacity(journeys.len());
     for journey in journeys {
         reporter.begin(&journey.name);
-        let outcome = run_one(&browser, journey, &target, &registry, settings).await;
+        let outcome = run_one(&browser, journey, &target, &registry, &snapshots, settings).await;
         reporter.finish(&outcome);
         outcomes.push(outcome);
     }
     browser.close().await;
     reporter.summary(&outcomes);
-    Ok(exit_code(&outcomes))
+    let mut code = exit_code(&outcomes);
+    // Only a full run that passed can say which snapshots nothing references any more.
+    if paths.is_empty() && code == exit::PASSED && !unreferenced(&snapshots, settings.unreferenced)
+    {
+        code = exit::FAILED;
+    }
+    Ok(code)
+}
+
+/// Handles snapshot files no journey referenced; false when that fails the run.
+fn unreferenced(snapshots: &SnapshotStore, mode: Unreferenced) -> bool {
+    let left = snapshots.unreferenced();
+    if left.is_empty() || mode == Unreferenced::Ignore {
+        return true;
+    }
+    for path in &left {
+        match mode {
+            Unreferenced::Delete => match std::fs::remove_file(path) {
+                Ok(()) => eprintln!("deleted unreferenced snapshot {}", path.display()),
+                Err(e) => eprintln!(
+                    "cannot delete unreferenced snapshot {}: {e}",
+                    path.display()
+                ),
+            },
+            _ => eprintln!("unreferenced snapshot: {}", path.display()),
+        }
+    }
+    if mode == Unreferenced::Reject {
+        eprintln!(
+            "{} unreferenced snapshot(s): delete them or run with `--unreferenced-snapshots=delete`",
+            left.len()
+        );
+        return false;
+    }
+    true
 }
 
 async fn run_one(
@@ -212,6 +258,7 @@ async fn run_one(
     journey: Journey,
     target: &Target,
     registry: &Arc<Registry>,
+    snapshots: &Arc<SnapshotStore>,
     settings: &Settings,
 ) -> Outcome {
     let journey = match compiled(journey) {
@@ -244,13 +291,13 @@ async fn run_one(
         Arc::clone(registry),
         settings.tools.clone(),
     ));
-    let handle = tokio::runtime::Handle::current();
-    let limits = settings.limits.clone();
-    let (journey_tools, journey) = (Arc::clone(&tools), journey);
-    let joined = tokio::task::spawn_blocking(move || {
-        journey::run_journey(&journey, journey_tools, handle, &limits)
-    })
-    .await;
+    let env = JourneyEnv {
+        tools: Arc::clone(&tools),
+        handle: tokio::runtime::Handle::current(),
+        limits: settings.limits.clone(),
+        snapshots: Arc::clone(snapshots),
+    };
+    let joined = tokio::task::spawn_blocking(move || journey::run_journey(&journey, &env)).await;
     if let Ok(tools) = Arc::try_unwrap(tools) {
         tools.close().await;
     }

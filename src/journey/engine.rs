@@ -13,6 +13,7 @@ use tokio::runtime::Handle;
 use super::Journey;
 use super::outcome::{self, Outcome};
 use crate::browser::Tab;
+use crate::snapshot::{SnapshotError, SnapshotOptions, SnapshotStore};
 use crate::tools::{RoundTrip, Tools};
 
 /// Resource limits of one journey.
@@ -62,20 +63,29 @@ pub(super) fn sandboxed_engine(limits: &Limits) -> Engine {
     engine
 }
 
-/// Runs one compiled journey against `tools`. Call it on a blocking thread: every tool
-/// call blocks on `handle`.
-pub fn run_journey<T: Tab + 'static>(
-    journey: &Journey,
-    tools: Arc<Tools<T>>,
-    handle: Handle,
-    limits: &Limits,
-) -> Outcome {
+/// What a journey runs against: the tools over its tab, the runtime they block on, its
+/// limits and the snapshot store of the run.
+pub struct JourneyEnv<T: Tab> {
+    /// The gateway over the journey's own tab.
+    pub tools: Arc<Tools<T>>,
+    /// The runtime the tools' futures run on.
+    pub handle: Handle,
+    /// Resource limits.
+    pub limits: Limits,
+    /// Where `snapshot(name)` asserts.
+    pub snapshots: Arc<SnapshotStore>,
+}
+
+/// Runs one compiled journey. Call it on a blocking thread: every tool call blocks on
+/// the environment's runtime handle.
+pub fn run_journey<T: Tab + 'static>(journey: &Journey, env: &JourneyEnv<T>) -> Outcome {
     let start = Instant::now();
+    let limits = &env.limits;
     let output = Arc::new(Mutex::new(Vec::new()));
     let failure = match &journey.compiled {
         Err(f) => Some(f.clone()),
         Ok(ast) => {
-            let engine = journey_engine(tools, handle, limits, start, Arc::clone(&output));
+            let engine = journey_engine(journey, env, start, Arc::clone(&output));
             let mut scope = Scope::new();
             engine
                 .run_ast_with_scope(&mut scope, ast)
@@ -93,12 +103,12 @@ pub fn run_journey<T: Tab + 'static>(
 }
 
 fn journey_engine<T: Tab + 'static>(
-    tools: Arc<Tools<T>>,
-    handle: Handle,
-    limits: &Limits,
+    journey: &Journey,
+    env: &JourneyEnv<T>,
     start: Instant,
     output: Arc<Mutex<Vec<String>>>,
 ) -> Engine {
+    let (tools, handle, limits) = (Arc::clone(&env.tools), env.handle.clone(), &env.limits);
     let mut engine = sandboxed_engine(limits);
     let deadline = start + limits.deadline;
     engine.on_progress(move |_| (Instant::now() > deadline).then(|| Dynamic::from("deadline")));
@@ -139,15 +149,111 @@ fn journey_engine<T: Tab + 'static>(
     engine.register_fn("press", move |anchor: &str, key_name: &str| {
         round_trip(h.block_on(t.press(anchor, key_name)))
     });
-    let (t, h) = (tools, handle);
+    let (t, h) = (Arc::clone(&tools), handle.clone());
     engine.register_fn("fill", move |anchor: &str, text: &str| {
         round_trip(h.block_on(t.fill(anchor, text)))
+    });
+    let snap = Snapper {
+        tools,
+        handle,
+        store: Arc::clone(&env.snapshots),
+        journey: journey.name.clone(),
+        source: journey.path.clone(),
+    };
+    let s = snap.clone();
+    engine.register_fn("snapshot", move |name: &str| {
+        s.assert(name, &SnapshotOptions::default())
+    });
+    engine.register_fn("snapshot", move |name: &str, options: rhai::Map| {
+        snap.assert(name, &snapshot_options(&options)?)
     });
     engine.register_fn("expect", |cond: bool, message: &str| expect(cond, message));
     engine.register_fn("expect", |cond: bool| {
         expect(cond, "expected a true condition")
     });
     engine
+}
+
+/// `snapshot(name[, options])`: a fresh read of the screen asserted against its file.
+struct Snapper<T: Tab> {
+    tools: Arc<Tools<T>>,
+    handle: Handle,
+    store: Arc<SnapshotStore>,
+    journey: String,
+    source: std::path::PathBuf,
+}
+
+impl<T: Tab> Clone for Snapper<T> {
+    fn clone(&self) -> Self {
+        Snapper {
+            tools: Arc::clone(&self.tools),
+            handle: self.handle.clone(),
+            store: Arc::clone(&self.store),
+            journey: self.journey.clone(),
+            source: self.source.clone(),
+        }
+    }
+}
+
+impl<T: Tab> Snapper<T> {
+    fn assert(&self, name: &str, options: &SnapshotOptions) -> Result<(), Box<EvalAltResult>> {
+        let rt = self.handle.block_on(self.tools.read_screen());
+        let screen = match (rt.ok, &rt.screen) {
+            (true, Some(screen)) => screen,
+            _ => return Err(thrown(&rt.error)),
+        };
+        self.store
+            .assert(
+                &self.journey,
+                &self.source,
+                name,
+                screen,
+                self.tools.registry(),
+                options,
+            )
+            .map_err(|e| {
+                let code = match e {
+                    SnapshotError::Changed { .. } => "snapshot_changed",
+                    SnapshotError::New { .. } => "snapshot_new",
+                    SnapshotError::Io { .. } => "snapshot_unwritable",
+                    _ => "invalid_argument",
+                };
+                fail_map(code, &e.to_string())
+            })
+    }
+}
+
+fn snapshot_options(map: &rhai::Map) -> Result<SnapshotOptions, Box<EvalAltResult>> {
+    let mut options = SnapshotOptions::default();
+    for (key, value) in map {
+        match key.as_str() {
+            "region" => options.region = Some(value.to_string()),
+            "redact" => {
+                let items = value
+                    .clone()
+                    .into_typed_array::<rhai::ImmutableString>()
+                    .map_err(|_| {
+                        fail_map("invalid_argument", "`redact` takes an array of strings")
+                    })?;
+                options.redact = items.into_iter().map(|s| s.to_string()).collect();
+            }
+            other => {
+                return Err(fail_map(
+                    "invalid_argument",
+                    &format!("`{other}` is not a snapshot option (use `region` or `redact`)"),
+                ));
+            }
+        }
+    }
+    Ok(options)
+}
+
+fn fail_map(code: &str, message: &str) -> Box<EvalAltResult> {
+    let mut map = rhai::Map::new();
+    map.insert("code".into(), code.into());
+    map.insert("message".into(), message.into());
+    map.insert("attribution".into(), "journey".into());
+    EvalAltResult::ErrorRuntime(map.into(), Position::NONE).into()
 }
 
 fn expect(cond: bool, message: &str) -> Result<(), Box<EvalAltResult>> {

@@ -6,7 +6,7 @@ mod outcome;
 
 use std::path::{Path, PathBuf};
 
-pub use engine::{Limits, run_journey};
+pub use engine::{JourneyEnv, Limits, run_journey};
 pub use outcome::{Failure, FailureKind, Outcome};
 
 /// One journey file, compiled.

@@ -72,12 +72,21 @@ impl fmt::Display for Failure {
             FailureKind::Expectation => "expectation failed",
             FailureKind::Limit => "limit reached",
         };
-        match (&self.code, what) {
-            (Some(code), _) if self.kind == FailureKind::Tool => {
-                write!(f, "{code}: {} at {}", self.message, self.location())
+        // A long message (a snapshot diff) continues below the line that says where.
+        let (first, rest) = match self.message.split_once('\n') {
+            Some((first, rest)) => (first, Some(rest)),
+            None => (self.message.as_str(), None),
+        };
+        match &self.code {
+            Some(code) if self.kind == FailureKind::Tool => {
+                write!(f, "{code}: {first} at {}", self.location())?;
             }
-            _ => write!(f, "{what}: {} at {}", self.message, self.location()),
+            _ => write!(f, "{what}: {first} at {}", self.location())?,
         }
+        if let Some(rest) = rest {
+            write!(f, "\n{rest}")?;
+        }
+        Ok(())
     }
 }
 
@@ -133,7 +142,9 @@ pub(super) fn run_failure(file: &Path, err: &EvalAltResult, deadline: Duration) 
         EvalAltResult::ErrorRuntime(value, pos) => {
             let (code, message, attribution) = thrown(value);
             let kind = match code.as_deref() {
-                Some("expectation_failed") => FailureKind::Expectation,
+                Some("expectation_failed" | "snapshot_changed" | "snapshot_new") => {
+                    FailureKind::Expectation
+                }
                 Some(_) => FailureKind::Tool,
                 None => FailureKind::Script,
             };

@@ -54,6 +54,9 @@ pub struct AnchorSpec {
     pub screens: Vec<String>,
     /// Whether the control repeats (a row per item) and is addressed with a key.
     pub keyed: bool,
+    /// Whether its value changes from run to run (a timestamp, a generated number), so
+    /// snapshots redact it.
+    pub volatile: bool,
 }
 
 impl Registry {
@@ -93,6 +96,7 @@ impl Registry {
                 description: anchor.description,
                 screens: anchor.screens,
                 keyed: anchor.keyed,
+                volatile: anchor.volatile,
             })
             .collect();
         let index = anchors
@@ -187,6 +191,8 @@ struct RawAnchor {
     screens: Vec<String>,
     #[serde(default)]
     keyed: bool,
+    #[serde(default)]
+    volatile: bool,
 }
 
 /// The pass's value, or its first problem in file order with the rest attached.
@@ -417,6 +423,7 @@ anchors:
                 description: "Approves the claim on screen and returns to the list.".into(),
                 screens: vec!["claim-detail".into()],
                 keyed: false,
+                volatile: false,
             }
         );
         assert!(registry.anchor("claims.row").unwrap().keyed);

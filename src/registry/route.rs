@@ -17,7 +17,7 @@ pub struct RoutePattern {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Segment {
     Literal(String),
-    Param,
+    Param(String),
 }
 
 impl RoutePattern {
@@ -56,7 +56,7 @@ impl RoutePattern {
                 if !names.insert(name) {
                     return Err(format!("parameter `{part}` appears twice"));
                 }
-                route.segments.push(Segment::Param);
+                route.segments.push(Segment::Param(name.to_owned()));
             } else if part.contains(['{', '}', '*']) {
                 return Err(format!(
                     "segment `{part}` mixes text with `{{`, `}}` or `*`; a parameter or `*` \
@@ -91,13 +91,40 @@ impl RoutePattern {
             };
             let fits = match segment {
                 Segment::Literal(text) => part == text,
-                Segment::Param => !part.is_empty(),
+                Segment::Param(_) => !part.is_empty(),
             };
             if !fits {
                 return false;
             }
         }
         self.rest || parts.next().is_none()
+    }
+
+    /// `path` with each `{param}` segment's value replaced by `{param}` (the ids in a URL
+    /// are volatile), or `None` when the path is not on this route.
+    pub fn redact(&self, path: &str) -> Option<String> {
+        if !self.matches(path) {
+            return None;
+        }
+        let body = path.strip_prefix('/').unwrap_or(path);
+        let body = body.strip_suffix('/').unwrap_or(body);
+        let parts = body.split('/').filter(|p| !p.is_empty());
+        let mut out = String::new();
+        for (i, part) in parts.enumerate() {
+            out.push('/');
+            match self.segments.get(i) {
+                Some(Segment::Param(name)) => {
+                    out.push('{');
+                    out.push_str(name);
+                    out.push('}');
+                }
+                _ => out.push_str(part),
+            }
+        }
+        if out.is_empty() {
+            out.push('/');
+        }
+        Some(out)
     }
 
     /// The pattern as written.

@@ -13,19 +13,19 @@ use std::time::{Duration, Instant};
 const LIMIT: Duration = Duration::from_secs(120);
 
 /// What one run of the binary printed and how it ended.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Run {
+    pub(crate) code: Option<i32>,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
 impl Run {
-    fn all(&self) -> String {
+    pub(crate) fn all(&self) -> String {
         format!("{}\n{}", self.stdout, self.stderr)
     }
 
     #[track_caller]
-    fn exits(&self, code: i32) -> &Run {
+    pub(crate) fn exits(&self, code: i32) -> &Run {
         assert_eq!(
             self.code,
             Some(code),
@@ -37,7 +37,7 @@ impl Run {
     }
 
     #[track_caller]
-    fn says(&self, text: &str) -> &Run {
+    pub(crate) fn says(&self, text: &str) -> &Run {
         assert!(self.all().contains(text), "no `{text}` in:\n{}", self.all());
         self
     }
@@ -47,13 +47,13 @@ fn package_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn anchors() -> String {
+pub(crate) fn anchors() -> String {
     package_root().join("anchors.yaml").display().to_string()
 }
 
 /// Runs the binary in `cwd` with `args` (and `env` on top of a `WAYMARK_*`-free
 /// environment), killing it and failing after [`LIMIT`].
-fn waymark<I, S>(cwd: &Path, args: I, env: &[(&str, &OsStr)]) -> Run
+pub(crate) fn waymark<I, S>(cwd: &Path, args: I, env: &[(&str, &OsStr)]) -> Run
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
@@ -66,8 +66,11 @@ where
         .stderr(Stdio::piped())
         // its own process group, so a hung run is killed with the browser it started
         .process_group(0);
+    // WAYMARK_* would change the flags; CI and INSTA_UPDATE would change how snapshots
+    // are written. Tests that want them say so in `env`.
     for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("WAYMARK_") {
+        let key_text = key.to_string_lossy();
+        if key_text.starts_with("WAYMARK_") || key_text == "CI" || key_text == "INSTA_UPDATE" {
             cmd.env_remove(key);
         }
     }

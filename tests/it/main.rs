@@ -13,3 +13,4 @@ mod invoke;
 mod navigate;
 mod press;
 mod read;
+mod snapshots;
