@@ -63,6 +63,8 @@ pub struct Tools<T: Tab> {
     registry: Arc<Registry>,
     options: ToolOptions,
     last: Mutex<Option<InferredState>>,
+    /// In-page time of the last read's collector, in milliseconds.
+    in_page_ms: Mutex<Option<f64>>,
 }
 
 /// What a call that succeeded leaves: the target's label, the screen now, the change.
@@ -82,12 +84,30 @@ impl<T: Tab> Tools<T> {
             registry,
             options,
             last: Mutex::new(None),
+            in_page_ms: Mutex::new(None),
         }
     }
 
     /// Closes the tab the tools drive.
     pub async fn close(self) {
         self.tab.close().await;
+    }
+
+    /// How long the in-page collector itself took in the last read, in milliseconds: the
+    /// floor a read's round trip is measured against.
+    pub fn last_in_page_ms(&self) -> Option<f64> {
+        self.in_page_ms.lock().ok().and_then(|ms| *ms)
+    }
+
+    /// One trivial in-page round trip, in milliseconds: the floor an action is measured
+    /// against.
+    pub async fn ping(&self) -> Result<f64, ToolError> {
+        let start = Instant::now();
+        self.tab
+            .evaluate("'pong'", self.options.script_timeout)
+            .await
+            .map_err(browser_error)?;
+        Ok(ms_since(start))
     }
 
     /// The registry the tools resolve anchors against.
@@ -191,6 +211,9 @@ impl<T: Tab> Tools<T> {
 
     fn conclude(&self, mut raw: RawObservation, start: Instant) -> InferredState {
         raw.js_dialogs = self.tab.take_dialogs();
+        if let Ok(mut ms) = self.in_page_ms.lock() {
+            *ms = Some(raw.collector_ms);
+        }
         let route = self.route_of(&raw.url);
         let state = infer(&raw, route, &self.registry, ms_since(start));
         if let Ok(mut last) = self.last.lock() {
