@@ -203,31 +203,83 @@
     return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : true;
   }
 
+  // ------------------------------------------------------------------ state
+  // Kept on the page's window between evaluations: a token naming this document, element
+  // ids, the last read's records, and what changed since (a MutationObserver on every root,
+  // input events for values that change without a mutation).
+  var W = window.__waymark;
+  if (!W) {
+    W = window.__waymark = {
+      doc: Math.random().toString(36).slice(2),
+      epoch: 0,
+      dirty: true,
+      rootsDirty: true,
+      roots: null,
+      ids: new WeakMap(),
+      nextId: 1,
+      watched: new WeakSet(),
+      observer: null,
+      cache: null
+    };
+    W.observer = new MutationObserver(function (records) {
+      W.dirty = true;
+      for (var i = 0; i < records.length; i++) {
+        if (records[i].type === 'childList') { W.rootsDirty = true; break; }
+      }
+    });
+  }
+
+  function watch(root) {
+    if (W.watched.has(root)) return;
+    W.watched.add(root);
+    W.observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    // A value typed or picked changes no attribute; and the app may answer it by setting
+    // other fields' values in script (a line total), which no event names. So any input
+    // means a full recompute.
+    var mark = function () { W.dirty = true; };
+    root.addEventListener('input', mark, true);
+    root.addEventListener('change', mark, true);
+  }
+
+  function idOf(el) {
+    var id = W.ids.get(el);
+    if (!id) { id = W.nextId++; W.ids.set(el, id); }
+    return id;
+  }
+
   // ------------------------------------------------------------------ roots
   // Every place controls can live: the document, open shadow roots and same-origin
-  // iframes, each with the offset of its viewport in top-level coordinates and the
-  // region its host sits in. Found in one pass per root.
+  // iframes, each with the origin of its viewport in top-document coordinates (`null` for
+  // the top document, whose origin is its scroll offset) and the region its host sits in.
+  // Found in one pass per root, and kept until a childList mutation.
   function collectRoots() {
+    if (W.roots && !W.rootsDirty) return W.roots;
     var roots = [];
-    function visit(root, dx, dy, region) {
-      roots.push({ root: root, dx: dx, dy: dy, region: region });
+    function visit(root, origin, region) {
+      roots.push({ root: root, origin: origin, region: region });
+      watch(root);
       var all = root.querySelectorAll('*');
       for (var i = 0; i < all.length; i++) {
         var el = all[i];
-        if (el.shadowRoot) visit(el.shadowRoot, dx, dy, regionOf(el, region));
+        if (el.shadowRoot) visit(el.shadowRoot, origin, regionOf(el, region));
         if (el.tagName === 'IFRAME') {
           var doc = null;
           try { doc = el.contentDocument; } catch (e) { doc = null; }
           if (doc && doc.documentElement) {
             var r = el.getBoundingClientRect();
             var cs = getComputedStyle(el);
-            visit(doc, dx + r.left + el.clientLeft + parseFloat(cs.paddingLeft),
-              dy + r.top + el.clientTop + parseFloat(cs.paddingTop), regionOf(el, region));
+            var base = origin || [0, 0];
+            visit(doc, [
+              base[0] + r.left + el.clientLeft + parseFloat(cs.paddingLeft) + (origin ? 0 : scrollX),
+              base[1] + r.top + el.clientTop + parseFloat(cs.paddingTop) + (origin ? 0 : scrollY)
+            ], regionOf(el, region));
           }
         }
       }
     }
-    visit(document, 0, 0, null);
+    visit(document, null, null);
+    W.roots = roots;
+    W.rootsDirty = false;
     return roots;
   }
 
@@ -275,57 +327,111 @@
   function bump(map, k) { map[k] = (map[k] || 0) + 1; }
 
   // ------------------------------------------------------------------ read
-  function read(max) {
+  // One control's record, as JSON. Fields at their usual value are left out (no key, no
+  // value, not disabled, visible…) to keep a dense read small; the focus is reported once
+  // for the whole read instead of per control, so moving it changes no record.
+  function record(el, role, region, labels, origin) {
+    var rect = el.getBoundingClientRect();
+    var ox = origin ? origin[0] : scrollX, oy = origin ? origin[1] : scrollY;
+    var rec = { anchor: el.getAttribute('data-anchor') };
+    var key = el.getAttribute('data-anchor-key');
+    if (key !== null) rec.key = key;
+    rec.label = nameOf(el, role, labels);
+    rec.role = role;
+    if (disabledOf(el)) rec.disabled = true;
+    if (editableOf(el)) rec.editable = true;
+    var value = valueOf(el);
+    if (value !== null) rec.value = value;
+    var checked = checkedOf(el);
+    if (checked !== null) rec.checked = checked;
+    rec.region = region;
+    if (!visibleOf(el, rect)) rec.visible = false;
+    rec.bbox = [Math.round(rect.left + ox), Math.round(rect.top + oy), Math.round(rect.width), Math.round(rect.height)];
+    return JSON.stringify(rec);
+  }
+
+  // A read: every anchored control's record in document order (up to `max`; beyond it only
+  // counted, by region and role). With `since` naming the read the caller holds, and when
+  // nothing was cut, only what changed is sent. When no mutation and no input happened since
+  // the last read, its records are reused as they are (the focus is reported apart; a
+  // change that neither mutates the DOM nor follows an input — a CSS :hover reveal — is
+  // seen at the next mutation).
+  function read(max, since) {
     var roots = collectRoots();
-    var labels = labelMap(roots);
+    var prev = W.cache;
+    var reuse = prev && !W.dirty && prev.max === max;
+    var ids = [], json = new Map(), total = 0;
+    var droppedByRegion = {}, droppedByRole = {};
+    var labels = null;
+    if (reuse) {
+      ids = prev.ids;
+      total = prev.total;
+      droppedByRegion = prev.droppedByRegion;
+      droppedByRole = prev.droppedByRole;
+      json = prev.json;
+    } else {
+      labels = labelMap(roots);
+      roots.forEach(function (r) {
+        var els = r.root.querySelectorAll('[data-anchor]');
+        for (var i = 0; i < els.length; i++) {
+          var el = els[i];
+          total++;
+          var role = roleOf(el);
+          var region = regionOf(el, r.region);
+          if (ids.length >= max) {
+            bump(droppedByRegion, region);
+            bump(droppedByRole, role);
+            continue;
+          }
+          var id = idOf(el);
+          ids.push(id);
+          json.set(id, record(el, role, region, labels, r.origin));
+        }
+      });
+    }
+    W.dirty = false;
+    W.epoch++;
+    var token = W.doc + ':' + W.epoch;
+    var capped = ids.length < total;
+    W.cache = { token: token, max: max, ids: ids, json: json, total: total,
+      droppedByRegion: droppedByRegion, droppedByRole: droppedByRole };
+
     var active = deepActive();
     var focusEl = active && active.closest ? active.closest('[data-anchor]') : null;
-    var controls = [];
-    var total = 0;
-    var droppedByRegion = {};
-    var droppedByRole = {};
-    roots.forEach(function (r) {
-      var els = r.root.querySelectorAll('[data-anchor]');
-      for (var i = 0; i < els.length; i++) {
-        var el = els[i];
-        total++;
-        var role = roleOf(el);
-        var region = regionOf(el, r.region);
-        if (controls.length >= max) {
-          bump(droppedByRegion, region);
-          bump(droppedByRole, role);
-          continue;
-        }
-        var rect = el.getBoundingClientRect();
-        controls.push({
-          anchor: el.getAttribute('data-anchor'),
-          key: el.getAttribute('data-anchor-key'),
-          label: nameOf(el, role, labels),
-          role: role,
-          disabled: disabledOf(el),
-          editable: editableOf(el),
-          value: valueOf(el),
-          checked: checkedOf(el),
-          region: region,
-          visible: visibleOf(el, rect),
-          focused: el === focusEl,
-          bbox: [Math.round(rect.left + r.dx), Math.round(rect.top + r.dy), Math.round(rect.width), Math.round(rect.height)]
-        });
-      }
-    });
+    var focusId = focusEl ? (W.ids.get(focusEl) || null) : null;
     var nav = performance.getEntriesByType('navigation')[0];
-    return {
+    var head = {
+      token: token,
       url: location.href,
       title: document.title,
       status: nav && nav.responseStatus ? nav.responseStatus : null,
-      dialog: openDialog(roots, labels),
-      controls: controls,
+      dialog: openDialog(roots, labels || labelMap(roots)),
+      focus: focusId,
       total: total,
       dropped_by_region: droppedByRegion,
       dropped_by_role: droppedByRole,
-      viewport: [innerWidth, innerHeight],
-      collector_ms: performance.now() - t0
+      viewport: [innerWidth, innerHeight]
     };
+    var parts = [];
+    if (since && prev && since === prev.token && !capped) {
+      head.kind = 'delta';
+      head.base = since;
+      var sameOrder = prev.ids.length === ids.length && prev.ids.every(function (v, i) { return v === ids[i]; });
+      head.order = sameOrder ? null : ids;
+      ids.forEach(function (id) {
+        var now = json.get(id);
+        if (prev.json.get(id) !== now) parts.push('[' + id + ',' + now + ']');
+      });
+      head.collector_ms = performance.now() - t0;
+      var h = JSON.stringify(head);
+      return h.slice(0, -1) + ',"changed":[' + parts.join(',') + ']}';
+    }
+    head.kind = 'full';
+    head.ids = ids;
+    ids.forEach(function (id) { parts.push(json.get(id)); });
+    head.collector_ms = performance.now() - t0;
+    var full = JSON.stringify(head);
+    return full.slice(0, -1) + ',"controls":[' + parts.join(',') + ']}';
   }
 
   // ------------------------------------------------------------------ actions
@@ -565,21 +671,23 @@
 
   switch (op) {
     case 'read':
-      return stringify(read(args.max));
+      return read(args.max, args.since);
     case 'prepare':
       return stringify(prepare(args));
     case 'settle':
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
         t0 = performance.now();
-        return stringify({ state: state, read: state === 'navigating' || !args.read ? null : read(args.max) });
+        var r = state === 'navigating' || !args.read ? 'null' : read(args.max, args.since);
+        return '{"state":' + JSON.stringify(state) + ',"read":' + r + '}';
       });
     case 'finish_fill': {
       var fin = finishFill(args);
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
         t0 = performance.now();
         fin.state = state;
-        fin.read = state === 'navigating' ? null : read(args.max);
-        return stringify(fin);
+        var r = state === 'navigating' ? 'null' : read(args.max, args.since);
+        var f = JSON.stringify(fin);
+        return f.slice(0, -1) + ',"read":' + r + '}';
       });
     }
     default:

@@ -7,7 +7,10 @@
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::screen::RawObservation;
+use std::collections::{BTreeMap, HashMap};
+
+use crate::screen::{RawControl, RawObservation};
+use crate::tools::Changes;
 
 const SOURCE: &str = include_str!("collector.js");
 
@@ -53,11 +56,182 @@ pub(crate) struct Prepared {
     pub options: Vec<String>,
 }
 
+/// One read as the collector sends it: `full` (every record, with element ids) or `delta`
+/// against the read named `base` (only the records that changed, and the new order when
+/// it changed). One flat struct rather than a tagged enum: serde buffers flattened and
+/// internally tagged content, which a 50,000-control read cannot afford.
+#[derive(Debug, Deserialize)]
+pub(crate) struct CollectorRead {
+    kind: String,
+    /// Names this read, for the next one's `since`.
+    pub token: String,
+    #[serde(default)]
+    base: Option<String>,
+    url: String,
+    title: String,
+    status: Option<u16>,
+    dialog: Option<String>,
+    /// Element id of the focused control.
+    focus: Option<u64>,
+    total: usize,
+    dropped_by_region: BTreeMap<String, usize>,
+    dropped_by_role: BTreeMap<String, usize>,
+    viewport: [f64; 2],
+    collector_ms: f64,
+    #[serde(default)]
+    ids: Option<Vec<u64>>,
+    #[serde(default)]
+    controls: Option<Vec<RawControl>>,
+    #[serde(default)]
+    order: Option<Vec<u64>>,
+    #[serde(default)]
+    changed: Option<Vec<(u64, RawControl)>>,
+}
+
+/// The last read the runner holds: what a delta applies to.
+#[derive(Debug)]
+pub(crate) struct HeldRead {
+    pub token: String,
+    pub ids: Vec<u64>,
+    pub raw: RawObservation,
+}
+
+impl CollectorRead {
+    /// The full observation this read describes, given the read held before it, with the
+    /// element ids in order and — when it is the same document — what changed since. A
+    /// delta says what changed itself: nothing else is compared.
+    pub fn apply(
+        self,
+        held: Option<HeldRead>,
+    ) -> Result<(Vec<u64>, RawObservation, Option<Changes>), String> {
+        let (ids, mut controls, changes) = match self.kind.as_str() {
+            "full" => {
+                let controls = self.controls.ok_or("a full read without controls")?;
+                let changes = held
+                    .filter(|h| h.raw.url == self.url)
+                    .map(|h| compare(&h.raw.controls, &controls));
+                (
+                    self.ids.ok_or("a full read without ids")?,
+                    controls,
+                    changes,
+                )
+            }
+            "delta" => {
+                let held = held
+                    .filter(|h| Some(&h.token) == self.base.as_ref())
+                    .ok_or("a delta against a read the runner does not hold")?;
+                let order = self.order.unwrap_or_else(|| held.ids.clone());
+                let mut by_id: HashMap<u64, RawControl> =
+                    held.ids.into_iter().zip(held.raw.controls).collect();
+                let mut changes = Changes::default();
+                for (id, control) in self.changed.unwrap_or_default() {
+                    match by_id.insert(id, control) {
+                        None => changes.added.push(reference(&by_id[&id])),
+                        Some(old) if !same(&old, &by_id[&id]) => {
+                            changes.changed.push(reference(&by_id[&id]));
+                        }
+                        Some(_) => {}
+                    }
+                }
+                let controls = order
+                    .iter()
+                    .map(|id| by_id.remove(id))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or("a delta names a control the runner never saw")?;
+                let mut gone: Vec<&RawControl> = by_id.values().collect();
+                gone.sort_by_key(|c| c.bbox[1]);
+                changes.removed = gone.into_iter().map(reference).collect();
+                (order, controls, Some(changes))
+            }
+            other => return Err(format!("unknown read kind `{other}`")),
+        };
+        if ids.len() != controls.len() {
+            return Err(format!("{} ids for {} controls", ids.len(), controls.len()));
+        }
+        for (control, id) in controls.iter_mut().zip(&ids) {
+            control.focused = self.focus == Some(*id);
+        }
+        let raw = RawObservation {
+            url: self.url,
+            title: self.title,
+            status: self.status,
+            dialog: self.dialog,
+            controls,
+            total: self.total,
+            dropped_by_region: self.dropped_by_region,
+            dropped_by_role: self.dropped_by_role,
+            viewport: self.viewport,
+            collector_ms: self.collector_ms,
+            js_dialogs: Vec::new(),
+        };
+        Ok((ids, raw, changes))
+    }
+}
+
+/// `anchor` or `anchor[key]`.
+fn reference(c: &RawControl) -> String {
+    match &c.key {
+        Some(k) => format!("{}[{k}]", c.anchor),
+        None => c.anchor.clone(),
+    }
+}
+
+/// The same control as a reader sees it: box and focus aside.
+fn same(a: &RawControl, b: &RawControl) -> bool {
+    a.anchor == b.anchor
+        && a.key == b.key
+        && a.label == b.label
+        && a.role == b.role
+        && a.disabled == b.disabled
+        && a.editable == b.editable
+        && a.value == b.value
+        && a.checked == b.checked
+        && a.region == b.region
+        && a.visible == b.visible
+}
+
+/// What changed between two full reads of the same document, matching controls by
+/// reference and occurrence (two controls sharing an anchor are compared pairwise).
+fn compare(before: &[RawControl], after: &[RawControl]) -> Changes {
+    fn keyed(controls: &[RawControl]) -> Vec<((String, usize), &RawControl)> {
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        controls
+            .iter()
+            .map(|c| {
+                let r = reference(c);
+                let n = seen.entry(r.clone()).or_default();
+                *n += 1;
+                ((r, *n), c)
+            })
+            .collect()
+    }
+    let old = keyed(before);
+    let new = keyed(after);
+    let old_by_key: HashMap<&(String, usize), &RawControl> =
+        old.iter().map(|(k, c)| (k, *c)).collect();
+    let new_keys: std::collections::HashSet<&(String, usize)> =
+        new.iter().map(|(k, _)| k).collect();
+    let mut changes = Changes::default();
+    for (k, c) in &new {
+        match old_by_key.get(k) {
+            None => changes.added.push(k.0.clone()),
+            Some(prev) if !same(prev, c) => changes.changed.push(k.0.clone()),
+            Some(_) => {}
+        }
+    }
+    for (k, _) in &old {
+        if !new_keys.contains(k) {
+            changes.removed.push(k.0.clone());
+        }
+    }
+    changes
+}
+
 /// What `settle` saw: `quiet`, `navigating` or `busy`, and the read taken in the same trip.
 #[derive(Debug, Deserialize)]
 pub(crate) struct Settled {
     pub state: String,
-    pub read: Option<RawObservation>,
+    pub read: Option<CollectorRead>,
 }
 
 /// What `finish_fill` saw.
@@ -68,7 +242,7 @@ pub(crate) struct FillFinished {
     #[serde(default)]
     pub actual: Option<String>,
     pub state: String,
-    pub read: Option<RawObservation>,
+    pub read: Option<CollectorRead>,
 }
 
 #[cfg(test)]
@@ -80,5 +254,57 @@ mod tests {
         let e = expression("read", &json!({"max": 5}));
         assert!(e.starts_with('(') && e.contains("(function (op, args)"));
         assert!(e.ends_with(r#")("read", {"max":5})"#));
+    }
+
+    fn head(kind: &str, token: &str) -> String {
+        format!(
+            r#""kind":"{kind}","token":"{token}","url":"http://x/","title":"t","status":200,"dialog":null,"focus":2,"total":2,"dropped_by_region":{{}},"dropped_by_role":{{}},"viewport":[1,1],"collector_ms":1"#
+        )
+    }
+
+    const A: &str =
+        r#"{"anchor":"a.one","label":"One","role":"button","region":"r","bbox":[0,0,1,1]}"#;
+    const B: &str = r#"{"anchor":"a.two","label":"Two","role":"textbox","editable":true,"value":"","region":"r","bbox":[0,0,1,1]}"#;
+
+    #[test]
+    fn a_delta_applies_to_the_read_it_names() {
+        let full: CollectorRead = serde_json::from_str(&format!(
+            r#"{{{},"ids":[1,2],"controls":[{A},{B}]}}"#,
+            head("full", "d:1")
+        ))
+        .unwrap();
+        let (ids, raw, _) = full.apply(None).unwrap();
+        assert!(raw.controls[1].focused && !raw.controls[0].focused);
+        assert!(
+            raw.controls[0].visible,
+            "visible unless the collector says otherwise"
+        );
+        let held = HeldRead {
+            token: "d:1".into(),
+            ids,
+            raw,
+        };
+        let changed = B.replace(r#""value":"""#, r#""value":"typed""#);
+        let delta: CollectorRead = serde_json::from_str(&format!(
+            r#"{{{},"base":"d:1","order":null,"changed":[[2,{changed}]]}}"#,
+            head("delta", "d:2")
+        ))
+        .unwrap();
+        let (_, raw, changes) = delta.apply(Some(held)).unwrap();
+        assert_eq!(raw.controls[0].label, "One");
+        assert_eq!(raw.controls[1].value.as_deref(), Some("typed"));
+        let changes = changes.expect("a delta says what changed");
+        assert_eq!(changes.changed, ["a.two"]);
+        assert!(changes.added.is_empty() && changes.removed.is_empty());
+    }
+
+    #[test]
+    fn a_delta_against_another_read_is_refused() {
+        let delta: CollectorRead = serde_json::from_str(&format!(
+            r#"{{{},"base":"d:7","order":null,"changed":[]}}"#,
+            head("delta", "d:8")
+        ))
+        .unwrap();
+        assert!(delta.apply(None).is_err());
     }
 }

@@ -25,8 +25,10 @@ pub struct RawControl {
     /// ARIA role, explicit or implicit.
     pub role: String,
     /// Disabled (natively, by a disabled fieldset, or `aria-disabled`).
+    #[serde(default)]
     pub disabled: bool,
     /// Accepts `fill`.
+    #[serde(default)]
     pub editable: bool,
     /// Current value (secrets redacted); `None` for controls without one.
     pub value: Option<String>,
@@ -35,11 +37,17 @@ pub struct RawControl {
     /// `data-anchor-region` of the nearest container (or a landmark, or `page`).
     pub region: String,
     /// Rendered and not hidden by CSS.
+    #[serde(default = "yes")]
     pub visible: bool,
     /// Has keyboard focus (or contains it).
+    #[serde(default)]
     pub focused: bool,
-    /// Box in top-level viewport CSS pixels: x, y, width, height.
+    /// Box in top-document CSS pixels (scroll-independent): x, y, width, height.
     pub bbox: [i64; 4],
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Everything one read gathered, as evidence.

@@ -140,7 +140,10 @@ pub(crate) async fn widgets() -> Response {
          <div class=\"field\"><button type=\"button\" data-anchor=\"widgets.img-button\">\
          <img alt=\"Delete\" width=\"16\" height=\"16\" src=\"{DELETE_ICON}\"></button></div>\n\
          <div class=\"field\"><input type=\"text\" placeholder=\"Search orders\" \
-         data-anchor=\"widgets.placeholder\"></div>\n\
+         data-anchor=\"widgets.placeholder\" \
+         oninput=\"document.getElementById('mirror').value = this.value.toUpperCase()\"></div>\n\
+         <div class=\"field\"><label for=\"mirror\">Mirror</label><input type=\"text\" \
+         id=\"mirror\" readonly data-anchor=\"widgets.mirror\"></div>\n\
          </div>\n</section>\n"
     );
     let body = format!(

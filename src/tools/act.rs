@@ -11,7 +11,7 @@ use super::{browser_error, capture_error};
 use crate::anchor::{AnchorId, AnchorRef};
 use crate::browser::{BrowserError, Tab, is_known_key};
 use crate::collector::{self, FillFinished, Prepared, Settled};
-use crate::screen::{InferredState, RawObservation};
+use crate::screen::InferredState;
 
 /// How an action touches its target.
 pub(super) enum Act<'a> {
@@ -99,15 +99,10 @@ impl<T: Tab> Tools<T> {
                 Some(expected)
             }
         };
-        let before = self.last_state();
-        let (state, raw) = self
+        let (state, changes) = self
             .settle(act, anchor, verify.as_deref(), watch)
             .await
             .map_err(|e| (label.clone(), e))?;
-        let changes = match (&before, &raw) {
-            (Some(b), Some(_)) if b.route == state.route => Some(Changes::between(b, &state)),
-            _ => None,
-        };
         Ok((label, state, changes))
     }
 
@@ -148,7 +143,7 @@ impl<T: Tab> Tools<T> {
         anchor: &AnchorRef,
         expected: Option<&str>,
         watch: T::LoadWatch,
-    ) -> Result<(InferredState, Option<RawObservation>), ToolError> {
+    ) -> Result<(InferredState, Option<Changes>), ToolError> {
         let start = Instant::now();
         let quiet = self.options.quiet.as_millis() as u64;
         let max = self.options.settle_timeout.as_millis() as u64;
@@ -157,12 +152,13 @@ impl<T: Tab> Tools<T> {
             Some(expected) => collector::expression(
                 "finish_fill",
                 &json!({"anchor": anchor.id.as_str(), "key": anchor.key, "expected": expected,
-                        "quiet_ms": quiet, "max_ms": max, "max": self.options.max_controls}),
+                        "quiet_ms": quiet, "max_ms": max, "max": self.options.max_controls,
+                        "since": self.held_token()}),
             ),
             None => collector::expression(
                 "settle",
                 &json!({"quiet_ms": quiet, "max_ms": max, "read": true,
-                        "max": self.options.max_controls}),
+                        "max": self.options.max_controls, "since": self.held_token()}),
             ),
         };
         // While a navigation is pending Chromium holds evaluations until it commits, so the
@@ -209,10 +205,9 @@ impl<T: Tab> Tools<T> {
         }
         match state.as_str() {
             "quiet" => {
-                let raw =
+                let read =
                     read.ok_or_else(|| capture_error("a settled page came back without a read"))?;
-                let state = self.conclude(raw.clone(), start);
-                Ok((state, Some(raw)))
+                self.conclude(read, start)
             }
             "navigating" => {
                 if let Err(e) = self.tab.wait_load(watch, self.options.load_timeout).await {

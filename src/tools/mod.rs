@@ -25,9 +25,9 @@ pub use result::{Changes, RoundTrip};
 use act::Act;
 
 use crate::browser::{BrowserError, Tab};
-use crate::collector;
+use crate::collector::{self, CollectorRead, HeldRead};
 use crate::registry::Registry;
-use crate::screen::{InferredState, RawObservation, infer};
+use crate::screen::{InferredState, infer};
 
 /// Bounds and caps the tools work within.
 #[derive(Debug, Clone)]
@@ -62,9 +62,12 @@ pub struct Tools<T: Tab> {
     base: Url,
     registry: Arc<Registry>,
     options: ToolOptions,
-    last: Mutex<Option<InferredState>>,
+    /// Route of the last read.
+    route: Mutex<Option<String>>,
     /// In-page time of the last read's collector, in milliseconds.
     in_page_ms: Mutex<Option<f64>>,
+    /// The last read as evidence, and what the page's next delta applies to.
+    held: Mutex<Option<HeldRead>>,
 }
 
 /// What a call that succeeded leaves: the target's label, the screen now, the change.
@@ -83,8 +86,9 @@ impl<T: Tab> Tools<T> {
             base,
             registry,
             options,
-            last: Mutex::new(None),
+            route: Mutex::new(None),
             in_page_ms: Mutex::new(None),
+            held: Mutex::new(None),
         }
     }
 
@@ -190,10 +194,14 @@ impl<T: Tab> Tools<T> {
         Ok((None, state, None))
     }
 
-    /// One read of the screen: a single evaluate, one JSON string, one parse.
+    /// One read of the screen: a single evaluate, one JSON string, one parse. Against the
+    /// read the tools hold, the page sends only what changed.
     async fn read(&self) -> Result<InferredState, ToolError> {
         let start = Instant::now();
-        let expr = collector::expression("read", &json!({"max": self.options.max_controls}));
+        let expr = collector::expression(
+            "read",
+            &json!({"max": self.options.max_controls, "since": self.held_token()}),
+        );
         let mut attempt = 0;
         let json = loop {
             match self.tab.evaluate(&expr, self.options.script_timeout).await {
@@ -205,21 +213,43 @@ impl<T: Tab> Tools<T> {
                 Err(e) => return Err(browser_error(e)),
             }
         };
-        let raw: RawObservation = serde_json::from_str(&json).map_err(capture_error)?;
-        Ok(self.conclude(raw, start))
+        let read: CollectorRead = serde_json::from_str(&json).map_err(capture_error)?;
+        self.conclude(read, start).map(|(state, _)| state)
     }
 
-    fn conclude(&self, mut raw: RawObservation, start: Instant) -> InferredState {
+    /// The token of the read the tools hold, for the page to send a delta against.
+    fn held_token(&self) -> Option<String> {
+        self.held
+            .lock()
+            .ok()
+            .and_then(|h| h.as_ref().map(|h| h.token.clone()))
+    }
+
+    /// Applies a read to the one held, infers the state, and holds the result. Also says
+    /// what changed since the held read, when it was of the same document.
+    fn conclude(
+        &self,
+        read: CollectorRead,
+        start: Instant,
+    ) -> Result<(InferredState, Option<Changes>), ToolError> {
+        let mut held = self
+            .held
+            .lock()
+            .map_err(|_| capture_error("the held read was poisoned"))?;
+        let token = read.token.clone();
+        let (ids, mut raw, changes) = read.apply(held.take()).map_err(capture_error)?;
         raw.js_dialogs = self.tab.take_dialogs();
         if let Ok(mut ms) = self.in_page_ms.lock() {
             *ms = Some(raw.collector_ms);
         }
         let route = self.route_of(&raw.url);
         let state = infer(&raw, route, &self.registry, ms_since(start));
-        if let Ok(mut last) = self.last.lock() {
-            *last = Some(state.clone());
+        *held = Some(HeldRead { token, ids, raw });
+        drop(held);
+        if let Ok(mut route) = self.route.lock() {
+            *route = Some(state.route.clone());
         }
-        state
+        Ok((state, changes))
     }
 
     async fn finish(
@@ -269,15 +299,11 @@ impl<T: Tab> Tools<T> {
         }
     }
 
-    fn last_state(&self) -> Option<InferredState> {
-        self.last.lock().ok().and_then(|l| l.clone())
-    }
-
     fn current_route(&self) -> String {
-        self.last
+        self.route
             .lock()
             .ok()
-            .and_then(|l| l.as_ref().map(|s| s.route.clone()))
+            .and_then(|r| r.clone())
             .unwrap_or_else(|| "about:blank".to_string())
     }
 }

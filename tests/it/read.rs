@@ -182,3 +182,34 @@ fn keyed_controls_carry_their_keys_and_regions() {
         tools.close().await;
     });
 }
+
+/// Regression: reads after an action send only what changed, and must still see a value
+/// the page's script set on another field (no event names that field).
+#[test]
+fn a_value_set_by_script_in_answer_to_typing_is_read() {
+    let (tools, _) = tools();
+    block_on(async {
+        let first = tools.navigate("/widgets").await;
+        assert!(first.ok, "{:?}", first.error);
+        let typed = tools.fill("widgets.placeholder", "kettle").await;
+        assert!(typed.ok, "{:?}", typed.error);
+        let screen = typed.screen.as_ref().expect("a screen after fill");
+        let mirror = screen
+            .control("widgets.mirror", None)
+            .expect("the mirror field is read");
+        assert_eq!(mirror.value.as_deref(), Some("KETTLE"));
+        let changes = typed.changes.as_ref().expect("fill stays on the page");
+        assert!(
+            changes.changed.iter().any(|c| c == "widgets.mirror"),
+            "{changes:?}"
+        );
+        // And a read with nothing new sends nothing new, but still reads the same.
+        let again = tools.read_screen().await;
+        let mirror = again
+            .screen
+            .as_ref()
+            .and_then(|s| s.control("widgets.mirror", None).cloned());
+        assert_eq!(mirror.and_then(|m| m.value).as_deref(), Some("KETTLE"));
+        tools.close().await;
+    });
+}

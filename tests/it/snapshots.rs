@@ -117,7 +117,7 @@ fn a_redacted_field_does_not_churn() {
         format!(
             r#"navigate("/widgets");
 fill("widgets.placeholder", "{text}");
-snapshot("typed", #{{region: "labels", redact: ["widgets.placeholder"]}});
+snapshot("typed", #{{region: "labels", redact: ["widgets.placeholder", "widgets.mirror"]}});
 "#
         )
     };
