@@ -310,7 +310,9 @@
     }
   }
 
-  function openDialog(roots, labels) {
+  var NO_LABELS = new Map();
+
+  function openDialog(roots) {
     for (var i = 0; i < roots.length; i++) {
       var ds = roots[i].root.querySelectorAll('dialog[open],[role=dialog],[role=alertdialog]');
       for (var j = 0; j < ds.length; j++) {
@@ -318,7 +320,8 @@
         var modal = d.tagName === 'DIALOG' ? d.matches(':modal') : d.getAttribute('aria-modal') === 'true' || d.getAttribute('role') === 'alertdialog';
         if (!modal) continue;
         if (!visibleOf(d, d.getBoundingClientRect())) continue;
-        return nameOf(d, 'dialog', labels) || 'dialog';
+        // A dialog is named by aria-labelledby or aria-label, never by a <label>.
+        return nameOf(d, 'dialog', NO_LABELS) || 'dialog';
       }
     }
     return null;
@@ -405,7 +408,7 @@
       url: location.href,
       title: document.title,
       status: nav && nav.responseStatus ? nav.responseStatus : null,
-      dialog: openDialog(roots, labels || labelMap(roots)),
+      dialog: openDialog(roots),
       focus: focusId,
       total: total,
       dropped_by_region: droppedByRegion,
@@ -549,7 +552,8 @@
       return { status: 'ambiguous', count: found.length, keys: keys };
     }
     var el = found[0].el;
-    var labels = labelMap([found[0].root]);
+    // One element: its own `labels` list is cheap (a whole-page label map is not).
+    var labels = new Map([[el, Array.prototype.slice.call(el.labels || [])]]);
     var role = roleOf(el);
     var info = { count: 1, label: nameOf(el, role, labels), role: role };
     var rect = el.getBoundingClientRect();

@@ -322,17 +322,17 @@ impl Tab for ChromiumTab {
         };
         let mut moved = DispatchMouseEventParams::new(DispatchMouseEventType::MouseMoved, x, y);
         moved.button = Some(MouseButton::None);
-        bounded(self.timeout, "moving the mouse", self.page.execute(moved)).await?;
         let press = event(DispatchMouseEventType::MousePressed);
-        bounded(self.timeout, "pressing the mouse", self.page.execute(press)).await?;
         let mut release = event(DispatchMouseEventType::MouseReleased);
         release.buttons = Some(0);
-        bounded(
-            self.timeout,
-            "releasing the mouse",
+        // Sent back to back, answered in order: the browser handles one input event after
+        // the other, and the answers are awaited together rather than one trip each.
+        let all = futures::future::try_join3(
+            self.page.execute(moved),
+            self.page.execute(press),
             self.page.execute(release),
-        )
-        .await?;
+        );
+        bounded(self.timeout, "clicking", all).await?;
         Ok(())
     }
 
