@@ -120,28 +120,51 @@ impl CollectorRead {
                 let held = held
                     .filter(|h| Some(&h.token) == self.base.as_ref())
                     .ok_or("a delta against a read the runner does not hold")?;
-                let order = self.order.unwrap_or_else(|| held.ids.clone());
-                let mut by_id: HashMap<u64, RawControl> =
-                    held.ids.into_iter().zip(held.raw.controls).collect();
-                let mut changes = Changes::default();
-                for (id, control) in self.changed.unwrap_or_default() {
-                    match by_id.insert(id, control) {
-                        None => changes.added.push(reference(&by_id[&id])),
-                        Some(old) if !same(&old, &by_id[&id]) => {
-                            changes.changed.push(reference(&by_id[&id]));
+                let changed = self.changed.unwrap_or_default();
+                match self.order {
+                    // Same controls in the same order: replace the changed records in place.
+                    None => {
+                        let (ids, mut controls) = (held.ids, held.raw.controls);
+                        let mut changes = Changes::default();
+                        if !changed.is_empty() {
+                            let at: HashMap<u64, usize> =
+                                ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+                            for (id, control) in changed {
+                                let i = *at
+                                    .get(&id)
+                                    .ok_or("a delta changes a control the runner never saw")?;
+                                let old = std::mem::replace(&mut controls[i], control);
+                                if !same(&old, &controls[i]) {
+                                    changes.changed.push(reference(&controls[i]));
+                                }
+                            }
                         }
-                        Some(_) => {}
+                        (ids, controls, Some(changes))
+                    }
+                    Some(order) => {
+                        let mut by_id: HashMap<u64, RawControl> =
+                            held.ids.into_iter().zip(held.raw.controls).collect();
+                        let mut changes = Changes::default();
+                        for (id, control) in changed {
+                            match by_id.insert(id, control) {
+                                None => changes.added.push(reference(&by_id[&id])),
+                                Some(old) if !same(&old, &by_id[&id]) => {
+                                    changes.changed.push(reference(&by_id[&id]));
+                                }
+                                Some(_) => {}
+                            }
+                        }
+                        let controls = order
+                            .iter()
+                            .map(|id| by_id.remove(id))
+                            .collect::<Option<Vec<_>>>()
+                            .ok_or("a delta names a control the runner never saw")?;
+                        let mut gone: Vec<&RawControl> = by_id.values().collect();
+                        gone.sort_by_key(|c| (c.bbox[1], c.bbox[0]));
+                        changes.removed = gone.into_iter().map(reference).collect();
+                        (order, controls, Some(changes))
                     }
                 }
-                let controls = order
-                    .iter()
-                    .map(|id| by_id.remove(id))
-                    .collect::<Option<Vec<_>>>()
-                    .ok_or("a delta names a control the runner never saw")?;
-                let mut gone: Vec<&RawControl> = by_id.values().collect();
-                gone.sort_by_key(|c| c.bbox[1]);
-                changes.removed = gone.into_iter().map(reference).collect();
-                (order, controls, Some(changes))
             }
             other => return Err(format!("unknown read kind `{other}`")),
         };
