@@ -213,6 +213,7 @@
       doc: Math.random().toString(36).slice(2),
       epoch: 0,
       dirty: true,
+      valuesDirty: false,
       rootsDirty: true,
       roots: null,
       ids: new WeakMap(),
@@ -235,8 +236,9 @@
     W.observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
     // A value typed or picked changes no attribute; and the app may answer it by setting
     // other fields' values in script (a line total), which no event names. So any input
-    // means a full recompute.
-    var mark = function () { W.dirty = true; };
+    // means every control's value and checked state are read again (labels, roles,
+    // regions and boxes only change with a mutation).
+    var mark = function () { W.valuesDirty = true; };
     root.addEventListener('input', mark, true);
     root.addEventListener('change', mark, true);
   }
@@ -350,7 +352,7 @@
     rec.region = region;
     if (!visibleOf(el, rect)) rec.visible = false;
     rec.bbox = [Math.round(rect.left + ox), Math.round(rect.top + oy), Math.round(rect.width), Math.round(rect.height)];
-    return JSON.stringify(rec);
+    return rec;
   }
 
   // A read: every anchored control's record in document order (up to `max`; beyond it only
@@ -363,7 +365,7 @@
     var roots = collectRoots();
     var prev = W.cache;
     var reuse = prev && !W.dirty && prev.max === max;
-    var ids = [], json = new Map(), total = 0;
+    var ids = [], json = new Map(), recs = new Map(), elOf = new Map(), total = 0;
     var droppedByRegion = {}, droppedByRole = {};
     var labels = null;
     if (reuse) {
@@ -372,6 +374,25 @@
       droppedByRegion = prev.droppedByRegion;
       droppedByRole = prev.droppedByRole;
       json = prev.json;
+      recs = prev.recs;
+      elOf = prev.elOf;
+      if (W.valuesDirty) {
+        // Copy on write: the held read's records stay as they were, for the delta.
+        json = new Map(prev.json);
+        ids.forEach(function (id) {
+          var el = elOf.get(id), rec = recs.get(id);
+          var value = valueOf(el), checked = checkedOf(el);
+          var was = rec.value === undefined ? null : rec.value;
+          var wasChecked = rec.checked === undefined ? null : rec.checked;
+          if (value === was && checked === wasChecked) return;
+          var next = Object.assign({}, rec);
+          if (value === null) delete next.value; else next.value = value;
+          if (checked === null) delete next.checked; else next.checked = checked;
+          recs = recs === prev.recs ? new Map(prev.recs) : recs;
+          recs.set(id, next);
+          json.set(id, JSON.stringify(next));
+        });
+      }
     } else {
       labels = labelMap(roots);
       roots.forEach(function (r) {
@@ -388,15 +409,19 @@
           }
           var id = idOf(el);
           ids.push(id);
-          json.set(id, record(el, role, region, labels, r.origin));
+          var rec = record(el, role, region, labels, r.origin);
+          recs.set(id, rec);
+          elOf.set(id, el);
+          json.set(id, JSON.stringify(rec));
         }
       });
     }
     W.dirty = false;
+    W.valuesDirty = false;
     W.epoch++;
     var token = W.doc + ':' + W.epoch;
     var capped = ids.length < total;
-    W.cache = { token: token, max: max, ids: ids, json: json, total: total,
+    W.cache = { token: token, max: max, ids: ids, json: json, recs: recs, elOf: elOf, total: total,
       droppedByRegion: droppedByRegion, droppedByRole: droppedByRole };
 
     var active = deepActive();
