@@ -1,5 +1,5 @@
 //! The command line: flags (with `WAYMARK_*` environment fallbacks) turned into validated
-//! [`Settings`], and the commands `run`, `read` and `demo`.
+//! [`Settings`], and the commands `run`, `read`, `bench` and `demo`.
 //!
 //! Precedence: compiled-in defaults < `WAYMARK_*` environment < flags.
 
@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
+use crate::bench::{BenchError, BenchOptions};
 use crate::browser::{LaunchOptions, kill_launched_browsers};
 use crate::demo::DemoApp;
 use crate::journey::Limits;
@@ -64,8 +65,49 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Measure reads, invokes and fills on routes; optionally fail on a regression.
+    ///
+    /// Each route: a fresh tab, `navigate` (the cold first read), warm reads, then
+    /// `--invoke`/`--fill` round trips, each with the floor it is divided by (the
+    /// collector's in-page time for a read, a trivial round trip for an action).
+    Bench {
+        /// App-relative routes, e.g. '/dense?n=10000'.
+        #[arg(required = true)]
+        routes: Vec<String>,
+        /// Warm reads (and invokes, fills) per route.
+        #[arg(long, default_value_t = 10, value_name = "N",
+              value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        runs: u32,
+        /// Invoke this anchor on each route; `auto`: the page's `bench-click-target` meta.
+        #[arg(long, value_name = "ANCHOR")]
+        invoke: Option<String>,
+        /// Fill this anchor on each route; `auto`: the page's `bench-fill-target` meta.
+        #[arg(long, value_name = "ANCHOR")]
+        fill: Option<String>,
+        /// Print the report as JSON (the shape `--baseline` reads).
+        #[arg(long)]
+        json: bool,
+        /// A saved `waymark bench --json` report; exit 1 when a median regressed.
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
+        /// How much slower than the baseline a median may be, in percent.
+        #[arg(long, default_value_t = 20.0, value_name = "PCT", value_parser = percent)]
+        threshold: f64,
+        /// Ceilings on the ratios (JSON; see `bench/ceilings.json`); exit 1 over one.
+        #[arg(long, value_name = "FILE")]
+        ceilings: Option<PathBuf>,
+    },
     /// Serve the embedded demo app and print its URL (until Ctrl-C).
     Demo,
+}
+
+fn percent(text: &str) -> Result<f64, String> {
+    match text.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
+        _ => Err(format!(
+            "`{text}` is not a percentage (a number, 0 or more)"
+        )),
+    }
 }
 
 impl Cli {
@@ -136,6 +178,34 @@ async fn execute(cli: &Cli) -> Result<u8, RunError> {
     match &cli.command {
         Command::Run { paths, .. } => run::run(paths, &settings).await,
         Command::Read { route, json } => crate::read::read(route, &settings, *json).await,
+        Command::Bench {
+            routes,
+            runs,
+            invoke,
+            fill,
+            json,
+            baseline,
+            threshold,
+            ceilings,
+        } => {
+            let options = BenchOptions {
+                runs: *runs as usize,
+                invoke: invoke.clone(),
+                fill: fill.clone(),
+                json: *json,
+                baseline: baseline.clone(),
+                threshold_pct: *threshold,
+                ceilings: ceilings.clone(),
+            };
+            match crate::bench::bench(routes, &settings, &options).await {
+                Ok(code) => Ok(code),
+                Err(BenchError::Run(e)) => Err(e),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    Ok(e.exit_code())
+                }
+            }
+        }
         Command::Demo => {
             let demo = DemoApp::start().await?;
             println!("{}", demo.base_url());

@@ -1,0 +1,435 @@
+//! `waymark bench ROUTE...`: how fast the tools are on real pages, measured through the
+//! tools themselves, and a gate that fails when they got slower.
+//!
+//! Each route gets a fresh tab: `navigate` (its read is the cold `first_ms`), then warm
+//! `read_screen` calls, then optional `invoke` and `fill` round trips, and trivial in-page
+//! round trips (`ping`). Absolute times depend on the machine, so every figure comes with
+//! a floor measured in the same run — the collector's own in-page time for a read, one
+//! trivial round trip for an action — and their ratio, which a noisy or slow machine moves
+//! far less. Every read's truncation is kept: a cut read is faster because it read less,
+//! and must never pass for a fast read.
+//!
+//! The gate itself (a saved baseline, ceilings on the ratios) lives in `gate`, the report's
+//! shapes in `report`; the bench targets of a page (`--invoke auto`) are read over plain
+//! HTTP by `page`, so the page in the browser is touched by nothing but the tools.
+
+mod gate;
+mod page;
+mod report;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use url::Url;
+
+use crate::browser::{Chromium, Tab};
+use crate::run::{RunError, Settings, Target, exit, load_registry};
+use crate::screen::InferredState;
+use crate::tools::{Attribution, RoundTrip, ToolError, Tools};
+
+pub use gate::{Ceilings, Comparison, Verdict, compare};
+pub use report::{ActTimes, BenchReport, Cut, ReadTimes, RouteReport, table};
+
+/// What `waymark bench` measures and checks, from its flags.
+#[derive(Debug, Clone)]
+pub struct BenchOptions {
+    /// Warm reads (and invokes, fills) per route.
+    pub runs: usize,
+    /// Anchor to invoke on every route; `auto` takes the page's `bench-click-target`.
+    pub invoke: Option<String>,
+    /// Anchor to fill on every route; `auto` takes the page's `bench-fill-target`.
+    pub fill: Option<String>,
+    /// Print the report as JSON instead of a table.
+    pub json: bool,
+    /// A saved `--json` report to compare medians with.
+    pub baseline: Option<PathBuf>,
+    /// How much slower (in percent) a median may be than the baseline's.
+    pub threshold_pct: f64,
+    /// Ceilings on the ratios.
+    pub ceilings: Option<PathBuf>,
+}
+
+/// Why a bench could not run, beyond what stops any run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BenchError {
+    /// The app, the browser or the registry.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// `--baseline FILE` is missing or not a saved `waymark bench --json` report.
+    #[error("invalid baseline `{path}`: {why}")]
+    Baseline {
+        /// As given.
+        path: String,
+        /// Why.
+        why: String,
+    },
+    /// `--ceilings FILE` is missing or invalid.
+    #[error("invalid ceilings `{path}`: {why}")]
+    Ceilings {
+        /// As given.
+        path: String,
+        /// Why.
+        why: String,
+    },
+    /// `--invoke auto` or `--fill auto` on a page that names no bench target.
+    #[error("`--{flag} auto` on `{route}`: {why}")]
+    Auto {
+        /// `invoke` or `fill`.
+        flag: &'static str,
+        /// The route.
+        route: String,
+        /// Why.
+        why: String,
+    },
+}
+
+impl BenchError {
+    /// The documented exit code for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            BenchError::Run(e) => e.exit_code(),
+            _ => exit::BAD_INPUT,
+        }
+    }
+}
+
+/// One route to measure, its `auto` targets resolved.
+struct Plan {
+    route: String,
+    invoke: Option<String>,
+    fill: Option<String>,
+}
+
+/// A route that could not be measured: what was being done, and the tool's error.
+struct Failure {
+    route: String,
+    doing: String,
+    error: ToolError,
+}
+
+/// Measures `routes` and prints the report; returns the exit code: 0 measured (and within
+/// the baseline and the ceilings), 1 a route failed or a check did, 2 bad input, 3 the
+/// browser or the app could not be reached.
+pub async fn bench(
+    routes: &[String],
+    settings: &Settings,
+    options: &BenchOptions,
+) -> Result<u8, BenchError> {
+    // Every input is checked before anything starts.
+    let baseline = options
+        .baseline
+        .as_deref()
+        .map(gate::load_baseline)
+        .transpose()?;
+    let ceilings = options
+        .ceilings
+        .as_deref()
+        .map(Ceilings::load)
+        .transpose()?;
+    let registry = Arc::new(load_registry(settings.anchors.as_deref()).map_err(RunError::from)?);
+    let target = Target::start(settings.base_url.as_deref()).await?;
+    let mut plans = Vec::with_capacity(routes.len());
+    for route in routes {
+        plans.push(plan(route, &target.base, options).await?);
+    }
+    let browser = Chromium::launch(settings.launch.clone())
+        .await
+        .map_err(RunError::from)?;
+
+    let mut report = BenchReport { routes: Vec::new() };
+    let mut failures = Vec::new();
+    for plan in &plans {
+        eprintln!("bench: {} ({} runs)", plan.route, options.runs);
+        let tab = match browser.new_tab().await {
+            Ok(tab) => tab,
+            Err(e) => {
+                browser.close().await;
+                return Err(RunError::from(e).into());
+            }
+        };
+        let tools = Tools::new(
+            tab,
+            target.base.clone(),
+            Arc::clone(&registry),
+            settings.tools.clone(),
+        );
+        let measured = measure(&tools, plan, options.runs).await;
+        tools.close().await;
+        match measured {
+            Ok(route) => report.routes.push(route),
+            Err(failure) => {
+                let gone = failure.error.attribution == Attribution::Environment;
+                failures.push(failure);
+                if gone {
+                    break; // the browser is gone: the routes left would only fail the same way
+                }
+            }
+        }
+    }
+    browser.close().await;
+
+    let mut code = exit::PASSED;
+    if options.json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(text) => println!("{text}"),
+            Err(e) => eprintln!("error: cannot print the report as JSON: {e}"),
+        }
+    } else {
+        print!("{}", table(&report));
+    }
+    // Verdicts go to stdout with the table, to stderr when stdout is JSON.
+    let say = |text: &str| {
+        if options.json {
+            eprint!("{text}");
+        } else {
+            print!("{text}");
+        }
+    };
+    for f in &failures {
+        eprintln!(
+            "error: {} could not be measured: {} failed: {}: {}",
+            f.route, f.doing, f.error.code, f.error.message
+        );
+        code = code.max(match f.error.attribution {
+            Attribution::Environment => exit::ENVIRONMENT,
+            _ => exit::FAILED,
+        });
+    }
+    if let Some((path, baseline)) = &baseline {
+        let verdict = compare(baseline, &report, options.threshold_pct);
+        say(&verdict.render(&format!("baseline `{}`", path.display())));
+        if verdict.compared == 0 {
+            eprintln!(
+                "error: baseline `{}` has none of the routes measured",
+                path.display()
+            );
+            code = code.max(exit::BAD_INPUT);
+        } else if !verdict.passed() {
+            code = code.max(exit::FAILED);
+        }
+    }
+    if let Some(ceilings) = &ceilings {
+        let verdict = ceilings.check(&report);
+        say(&verdict.render("ceilings"));
+        if !verdict.passed() {
+            code = code.max(exit::FAILED);
+        }
+    }
+    Ok(code)
+}
+
+/// The route with `--invoke auto` / `--fill auto` resolved from the page's meta tags.
+async fn plan(route: &str, base: &Url, options: &BenchOptions) -> Result<Plan, BenchError> {
+    let auto = |flag: &Option<String>| flag.as_deref() == Some("auto");
+    let targets = if auto(&options.invoke) || auto(&options.fill) {
+        let flag = if auto(&options.invoke) {
+            "invoke"
+        } else {
+            "fill"
+        };
+        Some(page::bench_targets(base, route, flag).await?)
+    } else {
+        None
+    };
+    let pick = |flag: &'static str, given: &Option<String>, found: Option<&Option<String>>| match (
+        given.as_deref(),
+        found,
+    ) {
+        (Some("auto"), Some(Some(anchor))) => Ok(Some(anchor.clone())),
+        (Some("auto"), _) => Err(BenchError::Auto {
+            flag,
+            route: route.to_string(),
+            why: format!(
+                "the page has no `<meta name=\"{}\">` naming its bench target; give an anchor instead",
+                page::meta_name(flag)
+            ),
+        }),
+        (given, _) => Ok(given.map(str::to_string)),
+    };
+    Ok(Plan {
+        route: route.to_string(),
+        invoke: pick(
+            "invoke",
+            &options.invoke,
+            targets.as_ref().map(|t| &t.click),
+        )?,
+        fill: pick("fill", &options.fill, targets.as_ref().map(|t| &t.fill))?,
+    })
+}
+
+/// The truncation seen across a route's reads.
+#[derive(Default)]
+struct Cuts {
+    deepest: Option<Cut>,
+    count: usize,
+    reads: usize,
+}
+
+impl Cuts {
+    fn see(&mut self, screen: &InferredState) {
+        self.reads += 1;
+        let Some(t) = &screen.truncation else { return };
+        self.count += 1;
+        if self.deepest.as_ref().is_none_or(|d| t.dropped > d.dropped) {
+            self.deepest = Some(Cut {
+                shown: t.shown,
+                total: t.total,
+                dropped: t.dropped,
+                cut_at: t.cut_at.to_string(),
+            });
+        }
+    }
+}
+
+async fn measure<T: Tab>(
+    tools: &Tools<T>,
+    plan: &Plan,
+    runs: usize,
+) -> Result<RouteReport, Failure> {
+    let failed = |doing: String| {
+        let route = plan.route.clone();
+        move |error| Failure {
+            route,
+            doing,
+            error,
+        }
+    };
+    let ping_failed = || failed("a trivial round trip".into());
+    let mut cuts = Cuts::default();
+    let first = screen(tools.navigate(&plan.route).await).map_err(failed("navigate".into()))?;
+    cuts.see(&first);
+
+    // The floor of an action, one trivial round trip, is sampled ten times up front and once
+    // before every measured call, so it sees the same load on the machine as the calls do.
+    let mut pings = Vec::with_capacity(10 + 3 * runs);
+    for _ in 0..10 {
+        ping(tools, &mut pings).await.map_err(ping_failed())?;
+    }
+    let mut reads = Vec::with_capacity(runs);
+    let mut in_page = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        ping(tools, &mut pings).await.map_err(ping_failed())?;
+        let rt = tools.read_screen().await;
+        reads.push(rt.elapsed_ms);
+        cuts.see(&screen(rt).map_err(failed("read_screen".into()))?);
+        in_page.extend(tools.last_in_page_ms());
+    }
+    let mut invoke = None;
+    if let Some(anchor) = &plan.invoke {
+        let mut times = Vec::with_capacity(runs);
+        for _ in 0..runs {
+            ping(tools, &mut pings).await.map_err(ping_failed())?;
+            let rt = tools.invoke(anchor, None).await;
+            times.push(rt.elapsed_ms);
+            cuts.see(&screen(rt).map_err(failed(format!("invoke `{anchor}`")))?);
+        }
+        invoke = Some(act_times(anchor, &times));
+    }
+    let mut fill = None;
+    if let Some(anchor) = &plan.fill {
+        let mut times = Vec::with_capacity(runs);
+        for i in 0..runs {
+            ping(tools, &mut pings).await.map_err(ping_failed())?;
+            // A different short value each time, so every fill changes the field.
+            let rt = tools.fill(anchor, &format!("{}", 41 + i)).await;
+            times.push(rt.elapsed_ms);
+            cuts.see(&screen(rt).map_err(failed(format!("fill `{anchor}`")))?);
+        }
+        fill = Some(act_times(anchor, &times));
+    }
+
+    let (median_ms, min_ms, max_ms) = spread(&reads);
+    let in_page_median_ms = (!in_page.is_empty()).then(|| round(spread(&in_page).0));
+    let round_trip = round(spread(&pings).0);
+    let ratio = |over: Option<f64>, under: Option<f64>| match (over, under) {
+        (Some(a), Some(b)) if b > 0.0 => Some(round(a / b)),
+        _ => None,
+    };
+    Ok(RouteReport {
+        route: plan.route.clone(),
+        controls: first.controls.len(),
+        truncation: cuts.deepest,
+        truncated_reads: cuts.count,
+        reads: cuts.reads,
+        runs,
+        read_ratio: ratio(Some(median_ms), in_page_median_ms),
+        invoke_ratio: ratio(
+            invoke.as_ref().map(|t: &ActTimes| t.median_ms),
+            Some(round_trip),
+        ),
+        fill_ratio: ratio(
+            fill.as_ref().map(|t: &ActTimes| t.median_ms),
+            Some(round_trip),
+        ),
+        read: ReadTimes {
+            first_ms: round(first.elapsed_ms),
+            median_ms,
+            min_ms,
+            max_ms,
+            in_page_median_ms,
+        },
+        invoke,
+        fill,
+        round_trip_median_ms: Some(round_trip),
+    })
+}
+
+async fn ping<T: Tab>(tools: &Tools<T>, pings: &mut Vec<f64>) -> Result<(), ToolError> {
+    pings.push(tools.ping().await?);
+    Ok(())
+}
+
+/// The screen a call left, or why it failed.
+fn screen(rt: RoundTrip) -> Result<InferredState, ToolError> {
+    match (rt.error, rt.screen) {
+        (Some(error), _) => Err(error),
+        (None, Some(screen)) => Ok(screen),
+        (None, None) => Err(ToolError::new(
+            crate::tools::ErrorCode::CaptureFailed,
+            "the call returned no screen",
+        )),
+    }
+}
+
+fn act_times(anchor: &str, times: &[f64]) -> ActTimes {
+    let (median_ms, min_ms, max_ms) = spread(times);
+    ActTimes {
+        anchor: anchor.to_string(),
+        median_ms,
+        min_ms,
+        max_ms,
+    }
+}
+
+/// Median, min and max of a non-empty sample, rounded to microseconds.
+fn spread(sample: &[f64]) -> (f64, f64, f64) {
+    let mut v = sample.to_vec();
+    v.sort_by(f64::total_cmp);
+    let Some((&min, &max)) = v.first().zip(v.last()) else {
+        return (f64::NAN, f64::NAN, f64::NAN);
+    };
+    let mid = v.len() / 2;
+    let median = if v.len() % 2 == 1 {
+        v[mid]
+    } else {
+        (v[mid - 1] + v[mid]) / 2.0
+    };
+    (round(median), round(min), round(max))
+}
+
+fn round(ms: f64) -> f64 {
+    (ms * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_takes_the_middle_of_odd_and_even_samples() {
+        assert_eq!(spread(&[3.0, 1.0, 2.0]), (2.0, 1.0, 3.0));
+        assert_eq!(spread(&[4.0, 1.0, 2.0, 3.0]), (2.5, 1.0, 4.0));
+        assert_eq!(spread(&[0.1234567]), (0.123, 0.123, 0.123));
+    }
+}

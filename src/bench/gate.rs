@@ -1,0 +1,493 @@
+//! The bench gate: a run compared with a saved baseline (medians, in percent), and the
+//! ratios held under ceilings.
+//!
+//! Medians move with the machine, so a baseline only means something on the machine that
+//! saved it. Ratios divide each time by a floor measured in the same run, so they travel:
+//! ceilings on them are what CI checks.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+
+use super::{BenchError, BenchReport, RouteReport};
+
+/// A saved `waymark bench --json` report, with the path it came from.
+pub(super) fn load_baseline(path: &Path) -> Result<(PathBuf, BenchReport), BenchError> {
+    let bad = |why: String| BenchError::Baseline {
+        path: path.display().to_string(),
+        why,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let report: BenchReport = serde_json::from_str(&text)
+        .map_err(|e| bad(format!("not a `waymark bench --json` report: {e}")))?;
+    if report.routes.is_empty() {
+        return Err(bad("it has no routes".into()));
+    }
+    Ok((path.to_path_buf(), report))
+}
+
+/// One figure of one route set against its bound.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// The route.
+    pub route: String,
+    /// What was compared (`read.median_ms`, `invoke_ratio`…).
+    pub measure: String,
+    /// Measured now; `None` when it could not be.
+    pub now: Option<f64>,
+    /// The bound it is held to (a baseline's figure or a ceiling).
+    pub bound: f64,
+    /// Whether it stayed within.
+    pub ok: bool,
+    /// Why, in words, when not plain arithmetic.
+    pub note: Option<String>,
+}
+
+/// Everything one check compared, and what it could not.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Verdict {
+    /// How many routes were compared.
+    pub compared: usize,
+    /// The figures compared.
+    pub comparisons: Vec<Comparison>,
+    /// Routes or figures skipped, and why.
+    pub notes: Vec<String>,
+    /// `(threshold in percent)` for a baseline, `None` for ceilings.
+    threshold_pct: Option<f64>,
+}
+
+impl Verdict {
+    /// Every figure stayed within its bound.
+    pub fn passed(&self) -> bool {
+        self.comparisons.iter().all(|c| c.ok)
+    }
+
+    /// One line per figure (failures marked), then the notes and the outcome.
+    pub fn render(&self, against: &str) -> String {
+        let mut out = String::new();
+        for c in &self.comparisons {
+            let mark = if c.ok { "ok  " } else { "FAIL" };
+            let shown = c
+                .now
+                .map_or("not measured".to_string(), |v| format!("{v:.2}"));
+            let relation = match (self.threshold_pct, c.now) {
+                _ if c.measure == "controls" => {
+                    format!("{} vs {}", c.now.unwrap_or_default(), c.bound)
+                }
+                (Some(_), Some(now)) => format!(
+                    "{shown} vs {:.2} ({:+.1} %)",
+                    c.bound,
+                    (now / c.bound - 1.0) * 100.0
+                ),
+                (None, Some(_)) if c.ok => format!("{shown} <= ceiling {:.2}", c.bound),
+                (None, Some(_)) => format!("{shown} > ceiling {:.2}", c.bound),
+                (_, None) => format!("{shown} (bound {:.2})", c.bound),
+            };
+            let note = c
+                .note
+                .as_deref()
+                .map_or(String::new(), |n| format!(" — {n}"));
+            let _ = writeln!(out, "{mark} {} {} {relation}{note}", c.route, c.measure);
+        }
+        for note in &self.notes {
+            let _ = writeln!(out, "note: {note}");
+        }
+        let failed = self.comparisons.iter().filter(|c| !c.ok).count();
+        let limit = self
+            .threshold_pct
+            .map_or(String::new(), |t| format!(" (threshold {t} %)"));
+        if failed == 0 {
+            let _ = writeln!(
+                out,
+                "{against}: {} figure(s) within{limit}",
+                self.comparisons.len()
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "{against}: {failed} of {} figure(s) over{limit}: {}",
+                self.comparisons.len(),
+                self.comparisons
+                    .iter()
+                    .filter(|c| !c.ok)
+                    .map(|c| format!("{} {}", c.route, c.measure))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        out
+    }
+}
+
+/// The medians of `now` against those of `baseline`, route by route: a median more than
+/// `threshold_pct` percent above the baseline's is a regression. A route that read a
+/// different number of controls than its baseline (a cut read, another page) cannot be
+/// compared and fails: fewer controls would look fast by accident.
+pub fn compare(baseline: &BenchReport, now: &BenchReport, threshold_pct: f64) -> Verdict {
+    let mut verdict = Verdict {
+        threshold_pct: Some(threshold_pct),
+        ..Verdict::default()
+    };
+    let limit = 1.0 + threshold_pct / 100.0;
+    for r in &now.routes {
+        let Some(base) = baseline.routes.iter().find(|b| b.route == r.route) else {
+            verdict
+                .notes
+                .push(format!("{} is not in the baseline; not compared", r.route));
+            continue;
+        };
+        verdict.compared += 1;
+        if (base.controls, base.truncation.is_some()) != (r.controls, r.truncation.is_some()) {
+            verdict.comparisons.push(Comparison {
+                route: r.route.clone(),
+                measure: "controls".into(),
+                now: Some(r.controls as f64),
+                bound: base.controls as f64,
+                ok: false,
+                note: Some(
+                    "the reads gathered other controls than the baseline's; not comparable".into(),
+                ),
+            });
+            continue;
+        }
+        let mut pairs = vec![
+            (
+                "read.median_ms",
+                Some(base.read.median_ms),
+                Some(r.read.median_ms),
+            ),
+            (
+                "read.in_page_median_ms",
+                base.read.in_page_median_ms,
+                r.read.in_page_median_ms,
+            ),
+        ];
+        for (what, b, n) in [
+            ("invoke", &base.invoke, &r.invoke),
+            ("fill", &base.fill, &r.fill),
+        ] {
+            match (b, n) {
+                (Some(b), Some(n)) if b.anchor == n.anchor => {
+                    pairs.push((
+                        if what == "invoke" {
+                            "invoke.median_ms"
+                        } else {
+                            "fill.median_ms"
+                        },
+                        Some(b.median_ms),
+                        Some(n.median_ms),
+                    ));
+                }
+                (Some(_), Some(_)) => verdict.notes.push(format!(
+                    "{} {what}: another anchor than the baseline's; not compared",
+                    r.route
+                )),
+                _ => {}
+            }
+        }
+        for (measure, b, n) in pairs {
+            let (Some(b), Some(n)) = (b, n) else { continue };
+            if b <= 0.0 {
+                continue;
+            }
+            verdict.comparisons.push(Comparison {
+                route: r.route.clone(),
+                measure: measure.into(),
+                now: Some(n),
+                bound: b,
+                ok: n <= b * limit,
+                note: None,
+            });
+        }
+    }
+    verdict
+}
+
+/// Ceilings on the ratios of a bench, per route pattern with a default. The file (JSON):
+///
+/// ```json
+/// {"about": "why these numbers",
+///  "default": {"read_ratio": 3.0, "invoke_ratio": 400.0, "fill_ratio": 400.0},
+///  "routes": [{"route": "/dense?n=*", "read_ratio": 4.0}]}
+/// ```
+///
+/// A route pattern is the route as given, where `*` stands for any run of characters (query
+/// included). For each ratio the first pattern matching the route that sets it wins, else
+/// `default`'s, else the ratio has no ceiling. `about` is free text for the reasoning.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ceilings {
+    #[serde(default, rename = "about")]
+    _about: IgnoredAny,
+    #[serde(default)]
+    default: Limits,
+    #[serde(default)]
+    routes: Vec<RouteLimits>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Limits {
+    read_ratio: Option<f64>,
+    invoke_ratio: Option<f64>,
+    fill_ratio: Option<f64>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RouteLimits {
+    route: String,
+    read_ratio: Option<f64>,
+    invoke_ratio: Option<f64>,
+    fill_ratio: Option<f64>,
+}
+
+const RATIOS: [&str; 3] = ["read_ratio", "invoke_ratio", "fill_ratio"];
+
+impl Ceilings {
+    /// Loads and checks a ceilings file.
+    pub fn load(path: &Path) -> Result<Ceilings, BenchError> {
+        let text = std::fs::read_to_string(path).map_err(|e| BenchError::Ceilings {
+            path: path.display().to_string(),
+            why: e.to_string(),
+        })?;
+        Ceilings::parse(&text).map_err(|why| BenchError::Ceilings {
+            path: path.display().to_string(),
+            why,
+        })
+    }
+
+    /// Parses ceilings; every ceiling must be a positive number.
+    pub fn parse(text: &str) -> Result<Ceilings, String> {
+        let ceilings: Ceilings = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let mut all = vec![("default", ceilings.default.get_all())];
+        all.extend(
+            ceilings
+                .routes
+                .iter()
+                .map(|r| (r.route.as_str(), r.get_all())),
+        );
+        if all
+            .iter()
+            .all(|(_, values)| values.iter().all(Option::is_none))
+        {
+            return Err("it sets no ceiling (`default` or `routes` with a `*_ratio`)".into());
+        }
+        for (scope, values) in all {
+            for (name, value) in RATIOS.iter().zip(values) {
+                if value.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
+                    return Err(format!("`{name}` of `{scope}` must be a positive number"));
+                }
+            }
+        }
+        if let Some(r) = ceilings.routes.iter().find(|r| r.route.is_empty()) {
+            return Err(format!(
+                "a route pattern is empty (ceilings {:?})",
+                r.get_all()
+            ));
+        }
+        Ok(ceilings)
+    }
+
+    /// The ceiling on `ratio` for `route`, and the pattern (or `default`) that set it.
+    fn ceiling(&self, route: &str, ratio: usize) -> Option<(f64, &str)> {
+        self.routes
+            .iter()
+            .filter(|r| glob(&r.route, route))
+            .find_map(|r| r.get_all()[ratio].map(|v| (v, r.route.as_str())))
+            .or_else(|| self.default.get_all()[ratio].map(|v| (v, "default")))
+    }
+
+    /// Every ratio of `report` that has a ceiling, against it. A ratio of something the
+    /// run measured that could not be computed (no in-page time) fails; invoke and fill
+    /// ceilings are skipped, with a note, when the run did not invoke or fill.
+    pub fn check(&self, report: &BenchReport) -> Verdict {
+        let mut verdict = Verdict::default();
+        for r in &report.routes {
+            verdict.compared += 1;
+            if (0..RATIOS.len()).all(|i| self.ceiling(&r.route, i).is_none()) {
+                verdict
+                    .notes
+                    .push(format!("{}: no ceiling applies; not checked", r.route));
+                continue;
+            }
+            let measured = [true, r.invoke.is_some(), r.fill.is_some()];
+            for (i, now) in ratios(r).into_iter().enumerate() {
+                let Some((ceiling, pattern)) = self.ceiling(&r.route, i) else {
+                    continue;
+                };
+                if !measured[i] {
+                    verdict.notes.push(format!(
+                        "{} {}: not checked, the run did not {}",
+                        r.route,
+                        RATIOS[i],
+                        ["read", "invoke", "fill"][i]
+                    ));
+                    continue;
+                }
+                verdict.comparisons.push(Comparison {
+                    route: r.route.clone(),
+                    measure: RATIOS[i].into(),
+                    now,
+                    bound: ceiling,
+                    ok: now.is_some_and(|v| v <= ceiling),
+                    note: (pattern != r.route).then(|| format!("ceiling from `{pattern}`")),
+                });
+            }
+        }
+        verdict
+    }
+}
+
+impl Limits {
+    fn get_all(&self) -> [Option<f64>; 3] {
+        [self.read_ratio, self.invoke_ratio, self.fill_ratio]
+    }
+}
+
+impl RouteLimits {
+    fn get_all(&self) -> [Option<f64>; 3] {
+        [self.read_ratio, self.invoke_ratio, self.fill_ratio]
+    }
+}
+
+fn ratios(r: &RouteReport) -> [Option<f64>; 3] {
+    [r.read_ratio, r.invoke_ratio, r.fill_ratio]
+}
+
+/// Whether `text` matches `pattern`, where `*` is any run of characters.
+fn glob(pattern: &str, text: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or_default();
+    let Some(mut rest) = text.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty(); // no `*` at all: an exact match
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(i) => rest = &rest[i + part.len()..],
+            None => return false,
+        }
+    }
+    rest.ends_with(last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::report::tests::route;
+    use super::*;
+
+    fn report(routes: Vec<RouteReport>) -> BenchReport {
+        BenchReport { routes }
+    }
+
+    #[test]
+    fn glob_matches_stars_across_path_and_query() {
+        assert!(glob("/dense?n=1000", "/dense?n=1000"));
+        assert!(!glob("/dense?n=1000", "/dense?n=10000"));
+        assert!(glob("/dense?n=*", "/dense?n=10000"));
+        assert!(glob("*", "/anything"));
+        assert!(glob("/d*?n=*0", "/dense?n=10"));
+        assert!(!glob("/d*?n=*0", "/dense?n=11"));
+        assert!(!glob("/a*a", "/a"));
+    }
+
+    #[test]
+    fn a_median_over_the_threshold_is_a_regression_named_in_the_verdict() {
+        let base = report(vec![route("/a", 10.0), route("/b", 10.0)]);
+        let now = report(vec![route("/a", 11.9), route("/b", 12.5)]);
+        let verdict = compare(&base, &now, 20.0);
+        assert!(!verdict.passed());
+        assert_eq!(verdict.compared, 2);
+        let failed: Vec<_> = verdict.comparisons.iter().filter(|c| !c.ok).collect();
+        assert_eq!(failed.len(), 2, "{failed:?}"); // /b's read median and its in-page median
+        assert!(failed.iter().all(|c| c.route == "/b"));
+        let text = verdict.render("baseline `x.json`");
+        assert!(
+            text.contains("FAIL /b read.median_ms 12.50 vs 10.00 (+25.0 %)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("2 of 6 figure(s) over (threshold 20 %)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_route_that_read_other_controls_is_not_comparable() {
+        let base = report(vec![route("/a", 10.0)]);
+        let mut cut = route("/a", 5.0);
+        cut.controls = 500;
+        let verdict = compare(&base, &report(vec![cut]), 20.0);
+        assert!(!verdict.passed());
+        assert_eq!(verdict.comparisons[0].measure, "controls");
+    }
+
+    #[test]
+    fn a_route_missing_from_the_baseline_is_noted_not_compared() {
+        let verdict = compare(
+            &report(vec![route("/a", 1.0)]),
+            &report(vec![route("/b", 9.0)]),
+            20.0,
+        );
+        assert_eq!(verdict.compared, 0);
+        assert!(verdict.passed());
+        assert_eq!(verdict.notes.len(), 1);
+    }
+
+    #[test]
+    fn the_first_matching_pattern_sets_a_ceiling_else_the_default() {
+        let ceilings = Ceilings::parse(
+            r#"{"about": ["why"], "default": {"read_ratio": 3.0, "invoke_ratio": 100.0},
+                "routes": [{"route": "/dense?n=1*", "read_ratio": 1.5},
+                           {"route": "*", "read_ratio": 9.0, "invoke_ratio": 50.0}]}"#,
+        )
+        .expect("valid");
+        assert_eq!(
+            ceilings.ceiling("/dense?n=1000", 0),
+            Some((1.5, "/dense?n=1*"))
+        );
+        assert_eq!(ceilings.ceiling("/dense?n=1000", 1), Some((50.0, "*")));
+        assert_eq!(ceilings.ceiling("/x", 2), None);
+        let verdict = ceilings.check(&report(vec![route("/dense?n=1000", 10.0)]));
+        // read_ratio 2.0 > 1.5; invoke_ratio 60 > 50; no fill measured, no fill ceiling
+        assert_eq!(verdict.comparisons.len(), 2);
+        assert!(verdict.comparisons.iter().all(|c| !c.ok));
+        let text = verdict.render("ceilings");
+        assert!(
+            text.contains("FAIL /dense?n=1000 read_ratio 2.00 > ceiling 1.50"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_ratio_that_could_not_be_measured_fails_its_ceiling() {
+        let ceilings = Ceilings::parse(r#"{"default": {"read_ratio": 3.0, "fill_ratio": 3.0}}"#)
+            .expect("valid");
+        let mut r = route("/a", 10.0);
+        r.read_ratio = None;
+        let verdict = ceilings.check(&report(vec![r]));
+        assert!(!verdict.passed());
+        assert!(verdict.render("ceilings").contains("not measured"));
+        assert_eq!(
+            verdict.notes.len(),
+            1,
+            "fill was not run: {:?}",
+            verdict.notes
+        );
+    }
+
+    #[test]
+    fn ceilings_reject_unknown_keys_non_positive_values_and_no_ceiling_at_all() {
+        assert!(Ceilings::parse(r#"{"default": {"read_ratoi": 3.0}}"#).is_err());
+        assert!(Ceilings::parse(r#"{"about": "x", "routes": [{"route": "*"}]}"#).is_err());
+        let e =
+            Ceilings::parse(r#"{"routes": [{"route": "/a", "fill_ratio": 0}]}"#).expect_err("zero");
+        assert!(e.contains("`fill_ratio` of `/a`"), "{e}");
+    }
+}

@@ -1,0 +1,258 @@
+//! The bench targets a page names for itself (`<meta name="bench-click-target">` and
+//! `<meta name="bench-fill-target">`, as the dense pages carry them), read by fetching the
+//! page over plain HTTP — never through the browser tab being measured, which only the
+//! tools may touch.
+//!
+//! A deliberately small HTTP/1.0 client over a tokio `TcpStream`: one GET, the whole
+//! answer, no redirects. HTTP/1.0 keeps the answer free of chunked framing.
+
+use std::io;
+use std::time::Duration;
+
+use tokio::net::TcpStream;
+use url::Url;
+
+use super::BenchError;
+use crate::run::RunError;
+
+/// The anchors a page names as its bench targets.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct Targets {
+    /// `bench-click-target`: what `--invoke auto` presses.
+    pub click: Option<String>,
+    /// `bench-fill-target`: what `--fill auto` fills.
+    pub fill: Option<String>,
+}
+
+/// The `<meta name>` that names the target of `--invoke auto` or `--fill auto`.
+pub(super) fn meta_name(flag: &str) -> &'static str {
+    if flag == "fill" {
+        "bench-fill-target"
+    } else {
+        "bench-click-target"
+    }
+}
+
+/// Fetches `route` of the app at `base` and reads its bench targets, for `--{flag} auto`.
+pub(super) async fn bench_targets(
+    base: &Url,
+    route: &str,
+    flag: &'static str,
+) -> Result<Targets, BenchError> {
+    let bad = |why: String| BenchError::Auto {
+        flag,
+        route: route.to_string(),
+        why,
+    };
+    let url = base
+        .join(route)
+        .map_err(|e| bad(format!("`{route}` is not a route: {e}")))?;
+    if url.scheme() != "http" {
+        return Err(bad(format!(
+            "the page's bench targets are read over plain HTTP, and `{url}` is not http; give the anchors instead"
+        )));
+    }
+    let (status, html) = tokio::time::timeout(Duration::from_secs(30), get(&url))
+        .await
+        .map_err(|_| unreachable(&url, "no answer within 30 s".into()))?
+        .map_err(|e| unreachable(&url, e.to_string()))?;
+    if status != 200 {
+        return Err(bad(format!("the page answered HTTP {status}")));
+    }
+    Ok(Targets {
+        click: meta_content(&html, meta_name("invoke")),
+        fill: meta_content(&html, meta_name("fill")),
+    })
+}
+
+fn unreachable(url: &Url, why: String) -> BenchError {
+    BenchError::Run(RunError::Unreachable {
+        url: url.to_string(),
+        why,
+    })
+}
+
+/// One `GET`: the status code and the body.
+async fn get(url: &Url) -> io::Result<(u16, String)> {
+    let host = url.host_str().unwrap_or_default();
+    let port = url.port_or_known_default().unwrap_or(80);
+    let stream = TcpStream::connect((host, port)).await?;
+    let target = match url.query() {
+        Some(q) => format!("{}?{q}", url.path()),
+        None => url.path().to_string(),
+    };
+    let host_header = match url.port() {
+        Some(p) => format!("{host}:{p}"),
+        None => host.to_string(),
+    };
+    let request = format!(
+        "GET {target} HTTP/1.0\r\nHost: {host_header}\r\nAccept: text/html\r\n\
+         User-Agent: waymark-bench\r\nConnection: close\r\n\r\n"
+    );
+    write_all(&stream, request.as_bytes()).await?;
+    let answer = read_to_end(&stream).await?;
+    parse_response(&answer).ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            "the answer is not an HTTP response",
+        )
+    })
+}
+
+async fn write_all(stream: &TcpStream, mut buf: &[u8]) -> io::Result<()> {
+    while !buf.is_empty() {
+        stream.writable().await?;
+        match stream.try_write(buf) {
+            Ok(n) => buf = &buf[n..],
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+async fn read_to_end(stream: &TcpStream) -> io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        stream.readable().await?;
+        match stream.try_read(&mut chunk) {
+            Ok(0) => return Ok(out),
+            Ok(n) => out.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The status code and body of a raw HTTP/1.x answer.
+fn parse_response(answer: &[u8]) -> Option<(u16, String)> {
+    let split = answer.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = std::str::from_utf8(&answer[..split]).ok()?;
+    let status_line = head.lines().next()?;
+    if !status_line.starts_with("HTTP/") {
+        return None;
+    }
+    let status = status_line.split_whitespace().nth(1)?.parse().ok()?;
+    let body = String::from_utf8_lossy(&answer[split + 4..]).into_owned();
+    Some((status, body))
+}
+
+/// The `content` of the first `<meta name="{name}">` in the document's head.
+fn meta_content(html: &str, name: &str) -> Option<String> {
+    // ASCII lowercasing keeps byte offsets, so positions found in `lower` index `html`.
+    let lower = html.to_ascii_lowercase();
+    let head_end = lower.find("</head").unwrap_or(lower.len());
+    let mut at = 0;
+    while let Some(i) = lower[at..head_end].find("<meta") {
+        let start = at + i + "<meta".len();
+        let end = lower[start..].find('>').map_or(lower.len(), |e| start + e);
+        let attrs = attributes(&html[start..end]);
+        let named = attrs
+            .iter()
+            .any(|(k, v)| k.eq_ignore_ascii_case("name") && v == name);
+        if named {
+            return attrs
+                .into_iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case("content"))
+                .map(|(_, v)| v)
+                .filter(|v| !v.is_empty());
+        }
+        at = end;
+    }
+    None
+}
+
+/// The attributes of a tag's inside (`name="x" content='y' flag`), values unescaped.
+fn attributes(tag: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = tag.trim_start_matches(|c: char| c.is_whitespace() || c == '/');
+    while !rest.is_empty() {
+        let name_end = rest
+            .find(|c: char| c.is_whitespace() || c == '=' || c == '/')
+            .unwrap_or(rest.len());
+        let name = &rest[..name_end];
+        rest = rest[name_end..].trim_start();
+        let mut value = String::new();
+        if let Some(after) = rest.strip_prefix('=') {
+            let after = after.trim_start();
+            let (raw, left) = match after.chars().next() {
+                Some(q @ ('"' | '\'')) => {
+                    let body = &after[1..];
+                    let close = body.find(q).unwrap_or(body.len());
+                    (&body[..close], body.get(close + 1..).unwrap_or_default())
+                }
+                _ => {
+                    let close = after.find(char::is_whitespace).unwrap_or(after.len());
+                    (&after[..close], &after[close..])
+                }
+            };
+            value = unescape(raw);
+            rest = left;
+        }
+        if !name.is_empty() {
+            out.push((name.to_string(), value));
+        }
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '/');
+    }
+    out
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meta_content_reads_either_attribute_order_and_quote() {
+        let html = "<!DOCTYPE html><html><head><meta charset=\"utf-8\">\n\
+                    <META content='region-3.button-2' NAME=bench-click-target>\n\
+                    <meta name=\"bench-fill-target\" content=\"region-3.input-1\"/>\n\
+                    </head><body><meta name=\"late\" content=\"x\"></body>";
+        assert_eq!(
+            meta_content(html, "bench-click-target").as_deref(),
+            Some("region-3.button-2")
+        );
+        assert_eq!(
+            meta_content(html, "bench-fill-target").as_deref(),
+            Some("region-3.input-1")
+        );
+        assert_eq!(meta_content(html, "late"), None, "only the head is read");
+        assert_eq!(meta_content(html, "bench-count"), None);
+    }
+
+    #[test]
+    fn a_response_splits_into_status_and_body() {
+        let answer = b"HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\n\r\nn must be";
+        assert_eq!(parse_response(answer), Some((400, "n must be".to_string())));
+        assert_eq!(parse_response(b"garbage"), None);
+    }
+
+    #[tokio::test]
+    async fn the_demo_dense_page_names_the_targets_the_generator_does() {
+        let demo = crate::demo::DemoApp::start()
+            .await
+            .expect("the demo app starts");
+        let base = Url::parse(demo.base_url()).expect("a URL");
+        let targets = bench_targets(&base, "/dense?n=137", "invoke")
+            .await
+            .expect("fetched");
+        let page = crate::demo::dense_page(137);
+        assert_eq!(targets.click, meta_content(&page, "bench-click-target"));
+        assert!(page.contains(&format!(
+            "<meta name=\"bench-fill-target\" content=\"{}\">",
+            targets.fill.as_deref().expect("a fill target")
+        )));
+        let e = bench_targets(&base, "/dense?n=5", "fill")
+            .await
+            .expect_err("400");
+        assert!(e.to_string().contains("HTTP 400"), "{e}");
+    }
+}

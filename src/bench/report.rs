@@ -1,0 +1,257 @@
+//! What `waymark bench` reports: the `--json` shape (DESIGN.md's, read back by
+//! `--baseline`) and the table a person reads.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+/// `waymark bench --json`: one entry per route measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchReport {
+    /// The routes, in the order given.
+    pub routes: Vec<RouteReport>,
+}
+
+/// The figures of one route. Times are wall-clock milliseconds of whole tool calls.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RouteReport {
+    /// The route as given.
+    pub route: String,
+    /// Controls the reads gathered.
+    pub controls: usize,
+    /// The deepest cut any read of the route saw; `null` when every read was complete.
+    pub truncation: Option<Cut>,
+    /// How many of the route's reads (navigate, warm reads, actions) were cut…
+    #[serde(default)]
+    pub truncated_reads: usize,
+    /// …of how many reads in all.
+    #[serde(default)]
+    pub reads: usize,
+    /// Warm reads (and actions) measured.
+    #[serde(default)]
+    pub runs: usize,
+    /// `navigate` and `read_screen`.
+    pub read: ReadTimes,
+    /// `invoke` round trips, when `--invoke` was given.
+    pub invoke: Option<ActTimes>,
+    /// `fill` round trips, when `--fill` was given.
+    pub fill: Option<ActTimes>,
+    /// Median of one trivial in-page round trip: the floor of an action.
+    #[serde(default)]
+    pub round_trip_median_ms: Option<f64>,
+    /// `read.median_ms / read.in_page_median_ms`.
+    #[serde(default)]
+    pub read_ratio: Option<f64>,
+    /// `invoke.median_ms / round_trip_median_ms`.
+    #[serde(default)]
+    pub invoke_ratio: Option<f64>,
+    /// `fill.median_ms / round_trip_median_ms`.
+    #[serde(default)]
+    pub fill_ratio: Option<f64>,
+}
+
+/// A read that did not gather every control.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cut {
+    /// Controls in the read.
+    pub shown: usize,
+    /// Controls on the page.
+    pub total: usize,
+    /// Controls not in the read.
+    pub dropped: usize,
+    /// `collection` or `description`.
+    pub cut_at: String,
+}
+
+/// Read times of a route.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadTimes {
+    /// The read `navigate` made (a cold page).
+    pub first_ms: f64,
+    /// Median of the warm `read_screen` calls.
+    pub median_ms: f64,
+    /// Fastest warm read.
+    pub min_ms: f64,
+    /// Slowest warm read.
+    pub max_ms: f64,
+    /// Median of the collector's own in-page time in those reads: the floor of a read.
+    pub in_page_median_ms: Option<f64>,
+}
+
+/// Round trips of one action on a route.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ActTimes {
+    /// The control acted on.
+    pub anchor: String,
+    /// Median round trip.
+    pub median_ms: f64,
+    /// Fastest.
+    pub min_ms: f64,
+    /// Slowest.
+    pub max_ms: f64,
+}
+
+/// The report as a person reads it: a row per measure, the floor each is divided by, and
+/// any cut read called out.
+pub fn table(report: &BenchReport) -> String {
+    if report.routes.is_empty() {
+        return String::new();
+    }
+    let head = [
+        "ROUTE", "CONTROLS", "MEASURE", "MEDIAN", "MIN", "MAX", "FLOOR", "RATIO", "NOTE",
+    ];
+    let ms = |v: f64| format!("{v:.1}");
+    let opt =
+        |v: Option<f64>, digits: usize| v.map_or("-".to_string(), |v| format!("{v:.digits$}"));
+    let mut rows: Vec<[String; 9]> = Vec::new();
+    for r in &report.routes {
+        let controls = match &r.truncation {
+            Some(t) => format!("{} of {} CUT", t.shown, t.total),
+            None => r.controls.to_string(),
+        };
+        rows.push([
+            r.route.clone(),
+            controls,
+            "read".into(),
+            ms(r.read.median_ms),
+            ms(r.read.min_ms),
+            ms(r.read.max_ms),
+            opt(r.read.in_page_median_ms, 1),
+            opt(r.read_ratio, 2),
+            format!(
+                "first read {:.1}; floor: in-page collector",
+                r.read.first_ms
+            ),
+        ]);
+        for (what, times, ratio) in [
+            ("invoke", &r.invoke, r.invoke_ratio),
+            ("fill", &r.fill, r.fill_ratio),
+        ] {
+            if let Some(t) = times {
+                rows.push([
+                    String::new(),
+                    String::new(),
+                    what.into(),
+                    ms(t.median_ms),
+                    ms(t.min_ms),
+                    ms(t.max_ms),
+                    opt(r.round_trip_median_ms, 2),
+                    opt(ratio, 1),
+                    format!("`{}`; floor: trivial round trip", t.anchor),
+                ]);
+            }
+        }
+    }
+    let mut widths = head.map(str::len);
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let numeric = |i: usize| (3..=7).contains(&i);
+    let head = head.map(String::from);
+    for row in std::iter::once(&head).chain(&rows) {
+        let mut line = String::new();
+        for (i, (cell, w)) in row.iter().zip(widths).enumerate() {
+            if i == 8 {
+                line.push_str(cell);
+            } else if numeric(i) {
+                let _ = write!(line, "{cell:>w$}  ");
+            } else {
+                let _ = write!(line, "{cell:<w$}  ");
+            }
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    let _ = writeln!(
+        out,
+        "times in ms, the median of {} run(s); ratio = median / floor",
+        report.routes.first().map_or(0, |r| r.runs)
+    );
+    for r in &report.routes {
+        if let Some(t) = &r.truncation {
+            let _ = writeln!(
+                out,
+                "TRUNCATED: {} — {} of {} read(s) cut at {}: shown {} of {} controls, {} dropped; \
+                 these times cover only what was read (raise --max-controls)",
+                r.route, r.truncated_reads, r.reads, t.cut_at, t.shown, t.total, t.dropped
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    pub(in crate::bench) fn route(name: &str, read_median: f64) -> RouteReport {
+        RouteReport {
+            route: name.into(),
+            controls: 1000,
+            truncation: None,
+            truncated_reads: 0,
+            reads: 16,
+            runs: 5,
+            read: ReadTimes {
+                first_ms: 40.0,
+                median_ms: read_median,
+                min_ms: read_median - 1.0,
+                max_ms: read_median + 1.0,
+                in_page_median_ms: Some(read_median / 2.0),
+            },
+            invoke: Some(ActTimes {
+                anchor: "region-24.button-3".into(),
+                median_ms: 30.0,
+                min_ms: 29.0,
+                max_ms: 31.0,
+            }),
+            fill: None,
+            round_trip_median_ms: Some(0.5),
+            read_ratio: Some(2.0),
+            invoke_ratio: Some(60.0),
+            fill_ratio: None,
+        }
+    }
+
+    #[test]
+    fn json_keeps_the_design_shape_and_reads_back() {
+        let report = BenchReport {
+            routes: vec![route("/dense?n=1000", 10.0)],
+        };
+        let value = serde_json::to_value(&report).expect("serializes");
+        let r = &value["routes"][0];
+        for key in ["route", "controls", "truncation", "read", "invoke", "fill"] {
+            assert!(r.get(key).is_some(), "no `{key}` in {r}");
+        }
+        for key in [
+            "first_ms",
+            "median_ms",
+            "min_ms",
+            "max_ms",
+            "in_page_median_ms",
+        ] {
+            assert!(r["read"].get(key).is_some(), "no `read.{key}` in {r}");
+        }
+        assert_eq!(r["invoke"]["anchor"], "region-24.button-3");
+        assert!(r["truncation"].is_null() && r["fill"].is_null());
+        let back: BenchReport = serde_json::from_value(value).expect("reads back");
+        assert_eq!(back, report);
+    }
+
+    #[test]
+    fn a_cut_route_is_called_out_in_the_table() {
+        let mut r = route("/dense?n=10000", 100.0);
+        r.truncation = Some(Cut {
+            shown: 5000,
+            total: 10000,
+            dropped: 5000,
+            cut_at: "collection".into(),
+        });
+        r.truncated_reads = 6;
+        let text = table(&BenchReport { routes: vec![r] });
+        assert!(text.contains("5000 of 10000 CUT"), "{text}");
+        assert!(text.contains("TRUNCATED: /dense?n=10000"), "{text}");
+    }
+}
