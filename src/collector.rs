@@ -213,41 +213,9 @@ fn same(a: &RawControl, b: &RawControl) -> bool {
         && a.visible == b.visible
 }
 
-/// What changed between two full reads of the same document, matching controls by
-/// reference and occurrence (two controls sharing an anchor are compared pairwise).
+/// What changed between two full reads of the same document.
 fn compare(before: &[RawControl], after: &[RawControl]) -> Changes {
-    fn keyed(controls: &[RawControl]) -> Vec<((String, usize), &RawControl)> {
-        let mut seen: HashMap<String, usize> = HashMap::new();
-        controls
-            .iter()
-            .map(|c| {
-                let r = reference(c);
-                let n = seen.entry(r.clone()).or_default();
-                *n += 1;
-                ((r, *n), c)
-            })
-            .collect()
-    }
-    let old = keyed(before);
-    let new = keyed(after);
-    let old_by_key: HashMap<&(String, usize), &RawControl> =
-        old.iter().map(|(k, c)| (k, *c)).collect();
-    let new_keys: std::collections::HashSet<&(String, usize)> =
-        new.iter().map(|(k, _)| k).collect();
-    let mut changes = Changes::default();
-    for (k, c) in &new {
-        match old_by_key.get(k) {
-            None => changes.added.push(k.0.clone()),
-            Some(prev) if !same(prev, c) => changes.changed.push(k.0.clone()),
-            Some(_) => {}
-        }
-    }
-    for (k, _) in &old {
-        if !new_keys.contains(k) {
-            changes.removed.push(k.0.clone());
-        }
-    }
-    changes
+    Changes::matching(before, after, reference, same)
 }
 
 /// What `settle` saw: `quiet`, `navigating` or `busy`, and the read taken in the same trip.

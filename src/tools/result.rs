@@ -47,30 +47,45 @@ pub struct Changes {
 impl Changes {
     /// The change from `before` to `after`.
     pub fn between(before: &InferredState, after: &InferredState) -> Changes {
-        // Controls are matched by reference and occurrence, so two controls sharing an
-        // anchor (an ambiguous page) are compared pairwise instead of overwriting each other.
-        fn keyed(controls: &[Control]) -> Vec<((String, usize), &Control)> {
+        Changes::matching(
+            &before.controls,
+            &after.controls,
+            Control::reference,
+            |a, b| a == b,
+        )
+    }
+
+    /// The change between two lists of controls, matched by reference (`anchor[key]`) and
+    /// occurrence, so two controls sharing an anchor (an ambiguous page) are compared
+    /// pairwise instead of overwriting each other; `same` says whether a matched pair is
+    /// unchanged.
+    pub(crate) fn matching<C>(
+        before: &[C],
+        after: &[C],
+        reference: impl Fn(&C) -> String,
+        same: impl Fn(&C, &C) -> bool,
+    ) -> Changes {
+        let keyed = |controls: &'_ [C]| -> Vec<((String, usize), usize)> {
             let mut seen: HashMap<String, usize> = HashMap::new();
-            controls
-                .iter()
-                .map(|c| {
-                    let r = c.reference();
+            (0..controls.len())
+                .map(|i| {
+                    let r = reference(&controls[i]);
                     let n = seen.entry(r.clone()).or_default();
                     *n += 1;
-                    ((r, *n), c)
+                    ((r, *n), i)
                 })
                 .collect()
-        }
-        let old = keyed(&before.controls);
-        let new = keyed(&after.controls);
-        let old_by_key: HashMap<&(String, usize), &Control> =
-            old.iter().map(|(k, c)| (k, *c)).collect();
+        };
+        let old = keyed(before);
+        let new = keyed(after);
+        let old_by_key: HashMap<&(String, usize), usize> =
+            old.iter().map(|(k, i)| (k, *i)).collect();
         let new_keys: HashSet<&(String, usize)> = new.iter().map(|(k, _)| k).collect();
         let mut changes = Changes::default();
-        for (k, c) in &new {
+        for (k, i) in &new {
             match old_by_key.get(k) {
                 None => changes.added.push(k.0.clone()),
-                Some(prev) if prev != c => changes.changed.push(k.0.clone()),
+                Some(j) if !same(&before[*j], &after[*i]) => changes.changed.push(k.0.clone()),
                 Some(_) => {}
             }
         }
