@@ -4,11 +4,11 @@
 // (labels, roots) is built in one pass: `el.labels` per element is quadratic in Chromium.
 //
 // Operations:
-//   read    {max}                              -> the raw observation of the screen
+//   read    {max, since}                       -> the screen, whole or as a delta against `since`
 //   prepare {anchor, key, mode}                -> resolve + actionability checks (+ focus for
 //                                                 fill/press, + hit point for invoke)
-//   settle  {quiet_ms, max_ms, read, max}      -> wait until the DOM is quiet or a navigation
-//                                                 started; optionally read in the same trip
+//   settle  {quiet_ms, max_ms, max, since}     -> wait until the DOM is quiet or a navigation
+//                                                 started; read in the same trip
 //   finish_fill {anchor, key, expected, max, quiet_ms, max_ms}
 //                                              -> change event, verify the value, settle, read
 (function (op, args) {
@@ -706,7 +706,7 @@
     case 'settle':
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
         t0 = performance.now();
-        var r = state === 'navigating' || !args.read ? 'null' : read(args.max, args.since);
+        var r = state === 'navigating' ? 'null' : read(args.max, args.since);
         return '{"state":' + JSON.stringify(state) + ',"read":' + r + '}';
       });
     case 'finish_fill': {

@@ -2,7 +2,7 @@
 //! then wait for the page to settle and read it — in the same round trip when the page did
 //! not navigate.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::json;
 
@@ -121,18 +121,8 @@ impl<T: Tab> Tools<T> {
             "prepare",
             &json!({"anchor": anchor.id.as_str(), "key": anchor.key, "mode": mode, "text": text}),
         );
-        let mut attempt = 0;
-        loop {
-            match self.tab.evaluate(&expr, self.options.script_timeout).await {
-                Ok(s) => return serde_json::from_str(&s).map_err(capture_error),
-                // The page was between documents; give the new one a moment to load, once.
-                Err(BrowserError::ContextLost) if attempt == 0 => {
-                    attempt += 1;
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-                Err(e) => return Err(browser_error(e)),
-            }
-        }
+        let json = self.evaluate(&expr).await?;
+        serde_json::from_str(&json).map_err(capture_error)
     }
 
     /// Waits for the page to settle after an action and reads it, in one trip when the
@@ -157,7 +147,7 @@ impl<T: Tab> Tools<T> {
             ),
             None => collector::expression(
                 "settle",
-                &json!({"quiet_ms": quiet, "max_ms": max, "read": true,
+                &json!({"quiet_ms": quiet, "max_ms": max,
                         "max": self.options.max_controls, "since": self.held_token()}),
             ),
         };

@@ -202,19 +202,24 @@ impl<T: Tab> Tools<T> {
             "read",
             &json!({"max": self.options.max_controls, "since": self.held_token()}),
         );
-        let mut attempt = 0;
-        let json = loop {
-            match self.tab.evaluate(&expr, self.options.script_timeout).await {
-                Ok(s) => break s,
-                Err(BrowserError::ContextLost) if attempt == 0 => {
-                    attempt += 1;
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-                Err(e) => return Err(browser_error(e)),
-            }
-        };
+        let json = self.evaluate(&expr).await?;
         let read: CollectorRead = serde_json::from_str(&json).map_err(capture_error)?;
         self.conclude(read, start).map(|(state, _)| state)
+    }
+
+    /// Evaluates an in-page operation. A page caught between documents (the script's
+    /// context destroyed under it) gets one more try after a moment for the new one to load.
+    async fn evaluate(&self, expr: &str) -> Result<String, ToolError> {
+        match self.tab.evaluate(expr, self.options.script_timeout).await {
+            Err(BrowserError::ContextLost) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                self.tab
+                    .evaluate(expr, self.options.script_timeout)
+                    .await
+                    .map_err(browser_error)
+            }
+            other => other.map_err(browser_error),
+        }
     }
 
     /// The token of the read the tools hold, for the page to send a delta against.
