@@ -5,6 +5,9 @@
 //! labels, values and boxes of realistic length). DESIGN's target: parse + infer of a
 //! 50,000-control read under 5 ms.
 //!
+//! Also the description cut (`infer_budget`: a 16,000-character budget with the focus in
+//! mid-page).
+//!
 //! `cargo bench --bench pure`
 
 use std::collections::BTreeMap;
@@ -13,7 +16,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use waymark::registry::Registry;
-use waymark::screen::{InferredState, RawControl, RawObservation, infer};
+use waymark::screen::{Chrome, InferredState, RawControl, RawObservation, View, infer};
 use waymark::tools::Changes;
 
 const SIZES: [usize; 3] = [1_000, 10_000, 50_000];
@@ -138,13 +141,15 @@ fn observation(n: usize) -> RawObservation {
         dropped_by_region: BTreeMap::new(),
         dropped_by_role: BTreeMap::new(),
         viewport: [1280.0, 800.0],
+        scroll: [0.0, 0.0],
         collector_ms: 12.5,
-        js_dialogs: Vec::new(),
+        evidence: None,
+        chrome: Chrome::default(),
     }
 }
 
 fn state(raw: &RawObservation, registry: &Registry) -> InferredState {
-    infer(raw, "/dense".to_string(), registry, 1.0)
+    infer(raw, "/dense".to_string(), registry, 1.0, &View::default())
 }
 
 fn pure(c: &mut Criterion) {
@@ -166,6 +171,26 @@ fn pure(c: &mut Criterion) {
         });
         group.bench_with_input(BenchmarkId::new("infer", n), &raw, |b, raw| {
             b.iter(|| state(black_box(raw), &registry))
+        });
+        // The description cut: a budget of 16,000 characters (about 100 controls) with the
+        // focus in the middle of the page, so every rank of the keeping order is used.
+        let mut focused = raw.clone();
+        focused.controls[n / 2].focused = true;
+        let view = View {
+            budget: Some(16_000),
+            region: None,
+        };
+        let cut = infer(&focused, "/dense".into(), &registry, 1.0, &view);
+        let t = cut.truncation.as_ref().expect("the budget cuts");
+        eprintln!(
+            "infer_budget n={n}: shown {} of {}, {} dropped ({} regions)",
+            t.shown,
+            t.total,
+            t.dropped,
+            t.dropped_by_region.len()
+        );
+        group.bench_with_input(BenchmarkId::new("infer_budget", n), &focused, |b, raw| {
+            b.iter(|| infer(black_box(raw), "/dense".into(), &registry, 1.0, &view))
         });
         group.bench_with_input(BenchmarkId::new("parse_infer", n), &json, |b, json| {
             b.iter(|| {

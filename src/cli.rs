@@ -36,6 +36,11 @@ pub struct Cli {
     #[arg(long, global = true, env = "WAYMARK_MAX_CONTROLS", default_value_t = 5000, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
     max_controls: u32,
+    /// Description budget: at most this many characters of controls are shown to a script,
+    /// an agent or a person per read; the rest is reported as dropped, by region and role.
+    #[arg(long, global = true, env = "WAYMARK_BUDGET", value_name = "CHARS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    budget: Option<u64>,
     /// Deadline of each journey, in seconds.
     #[arg(long, global = true, env = "WAYMARK_JOURNEY_TIMEOUT", default_value_t = 120, value_name = "SECS",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -64,6 +69,9 @@ enum Command {
         /// Print the inferred screen as JSON.
         #[arg(long)]
         json: bool,
+        /// Read only this region, in full (within the budget).
+        #[arg(long, value_name = "NAME")]
+        region: Option<String>,
     },
     /// Measure reads, invokes and fills on routes; optionally fail on a regression.
     ///
@@ -132,6 +140,9 @@ impl Cli {
             },
             tools: ToolOptions {
                 max_controls: self.max_controls as usize,
+                budget: self
+                    .budget
+                    .map(|b| usize::try_from(b).unwrap_or(usize::MAX)),
                 ..ToolOptions::default()
             },
             limits: Limits {
@@ -177,7 +188,11 @@ async fn execute(cli: &Cli) -> Result<u8, RunError> {
     let settings = cli.settings();
     match &cli.command {
         Command::Run { paths, .. } => run::run(paths, &settings).await,
-        Command::Read { route, json } => crate::read::read(route, &settings, *json).await,
+        Command::Read {
+            route,
+            json,
+            region,
+        } => crate::read::read(route, &settings, *json, region.as_deref()).await,
         Command::Bench {
             routes,
             runs,

@@ -4,12 +4,15 @@
 // (labels, roots) is built in one pass: `el.labels` per element is quadratic in Chromium.
 //
 // Operations:
-//   read    {max, since}                       -> the screen, whole or as a delta against `since`
+//   read    {max, since, region, evidence}     -> the screen, whole or as a delta against `since`;
+//                                                 one region only; with `evidence` (caps), text
+//                                                 runs and unanchored controls too
 //   prepare {anchor, key, mode}                -> resolve + actionability checks (+ focus for
 //                                                 fill/press, + hit point for invoke)
-//   settle  {quiet_ms, max_ms, max, since}     -> wait until the DOM is quiet or a navigation
+//   settle  {quiet_ms, max_ms, max, since, evidence}
+//                                              -> wait until the DOM is quiet or a navigation
 //                                                 started; read in the same trip
-//   finish_fill {anchor, key, expected, max, quiet_ms, max_ms}
+//   finish_fill {anchor, key, expected, max, quiet_ms, max_ms, evidence}
 //                                              -> change event, verify the value, settle, read
 (function (op, args) {
   'use strict';
@@ -355,19 +358,93 @@
     return rec;
   }
 
+  // What a read gathers beyond the anchored controls when evidence is asked for: the
+  // controls the page offers without an anchor (capped at `caps.nodes`, all counted) and the
+  // visible text runs, one per text node with words, with their boxes (capped at
+  // `caps.text`; the walk stops at the cap, so beyond it nothing is measured or counted).
+  var INTERACTIVE = 'a[href],button,input:not([type=hidden]),select,textarea,summary,' +
+    '[role=button],[role=link],[role=checkbox],[role=radio],[role=switch],[role=tab],' +
+    '[role=menuitem],[role=option],[role=combobox],[role=textbox],[role=searchbox],' +
+    '[role=slider],[role=spinbutton],[contenteditable=""],[contenteditable=true],' +
+    '[tabindex]:not([tabindex="-1"])';
+  var NO_TEXT = { SCRIPT: 1, STYLE: 1, TEMPLATE: 1, NOSCRIPT: 1, TITLE: 1, HEAD: 1 };
+
+  function gatherEvidence(roots, caps) {
+    var ev = { text_runs: [], text_runs_capped: false, unanchored: [], unanchored_total: 0 };
+    var labels = null;
+    roots.forEach(function (r) {
+      var ox = r.origin ? r.origin[0] : scrollX, oy = r.origin ? r.origin[1] : scrollY;
+      var els = r.root.querySelectorAll(INTERACTIVE);
+      for (var i = 0; i < els.length; i++) {
+        var el = els[i];
+        if (el.closest('[data-anchor]')) continue;
+        ev.unanchored_total++;
+        if (ev.unanchored.length >= caps.nodes) continue;
+        if (!labels) labels = labelMap(roots);
+        var role = roleOf(el);
+        var rect = el.getBoundingClientRect();
+        var n = { node: idOf(el), role: role, label: nameOf(el, role, labels), region: regionOf(el, r.region) };
+        if (disabledOf(el)) n.disabled = true;
+        if (!visibleOf(el, rect)) n.visible = false;
+        n.bbox = [Math.round(rect.left + ox), Math.round(rect.top + oy), Math.round(rect.width), Math.round(rect.height)];
+        ev.unanchored.push(n);
+      }
+      if (ev.text_runs_capped) return;
+      var doc = r.root.nodeType === 9 ? r.root : r.root.ownerDocument;
+      var walker = doc.createTreeWalker(r.root, NodeFilter.SHOW_TEXT);
+      var range = doc.createRange();
+      for (var t = walker.nextNode(); t; t = walker.nextNode()) {
+        var parent = t.parentElement;
+        if (!parent || NO_TEXT[parent.tagName]) continue;
+        var words = norm(t.data);
+        if (!words) continue;
+        range.selectNodeContents(t);
+        var b = range.getBoundingClientRect();
+        if (b.width === 0 && b.height === 0) continue;
+        if (ev.text_runs.length >= caps.text) { ev.text_runs_capped = true; return; }
+        ev.text_runs.push({ text: words, bbox: [Math.round(b.left + ox), Math.round(b.top + oy), Math.round(b.width), Math.round(b.height)] });
+      }
+    });
+    return ev;
+  }
+
+  // The part of a read's answer besides the records: where the page is and what it holds.
+  function headOf(token, roots, total, droppedByRegion, droppedByRole) {
+    var active = deepActive();
+    var focusEl = active && active.closest ? active.closest('[data-anchor]') : null;
+    var focusId = focusEl ? (W.ids.get(focusEl) || null) : null;
+    var nav = performance.getEntriesByType('navigation')[0];
+    return {
+      token: token,
+      url: location.href,
+      title: document.title,
+      status: nav && nav.responseStatus ? nav.responseStatus : null,
+      dialog: openDialog(roots),
+      focus: focusId,
+      total: total,
+      dropped_by_region: droppedByRegion,
+      dropped_by_role: droppedByRole,
+      viewport: [innerWidth, innerHeight],
+      scroll: [scrollX, scrollY]
+    };
+  }
+
   // A read: every anchored control's record in document order (up to `max`; beyond it only
   // counted, by region and role). With `since` naming the read the caller holds, and when
   // nothing was cut, only what changed is sent. When no mutation and no input happened since
   // the last read, its records are reused as they are (the focus is reported apart; a
   // change that neither mutates the DOM nor follows an input — a CSS :hover reveal — is
-  // seen at the next mutation).
-  function read(max, since) {
+  // seen at the next mutation). With `region`, only that region's controls, whole, and
+  // nothing kept for the next read (see `readRegion`). With `caps`, the evidence too.
+  function read(max, since, region, caps) {
+    if (region !== null && region !== undefined) return readRegion(max, region, caps);
     var roots = collectRoots();
     var prev = W.cache;
     var reuse = prev && !W.dirty && prev.max === max;
     var ids = [], json = new Map(), recs = new Map(), elOf = new Map(), total = 0;
     var droppedByRegion = {}, droppedByRole = {};
     var labels = null;
+    var valuesDirty = W.valuesDirty;
     if (reuse) {
       ids = prev.ids;
       total = prev.total;
@@ -376,7 +453,7 @@
       json = prev.json;
       recs = prev.recs;
       elOf = prev.elOf;
-      if (W.valuesDirty) {
+      if (valuesDirty) {
         // Copy on write: the held read's records stay as they were, for the delta.
         json = new Map(prev.json);
         ids.forEach(function (id) {
@@ -416,30 +493,21 @@
         }
       });
     }
+    // Evidence is gathered again after any mutation or input; otherwise the last is reused.
+    var ev = null, capsKey = caps ? JSON.stringify(caps) : null;
+    if (caps) {
+      ev = reuse && !valuesDirty && prev.ev && prev.caps === capsKey ? prev.ev : gatherEvidence(roots, caps);
+    }
     W.dirty = false;
     W.valuesDirty = false;
     W.epoch++;
     var token = W.doc + ':' + W.epoch;
     var capped = ids.length < total;
     W.cache = { token: token, max: max, ids: ids, json: json, recs: recs, elOf: elOf, total: total,
-      droppedByRegion: droppedByRegion, droppedByRole: droppedByRole };
+      droppedByRegion: droppedByRegion, droppedByRole: droppedByRole, ev: ev, caps: capsKey };
 
-    var active = deepActive();
-    var focusEl = active && active.closest ? active.closest('[data-anchor]') : null;
-    var focusId = focusEl ? (W.ids.get(focusEl) || null) : null;
-    var nav = performance.getEntriesByType('navigation')[0];
-    var head = {
-      token: token,
-      url: location.href,
-      title: document.title,
-      status: nav && nav.responseStatus ? nav.responseStatus : null,
-      dialog: openDialog(roots),
-      focus: focusId,
-      total: total,
-      dropped_by_region: droppedByRegion,
-      dropped_by_role: droppedByRole,
-      viewport: [innerWidth, innerHeight]
-    };
+    var head = headOf(token, roots, total, droppedByRegion, droppedByRole);
+    if (ev) head.evidence = ev;
     var parts = [];
     if (since && prev && since === prev.token && !capped) {
       head.kind = 'delta';
@@ -457,6 +525,42 @@
     head.kind = 'full';
     head.ids = ids;
     ids.forEach(function (id) { parts.push(json.get(id)); });
+    head.collector_ms = performance.now() - t0;
+    var full = JSON.stringify(head);
+    return full.slice(0, -1) + ',"controls":[' + parts.join(',') + ']}';
+  }
+
+  // One region's controls, whole (up to `max`): a full read that leaves the page's cache
+  // and dirty marks as they were, so the caller's held read stays the base of the next
+  // delta. Its token is empty: nothing may be sent against it. When the region has no
+  // control, the regions the screen does have come back, counted.
+  function readRegion(max, wanted, caps) {
+    var roots = collectRoots();
+    var labels = labelMap(roots);
+    var ids = [], parts = [], total = 0, counts = {}, droppedByRegion = {}, droppedByRole = {};
+    roots.forEach(function (r) {
+      var els = r.root.querySelectorAll('[data-anchor]');
+      for (var i = 0; i < els.length; i++) {
+        var el = els[i];
+        var region = regionOf(el, r.region);
+        bump(counts, region);
+        if (region !== wanted) continue;
+        total++;
+        var role = roleOf(el);
+        if (ids.length >= max) {
+          bump(droppedByRegion, region);
+          bump(droppedByRole, role);
+          continue;
+        }
+        ids.push(idOf(el));
+        parts.push(JSON.stringify(record(el, role, region, labels, r.origin)));
+      }
+    });
+    var head = headOf('', roots, total, droppedByRegion, droppedByRole);
+    if (caps) head.evidence = gatherEvidence(roots, caps);
+    if (total === 0) head.regions = counts;
+    head.kind = 'full';
+    head.ids = ids;
     head.collector_ms = performance.now() - t0;
     var full = JSON.stringify(head);
     return full.slice(0, -1) + ',"controls":[' + parts.join(',') + ']}';
@@ -700,13 +804,13 @@
 
   switch (op) {
     case 'read':
-      return read(args.max, args.since);
+      return read(args.max, args.since, args.region, args.evidence);
     case 'prepare':
       return stringify(prepare(args));
     case 'settle':
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
         t0 = performance.now();
-        var r = state === 'navigating' ? 'null' : read(args.max, args.since);
+        var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
         return '{"state":' + JSON.stringify(state) + ',"read":' + r + '}';
       });
     case 'finish_fill': {
@@ -714,7 +818,7 @@
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
         t0 = performance.now();
         fin.state = state;
-        var r = state === 'navigating' ? 'null' : read(args.max, args.since);
+        var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
         var f = JSON.stringify(fin);
         return f.slice(0, -1) + ',"read":' + r + '}';
       });

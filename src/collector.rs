@@ -9,7 +9,7 @@ use serde_json::json;
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::screen::{RawControl, RawObservation};
+use crate::screen::{Chrome, Evidence, RawControl, RawObservation};
 use crate::tools::Changes;
 
 const SOURCE: &str = include_str!("collector.js");
@@ -77,7 +77,14 @@ pub(crate) struct CollectorRead {
     dropped_by_region: BTreeMap<String, usize>,
     dropped_by_role: BTreeMap<String, usize>,
     viewport: [f64; 2],
+    #[serde(default)]
+    scroll: [f64; 2],
     collector_ms: f64,
+    #[serde(default)]
+    evidence: Option<Evidence>,
+    /// A region read that found nothing: the regions the screen has, counted.
+    #[serde(default)]
+    pub regions: Option<BTreeMap<String, usize>>,
     #[serde(default)]
     ids: Option<Vec<u64>>,
     #[serde(default)]
@@ -184,8 +191,10 @@ impl CollectorRead {
             dropped_by_region: self.dropped_by_region,
             dropped_by_role: self.dropped_by_role,
             viewport: self.viewport,
+            scroll: self.scroll,
             collector_ms: self.collector_ms,
-            js_dialogs: Vec::new(),
+            evidence: self.evidence,
+            chrome: Chrome::default(),
         };
         Ok((ids, raw, changes))
     }

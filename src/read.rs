@@ -6,11 +6,17 @@ use std::sync::Arc;
 
 use crate::browser::Chromium;
 use crate::run::{RunError, Settings, Target, exit, load_registry};
-use crate::screen::InferredState;
+use crate::screen::{InferredState, Truncation, View};
 use crate::tools::Tools;
 
-/// Navigates to `route`, reads it, prints it; returns the exit code.
-pub async fn read(route: &str, settings: &Settings, json: bool) -> Result<u8, RunError> {
+/// Navigates to `route`, reads it (only `region`, when given), prints it; returns the exit
+/// code.
+pub async fn read(
+    route: &str,
+    settings: &Settings,
+    json: bool,
+    region: Option<&str>,
+) -> Result<u8, RunError> {
     let registry = Arc::new(load_registry(settings.anchors.as_deref())?);
     let target = Target::start(settings.base_url.as_deref()).await?;
     let browser = Chromium::launch(settings.launch.clone()).await?;
@@ -22,10 +28,19 @@ pub async fn read(route: &str, settings: &Settings, json: bool) -> Result<u8, Ru
         }
     };
     let tools = Tools::new(tab, target.base.clone(), registry, settings.tools.clone());
-    let rt = tools.navigate(route).await;
+    let mut rt = tools.navigate(route).await;
+    if let (true, Some(region)) = (rt.ok, region) {
+        rt = tools
+            .read_screen_with(View {
+                budget: settings.tools.budget,
+                region: Some(region.to_string()),
+            })
+            .await;
+    }
     let code = match (&rt.error, &rt.screen) {
         (None, Some(screen)) => {
-            // `navigate` already read the screen; `elapsed_ms` is that read's own cost.
+            // `navigate` already read the screen (a region read follows it); `elapsed_ms`
+            // is that read's own cost.
             if json {
                 match serde_json::to_string_pretty(screen) {
                     Ok(text) => println!("{text}"),
@@ -118,13 +133,45 @@ pub fn table(s: &InferredState) -> String {
         let _ = writeln!(out, "{}", line.trim_end());
     }
     if let Some(t) = &s.truncation {
+        out.push_str(&truncation_report(t));
+    }
+    out
+}
+
+/// A cut, in words: how many are shown and dropped, where from, and how to read more.
+pub fn truncation_report(t: &Truncation) -> String {
+    let mut out = String::new();
+    let within = match (t.cut_at, t.budget) {
+        ("description", Some(b)) => format!(" (description budget of {b} characters)"),
+        _ => " (collection cap: --max-controls)".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "truncated{within}: shown {} of {} controls, {} dropped.",
+        t.shown, t.total, t.dropped
+    );
+    if t.cut_at == "description" && t.collected < t.total {
         let _ = writeln!(
             out,
-            "truncated at {}: shown {} of {} controls, {} dropped.",
-            t.cut_at, t.shown, t.total, t.dropped
+            "  the read gathered {} of {} before the budget applied.",
+            t.collected, t.total
         );
-        let _ = writeln!(out, "{}", t.hint);
     }
+    let counted = |map: &std::collections::BTreeMap<String, usize>| {
+        let mut by: Vec<(&String, &usize)> = map.iter().collect();
+        by.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        by.iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let _ = writeln!(
+        out,
+        "  dropped by region: {}",
+        counted(&t.dropped_by_region)
+    );
+    let _ = writeln!(out, "  dropped by role: {}", counted(&t.dropped_by_role));
+    let _ = writeln!(out, "{}", t.hint);
     out
 }
 

@@ -1,11 +1,20 @@
 //! Screen reads in two layers, kept apart by types.
 //!
-//! A [`RawObservation`] is evidence: what the in-page collector literally read off the page,
-//! boxes and visibility included. An [`InferredState`] is what everything downstream reads
-//! (scripts, round-trip results, printed output): app, route, screen, dialog, focus,
-//! confidence, the anchored controls and the truncation report. It can only be built by
-//! [`infer`]: its fields are public to read, and a private field keeps it from being built
-//! anywhere else.
+//! A [`RawObservation`] is evidence: what the in-page collector literally read off the page —
+//! every anchored control with its box, and (when evidence is asked for) the text runs and
+//! the controls that carry no anchor — plus the flags of the browser's own chrome (a
+//! JavaScript dialog, a crashed renderer, an error page, a file chooser). An
+//! [`InferredState`] is what everything downstream reads (scripts, round-trip results,
+//! snapshots, printed output): app, route, screen, dialog, focus, confidence, the anchored
+//! controls and the truncation report. It can only be built by [`infer`]: its fields are
+//! public to read, and a private field keeps it from being built anywhere else.
+//!
+//! Truncation happens at two cut points and is always reported. The *collection* cut is the
+//! collector's (`--max-controls`: how many controls one read gathers); the *description*
+//! cut is [`infer`]'s (a [`View`]'s budget: how many characters of controls are shown).
+//! The description cut keeps, in this order, the focused control and its region, the controls in
+//! the viewport, the enabled actionable ones, then the rest in document order — whole
+//! controls only — and shows what it kept in document order.
 
 use std::collections::BTreeMap;
 
@@ -50,6 +59,87 @@ fn yes() -> bool {
     true
 }
 
+/// A run of text on the page, with its box.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct TextRun {
+    /// The words, whitespace collapsed.
+    pub text: String,
+    /// Box in top-document CSS pixels: x, y, width, height.
+    pub bbox: [i64; 4],
+    /// How sure the reader is of the words: 1.0 for text read from the DOM (a pixel reader
+    /// would report less).
+    #[serde(default = "certain")]
+    pub confidence: f64,
+}
+
+fn certain() -> f64 {
+    1.0
+}
+
+/// A control the page offers without an anchor (a button, link, field or ARIA widget).
+/// Its `node` id names it for an action as long as the page keeps the element.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct RawNode {
+    /// The page's id for the element, stable while the element lives.
+    pub node: u64,
+    /// ARIA role, explicit or implicit.
+    pub role: String,
+    /// Accessible name.
+    pub label: String,
+    /// The region it sits in.
+    pub region: String,
+    /// Disabled.
+    #[serde(default)]
+    pub disabled: bool,
+    /// Rendered and not hidden by CSS.
+    #[serde(default = "yes")]
+    pub visible: bool,
+    /// Box in top-document CSS pixels: x, y, width, height.
+    pub bbox: [i64; 4],
+}
+
+/// What a read gathers beyond the anchored controls, when evidence is asked for (a trace or
+/// an audit is being kept): the text on the page and the controls without an anchor, each
+/// capped.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+pub struct Evidence {
+    /// Visible text runs in document order (at most the cap).
+    pub text_runs: Vec<TextRun>,
+    /// The page has more text than the cap: the walk stopped there.
+    #[serde(default)]
+    pub text_runs_capped: bool,
+    /// Controls without an anchor, in document order (at most the cap).
+    pub unanchored: Vec<RawNode>,
+    /// Controls without an anchor on the page.
+    pub unanchored_total: usize,
+}
+
+/// A JavaScript dialog the page opened (`alert`, `confirm`, `prompt`, `beforeunload`),
+/// answered by the runner so that it cannot hang the run.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct JsDialog {
+    /// `alert`, `confirm`, `prompt` or `beforeunload`.
+    pub kind: String,
+    /// The text the page showed.
+    pub message: String,
+}
+
+/// Flags of the browser's own chrome, outside the page's DOM.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+pub struct Chrome {
+    /// JavaScript dialogs opened (and answered) since the previous read.
+    pub js_dialogs: Vec<JsDialog>,
+    /// A `beforeunload` prompt was among them.
+    pub beforeunload: bool,
+    /// The tab's renderer crashed.
+    pub crashed: bool,
+    /// The document is the browser's error or interstitial page, or the server's answer
+    /// to a failed request: why.
+    pub error_page: Option<String>,
+    /// The page opened a file chooser (intercepted: nobody can pick a file headless).
+    pub file_chooser: bool,
+}
+
 /// Everything one read gathered, as evidence.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 pub struct RawObservation {
@@ -61,9 +151,9 @@ pub struct RawObservation {
     pub status: Option<u16>,
     /// Label of an open modal dialog.
     pub dialog: Option<String>,
-    /// The controls gathered (at most the collection cap).
+    /// The anchored controls gathered (at most the collection cap), in document order.
     pub controls: Vec<RawControl>,
-    /// How many anchored controls the page has.
+    /// How many anchored controls the page (or the region read) has.
     pub total: usize,
     /// Controls beyond the collection cap, by region.
     pub dropped_by_region: BTreeMap<String, usize>,
@@ -71,11 +161,17 @@ pub struct RawObservation {
     pub dropped_by_role: BTreeMap<String, usize>,
     /// Viewport width and height.
     pub viewport: [f64; 2],
+    /// Scroll offset of the top document: the viewport's origin in box coordinates.
+    #[serde(default)]
+    pub scroll: [f64; 2],
     /// Time the collector spent in the page, in milliseconds.
     pub collector_ms: f64,
-    /// JavaScript dialogs the browser answered since the previous read (`kind: message`).
+    /// Text runs and unanchored controls, when the read gathered them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
+    /// The browser's chrome: dialogs, crash, error page, file chooser.
     #[serde(default)]
-    pub js_dialogs: Vec<String>,
+    pub chrome: Chrome,
 }
 
 /// One anchored control, as downstream code sees it.
@@ -119,7 +215,7 @@ impl Control {
 pub struct Truncation {
     /// Controls in the read.
     pub shown: usize,
-    /// Controls on the page.
+    /// Controls on the page (or in the region read).
     pub total: usize,
     /// Controls not in the read.
     pub dropped: usize,
@@ -127,13 +223,36 @@ pub struct Truncation {
     pub dropped_by_region: BTreeMap<String, usize>,
     /// Dropped controls by role.
     pub dropped_by_role: BTreeMap<String, usize>,
-    /// Which cut: `collection` (what one read gathers) or `description` (what is shown).
+    /// The cut that bound: `collection` (what one read gathers) or `description` (what
+    /// fits the budget). When both cut, `description`, and `collected < total`.
     pub cut_at: &'static str,
+    /// Controls the collection gathered, before the description cut.
+    pub collected: usize,
+    /// The description budget in characters, when one applied.
+    pub budget: Option<usize>,
     /// How to read more, in words.
     pub hint: String,
 }
 
-/// What the screen is taken to be. Built only by [`infer`].
+/// What part of a read is shown, and how much of it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct View {
+    /// Characters the controls' descriptions may take (the description budget): each
+    /// control costs the characters of its JSON record. `None` shows every control gathered.
+    pub budget: Option<usize>,
+    /// The read covers only this region (the collector gathered only it).
+    pub region: Option<String>,
+}
+
+/// What the screen is taken to be. Built only by [`infer`]:
+///
+/// ```compile_fail
+/// // A private field keeps every other module (and crate) from building one.
+/// let forged = waymark::screen::InferredState {
+///     route: "/claims".into(),
+///     ..unimplemented!()
+/// };
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct InferredState {
     /// App-relative route (path and query) of the top document.
@@ -150,7 +269,7 @@ pub struct InferredState {
     pub confidence: f64,
     /// Why confidence is below 1.
     pub confidence_reasons: Vec<String>,
-    /// The anchored controls, in document order.
+    /// The anchored controls shown, in document order.
     pub controls: Vec<Control>,
     /// What was cut, if anything.
     pub truncation: Option<Truncation>,
@@ -162,6 +281,9 @@ pub struct InferredState {
     pub status: Option<u16>,
     /// Page title.
     pub title: String,
+    /// The one region this read covers, when it was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
     #[serde(skip)]
     _sealed: Sealed,
 }
@@ -179,43 +301,51 @@ impl InferredState {
 }
 
 /// The inference step: turns evidence into the state everything downstream reads.
-/// `route` is the URL made app-relative by the caller; `elapsed_ms` the read's own cost.
+/// `route` is the URL made app-relative by the caller; `elapsed_ms` the read's own cost;
+/// `view` the description budget and region of the read.
 pub fn infer(
     raw: &RawObservation,
     route: String,
     registry: &Registry,
     elapsed_ms: f64,
+    view: &View,
 ) -> InferredState {
     let screen = registry.screen_for_route(&route).map(|s| s.id.clone());
     let mut reasons = Vec::new();
     let mut confidence: f64 = 1.0;
-    if let Some(status) = raw.status.filter(|s| *s >= 400) {
-        confidence = confidence.min(0.5);
-        reasons.push(format!("the page answered HTTP {status}"));
+    let chrome = &raw.chrome;
+    if chrome.crashed {
+        confidence = 0.0;
+        reasons.push("the tab's renderer crashed".to_string());
     }
-    if !raw.js_dialogs.is_empty() {
+    if let Some(why) = &chrome.error_page {
+        confidence = confidence.min(0.5);
+        reasons.push(format!("an error page: {why}"));
+    }
+    if !chrome.js_dialogs.is_empty() {
         confidence = confidence.min(0.9);
         reasons.push(format!(
             "the page opened {} JavaScript dialog(s), answered by the runner",
-            raw.js_dialogs.len()
+            chrome.js_dialogs.len()
         ));
     }
-    let unknown: Vec<&str> = if registry.anchors().is_empty() {
-        Vec::new()
-    } else {
-        raw.controls
-            .iter()
-            .filter(|c| registry.anchor(&c.anchor).is_none())
-            .map(|c| c.anchor.as_str())
-            .collect()
-    };
-    if !unknown.is_empty() && screen.is_some() {
+    if chrome.file_chooser {
         confidence = confidence.min(0.9);
-        reasons.push(format!(
-            "{} control(s) carry anchors the registry does not know (first: `{}`)",
-            unknown.len(),
-            unknown[0]
-        ));
+        reasons.push("the page opened a file chooser; no file was picked".to_string());
+    }
+    if !registry.anchors().is_empty() && screen.is_some() {
+        let mut unknown = raw
+            .controls
+            .iter()
+            .filter(|c| registry.anchor(&c.anchor).is_none());
+        if let Some(first) = unknown.next() {
+            confidence = confidence.min(0.9);
+            reasons.push(format!(
+                "{} control(s) carry anchors the registry does not know (first: `{}`)",
+                1 + unknown.count(),
+                first.anchor
+            ));
+        }
     }
     let focus = raw
         .controls
@@ -225,27 +355,11 @@ pub fn infer(
             Some(k) => format!("{}[{k}]", c.anchor),
             None => c.anchor.clone(),
         });
-    let controls = raw
-        .controls
-        .iter()
-        .map(|c| Control {
-            anchor: c.anchor.clone(),
-            key: c.key.clone(),
-            label: c.label.clone(),
-            role: c.role.clone(),
-            disabled: c.disabled,
-            editable: c.editable,
-            value: c.value.clone(),
-            checked: c.checked,
-            region: c.region.clone(),
-            visible: c.visible,
-        })
-        .collect::<Vec<_>>();
-    let truncation = collection_cut(raw);
+    let (controls, truncation) = cut(raw, view);
     let dialog = raw
         .dialog
         .clone()
-        .or_else(|| raw.js_dialogs.last().cloned());
+        .or_else(|| chrome.js_dialogs.last().map(|d| d.message.clone()));
     InferredState {
         route,
         app: registry.app().to_string(),
@@ -260,40 +374,200 @@ pub fn infer(
         elapsed_ms,
         status: raw.status,
         title: raw.title.clone(),
+        region: view.region.clone(),
         _sealed: Sealed,
     }
 }
 
-fn collection_cut(raw: &RawObservation) -> Option<Truncation> {
-    let shown = raw.controls.len();
-    if shown >= raw.total {
-        return None;
+fn shown(c: &RawControl) -> Control {
+    Control {
+        anchor: c.anchor.clone(),
+        key: c.key.clone(),
+        label: c.label.clone(),
+        role: c.role.clone(),
+        disabled: c.disabled,
+        editable: c.editable,
+        value: c.value.clone(),
+        checked: c.checked,
+        region: c.region.clone(),
+        visible: c.visible,
     }
-    let dropped = raw.total - shown;
-    let mut busiest: Vec<(&String, &usize)> = raw.dropped_by_region.iter().collect();
-    busiest.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-    let names = busiest
-        .iter()
-        .take(5)
-        .map(|(r, n)| format!("{r} ({n})"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let more = if busiest.len() > 5 {
-        format!(" and {} more", busiest.len() - 5)
-    } else {
-        String::new()
+}
+
+/// Roles a person acts on.
+const ACTIONABLE: &[&str] = &[
+    "button",
+    "link",
+    "checkbox",
+    "radio",
+    "switch",
+    "textbox",
+    "searchbox",
+    "combobox",
+    "listbox",
+    "spinbutton",
+    "slider",
+    "tab",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "treeitem",
+];
+
+/// Priority of keeping a control under the description budget: 0 it has the focus, 1 its
+/// region has, 2 in the viewport, 3 enabled and actionable, 4 the rest.
+fn rank(c: &RawControl, focus_region: Option<&str>, viewport: [f64; 4]) -> usize {
+    if c.focused {
+        return 0;
+    }
+    if focus_region == Some(c.region.as_str()) {
+        return 1;
+    }
+    let [x, y, w, h] = c.bbox.map(|v| v as f64);
+    let [vx, vy, vw, vh] = viewport;
+    if c.visible && x < vx + vw && x + w > vx && y < vy + vh && y + h > vy {
+        return 2;
+    }
+    if c.visible && !c.disabled && ACTIONABLE.contains(&c.role.as_str()) {
+        return 3;
+    }
+    4
+}
+
+/// Counts the characters written to it.
+struct Chars(usize);
+
+impl std::io::Write for Chars {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        // UTF-8: every byte but a continuation byte starts a character.
+        self.0 += buf.iter().filter(|b| (**b & 0xC0) != 0x80).count();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What one control costs of the budget: the characters of its JSON record, and a comma.
+pub fn description_len(c: &Control) -> usize {
+    let mut chars = Chars(1);
+    // Writing to a counter cannot fail, and a Control always serializes.
+    let _ = serde_json::to_writer(&mut chars, c);
+    chars.0
+}
+
+/// Both cuts: the collection cut the collector made, and the description cut of `view`.
+fn cut(raw: &RawObservation, view: &View) -> (Vec<Control>, Option<Truncation>) {
+    let collected = raw.controls.len();
+    let mut by_region = raw.dropped_by_region.clone();
+    let mut by_role = raw.dropped_by_role.clone();
+    let (controls, described) = match view.budget {
+        None => (raw.controls.iter().map(shown).collect::<Vec<_>>(), false),
+        Some(budget) => {
+            let focus_region = raw
+                .controls
+                .iter()
+                .find(|c| c.focused)
+                .map(|c| c.region.as_str());
+            let viewport = [
+                raw.scroll[0],
+                raw.scroll[1],
+                raw.viewport[0],
+                raw.viewport[1],
+            ];
+            let mut order: [Vec<usize>; 5] = Default::default();
+            for (i, c) in raw.controls.iter().enumerate() {
+                order[rank(c, focus_region, viewport)].push(i);
+            }
+            let mut keep: Vec<Option<Control>> = vec![None; collected];
+            let mut used = 0;
+            'fill: for i in order.iter().flatten() {
+                let control = shown(&raw.controls[*i]);
+                let cost = description_len(&control);
+                if used + cost > budget {
+                    break 'fill;
+                }
+                used += cost;
+                keep[*i] = Some(control);
+            }
+            let mut controls = Vec::new();
+            for (kept, c) in keep.into_iter().zip(&raw.controls) {
+                match kept {
+                    Some(control) => controls.push(control),
+                    None => {
+                        *by_region.entry(c.region.clone()).or_default() += 1;
+                        *by_role.entry(c.role.clone()).or_default() += 1;
+                    }
+                }
+            }
+            let cut = controls.len() < collected;
+            (controls, cut)
+        }
     };
-    Some(Truncation {
-        shown,
-        total: raw.total,
-        dropped,
-        dropped_by_region: raw.dropped_by_region.clone(),
-        dropped_by_role: raw.dropped_by_role.clone(),
-        cut_at: "collection",
-        hint: format!(
-            "the screen has more controls than one read gathers; raise --max-controls or ask for a region: {names}{more}"
+    let shown = controls.len();
+    let total = raw.total.max(collected);
+    if shown >= total {
+        return (controls, None);
+    }
+    let why = if described {
+        format!(
+            "more controls than fit the description budget ({} characters{})",
+            view.budget.unwrap_or_default(),
+            if collected < total {
+                format!(", and more than one read gathers: {collected} of {total}")
+            } else {
+                String::new()
+            }
+        )
+    } else {
+        "more controls than one read gathers (--max-controls)".to_string()
+    };
+    let hint = match &view.region {
+        Some(region) => format!(
+            "region `{region}` has {why}; raise {} to see it all",
+            if described {
+                "the budget"
+            } else {
+                "--max-controls"
+            }
         ),
-    })
+        None => {
+            let mut busiest: Vec<(&String, &usize)> = by_region.iter().collect();
+            busiest.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            let names = busiest
+                .iter()
+                .take(5)
+                .map(|(r, n)| format!("{r} ({n})"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = match busiest.len() {
+                0..=5 => String::new(),
+                n => format!(" and {} more", n - 5),
+            };
+            let first = busiest.first().map(|(r, _)| r.as_str()).unwrap_or("…");
+            format!(
+                "the screen has {why}; ask for one region with read_screen(#{{region: \"{first}\"}}): {names}{more}"
+            )
+        }
+    };
+    let truncation = Truncation {
+        shown,
+        total,
+        dropped: total - shown,
+        dropped_by_region: by_region,
+        dropped_by_role: by_role,
+        cut_at: if described {
+            "description"
+        } else {
+            "collection"
+        },
+        collected,
+        budget: view.budget,
+        hint,
+    };
+    (controls, Some(truncation))
 }
 
 #[cfg(test)]
@@ -313,7 +587,7 @@ mod tests {
             region: region.into(),
             visible: true,
             focused: false,
-            bbox: [0, 0, 10, 10],
+            bbox: [0, 2000, 10, 10],
         }
     }
 
@@ -328,19 +602,20 @@ mod tests {
             dropped_by_region: BTreeMap::new(),
             dropped_by_role: BTreeMap::new(),
             viewport: [1280.0, 800.0],
+            scroll: [0.0, 0.0],
             collector_ms: 1.0,
-            js_dialogs: Vec::new(),
+            evidence: None,
+            chrome: Chrome::default(),
         }
+    }
+
+    fn state(raw: &RawObservation, view: &View) -> InferredState {
+        infer(raw, "/x".into(), &Registry::empty(), 1.0, view)
     }
 
     #[test]
     fn full_read_has_no_truncation() {
-        let state = infer(
-            &raw(vec![control("a.b", "r")], 1),
-            "/x".into(),
-            &Registry::empty(),
-            1.0,
-        );
+        let state = state(&raw(vec![control("a.b", "r")], 1), &View::default());
         assert!(state.truncation.is_none());
         assert_eq!(state.confidence, 1.0);
         assert!(state.untrusted);
@@ -352,20 +627,226 @@ mod tests {
         r.dropped_by_region.insert("r1".into(), 1);
         r.dropped_by_region.insert("r2".into(), 2);
         r.dropped_by_role.insert("button".into(), 3);
-        let t = infer(&r, "/x".into(), &Registry::empty(), 1.0)
+        let t = state(&r, &View::default())
             .truncation
             .expect("a cut read reports its truncation");
         assert_eq!((t.shown, t.dropped, t.total), (1, 3, 4));
+        assert_eq!(t.cut_at, "collection");
         assert_eq!(t.dropped_by_region.values().sum::<usize>(), t.dropped);
         assert!(t.hint.contains("r2 (2), r1 (1)"), "{}", t.hint);
+        assert!(
+            t.hint.contains(r#"read_screen(#{region: "r2"})"#),
+            "{}",
+            t.hint
+        );
     }
 
     #[test]
     fn error_status_lowers_confidence_with_a_reason() {
         let mut r = raw(vec![], 0);
         r.status = Some(404);
-        let state = infer(&r, "/nope".into(), &Registry::empty(), 1.0);
+        r.chrome.error_page = Some("the server answered HTTP 404".into());
+        let state = state(&r, &View::default());
         assert!(state.confidence < 1.0);
-        assert_eq!(state.confidence_reasons, ["the page answered HTTP 404"]);
+        assert_eq!(
+            state.confidence_reasons,
+            ["an error page: the server answered HTTP 404"]
+        );
+    }
+
+    #[test]
+    fn a_javascript_dialog_is_the_dialog_of_the_inferred_state() {
+        let mut r = raw(vec![], 0);
+        r.chrome.js_dialogs.push(JsDialog {
+            kind: "alert".into(),
+            message: "Saved!".into(),
+        });
+        let state = state(&r, &View::default());
+        assert_eq!(state.dialog.as_deref(), Some("Saved!"));
+        assert!(state.confidence < 1.0);
+    }
+
+    #[test]
+    fn the_budget_keeps_the_focused_region_then_the_viewport_then_actionable() {
+        let mut controls = vec![
+            control("far.text", "far"),
+            control("far.button", "far"),
+            control("seen.one", "seen"),
+            control("form.field", "form"),
+            control("form.other", "form"),
+        ];
+        controls[0].role = "status".into();
+        controls[2].bbox = [0, 100, 10, 10];
+        controls[3].focused = true;
+        let r = raw(controls, 5);
+        let cost =
+            |a: &str| description_len(&shown(r.controls.iter().find(|c| c.anchor == a).unwrap()));
+        // Room for the focused region and the control in the viewport, not for more.
+        let budget = cost("form.field") + cost("form.other") + cost("seen.one") + 1;
+        let s = state(
+            &r,
+            &View {
+                budget: Some(budget),
+                region: None,
+            },
+        );
+        let kept: Vec<&str> = s.controls.iter().map(|c| c.anchor.as_str()).collect();
+        assert_eq!(
+            kept,
+            ["seen.one", "form.field", "form.other"],
+            "document order"
+        );
+        let t = s.truncation.expect("a cut is reported");
+        assert_eq!((t.shown, t.dropped, t.total, t.collected), (3, 2, 5, 5));
+        assert_eq!(t.cut_at, "description");
+        assert_eq!(
+            t.dropped_by_region,
+            BTreeMap::from([("far".to_string(), 2)])
+        );
+        assert_eq!(
+            t.dropped_by_role,
+            BTreeMap::from([("button".to_string(), 1), ("status".to_string(), 1)])
+        );
+        // One more control's worth: the actionable button comes before the status.
+        let s = state(
+            &r,
+            &View {
+                budget: Some(budget + cost("far.button")),
+                region: None,
+            },
+        );
+        assert!(s.control("far.button", None).is_some());
+        assert!(s.control("far.text", None).is_none());
+    }
+
+    #[test]
+    fn both_cuts_add_up() {
+        let mut r = raw(vec![control("a.one", "r1"), control("a.two", "r2")], 10);
+        r.dropped_by_region.insert("r3".into(), 8);
+        r.dropped_by_role.insert("textbox".into(), 8);
+        let one = description_len(&shown(&r.controls[0]));
+        let t = state(
+            &r,
+            &View {
+                budget: Some(one),
+                region: None,
+            },
+        )
+        .truncation
+        .unwrap();
+        assert_eq!((t.shown, t.dropped, t.total, t.collected), (1, 9, 10, 2));
+        assert_eq!(t.cut_at, "description");
+        assert_eq!(t.dropped_by_region.values().sum::<usize>(), 9);
+        assert_eq!(t.dropped_by_role.values().sum::<usize>(), 9);
+        assert!(t.hint.contains("2 of 10"), "{}", t.hint);
+    }
+
+    #[test]
+    fn description_len_counts_characters_not_bytes() {
+        let mut a = shown(&control("a.b", "r"));
+        let ascii = description_len(&a);
+        a.label = "ab".into();
+        let two = description_len(&a);
+        a.label = "äö".into();
+        assert_eq!(description_len(&a), two);
+        assert!(ascii > 0);
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn screens() -> impl Strategy<Value = (RawObservation, usize)> {
+            let one = (0..6usize, 0..4usize, any::<bool>(), 0..3000i64, 0..40usize);
+            (
+                prop::collection::vec(one, 0..60),
+                0..40usize,
+                prop::option::of(0..60usize),
+                0..6000usize,
+            )
+                .prop_map(|(specs, extra, focus, budget)| {
+                    let roles = ["button", "textbox", "status", "link"];
+                    let mut controls: Vec<RawControl> = specs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (region, role, disabled, y, label))| {
+                            let mut c = control(&format!("c.n{i}"), &format!("r{region}"));
+                            c.role = roles[*role].into();
+                            c.disabled = *disabled;
+                            c.bbox = [0, *y, 100, 20];
+                            c.label = "x".repeat(*label);
+                            c
+                        })
+                        .collect();
+                    if let Some(f) = focus.filter(|f| *f < controls.len()) {
+                        controls[f].focused = true;
+                    }
+                    let n = controls.len();
+                    let mut r = raw(controls, n + extra);
+                    for i in 0..extra {
+                        *r.dropped_by_region
+                            .entry(format!("r{}", i % 7))
+                            .or_default() += 1;
+                        *r.dropped_by_role.entry("button".into()).or_default() += 1;
+                    }
+                    (r, budget)
+                })
+        }
+
+        proptest! {
+            #[test]
+            fn cuts_are_whole_counted_and_keep_the_focused_region((r, budget) in screens()) {
+                let s = state(&r, &View { budget: Some(budget), region: None });
+                let shown_len: usize = s.controls.iter().map(description_len).sum();
+                prop_assert!(shown_len <= budget, "the budget holds");
+                // No control cut in half: every shown control is one of the read's, whole.
+                for c in &s.controls {
+                    prop_assert!(r.controls.iter().any(|raw| shown(raw) == *c));
+                }
+                match &s.truncation {
+                    None => prop_assert_eq!(s.controls.len(), r.total),
+                    Some(t) => {
+                        prop_assert_eq!(t.shown, s.controls.len());
+                        prop_assert_eq!(t.shown + t.dropped, t.total);
+                        prop_assert_eq!(t.total, r.total);
+                        prop_assert_eq!(t.dropped_by_region.values().sum::<usize>(), t.dropped);
+                        prop_assert_eq!(t.dropped_by_role.values().sum::<usize>(), t.dropped);
+                        // Per region: shown + dropped = what the page has there.
+                        let mut on_page: BTreeMap<String, usize> = r.dropped_by_region.clone();
+                        for c in &r.controls {
+                            *on_page.entry(c.region.clone()).or_default() += 1;
+                        }
+                        for (region, n) in &on_page {
+                            let kept = s.controls.iter().filter(|c| &c.region == region).count();
+                            let dropped = t.dropped_by_region.get(region).copied().unwrap_or(0);
+                            prop_assert_eq!(kept + dropped, *n, "region {}", region);
+                        }
+                    }
+                }
+                // Shown in document order.
+                let positions: Vec<usize> = s
+                    .controls
+                    .iter()
+                    .map(|c| r.controls.iter().position(|raw| raw.anchor == c.anchor).unwrap())
+                    .collect();
+                prop_assert!(positions.windows(2).all(|w| w[0] < w[1]));
+                // The focused region goes first: anything else kept means all of it was.
+                if let Some(focused) = r.controls.iter().find(|c| c.focused) {
+                    let region = &focused.region;
+                    let other_kept = s.controls.iter().any(|c| &c.region != region);
+                    let all_focused_kept = r
+                        .controls
+                        .iter()
+                        .filter(|c| &c.region == region)
+                        .all(|c| s.control(&c.anchor, None).is_some());
+                    prop_assert!(!other_kept || all_focused_kept);
+                    let first = shown(focused);
+                    if description_len(&first) <= budget {
+                        prop_assert!(s.control(&focused.anchor, None).is_some(),
+                            "the focused control fits, so it is kept");
+                    }
+                }
+            }
+        }
     }
 }

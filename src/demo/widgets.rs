@@ -46,6 +46,7 @@ const STATES: &str = r#"<section class="card" data-anchor-region="states" aria-l
 </div>
 <p class="actions">
 <button type="button" data-anchor="widgets.alert" onclick="alert('Heads up')">Show alert</button>
+<button type="button" id="plain" onclick="this.textContent='Plain pressed'">Plain button</button>
 <a href="/slow?ms=20000" data-anchor="widgets.slow-link">Slow page</a>
 <a href="/claims" data-anchor="widgets.navigate-link">Go to claims</a>
 </p>

@@ -13,6 +13,7 @@ use tokio::runtime::Handle;
 use super::Journey;
 use super::outcome::{self, Outcome};
 use crate::browser::Tab;
+use crate::screen::View;
 use crate::snapshot::{SnapshotError, SnapshotOptions, SnapshotStore};
 use crate::tools::{RoundTrip, Tools};
 
@@ -137,6 +138,15 @@ fn journey_engine<T: Tab + 'static>(
         }
     });
     let (t, h) = (Arc::clone(&tools), handle.clone());
+    engine.register_fn("read_screen", move |options: rhai::Map| {
+        let view = view_options(&options, t.options().budget)?;
+        let rt = h.block_on(t.read_screen_with(view));
+        match (rt.ok, rt.screen) {
+            (true, Some(screen)) => to_dynamic(&screen),
+            _ => Err(thrown(&rt.error)),
+        }
+    });
+    let (t, h) = (Arc::clone(&tools), handle.clone());
     engine.register_fn("invoke", move |anchor: &str| {
         round_trip(h.block_on(t.invoke(anchor, None)))
     });
@@ -197,7 +207,10 @@ impl<T: Tab> Clone for Snapper<T> {
 
 impl<T: Tab> Snapper<T> {
     fn assert(&self, name: &str, options: &SnapshotOptions) -> Result<(), Box<EvalAltResult>> {
-        let rt = self.handle.block_on(self.tools.read_screen());
+        // A snapshot records the whole read, whatever budget the run shows readers.
+        let rt = self
+            .handle
+            .block_on(self.tools.read_screen_with(View::default()));
         let screen = match (rt.ok, &rt.screen) {
             (true, Some(screen)) => screen,
             _ => return Err(thrown(&rt.error)),
@@ -246,6 +259,48 @@ fn snapshot_options(map: &rhai::Map) -> Result<SnapshotOptions, Box<EvalAltResul
         }
     }
     Ok(options)
+}
+
+/// `read_screen(#{budget: N, region: "…"})`: the description budget in characters
+/// (default: the run's `--budget`) and one region to read in full.
+fn view_options(map: &rhai::Map, budget: Option<usize>) -> Result<View, Box<EvalAltResult>> {
+    let mut view = View {
+        budget,
+        region: None,
+    };
+    for (key, value) in map {
+        match key.as_str() {
+            "budget" => {
+                let n = value
+                    .as_int()
+                    .ok()
+                    .and_then(|n| usize::try_from(n).ok())
+                    .ok_or_else(|| {
+                        fail_map(
+                            "invalid_argument",
+                            &format!("`budget` takes a number of characters, not `{value}`"),
+                        )
+                    })?;
+                view.budget = Some(n);
+            }
+            "region" => {
+                let region = value.clone().into_immutable_string().map_err(|_| {
+                    fail_map(
+                        "invalid_argument",
+                        &format!("`region` takes a region's name, not `{value}`"),
+                    )
+                })?;
+                view.region = Some(region.to_string());
+            }
+            other => {
+                return Err(fail_map(
+                    "invalid_argument",
+                    &format!("`{other}` is not a read_screen option (use `budget` or `region`)"),
+                ));
+            }
+        }
+    }
+    Ok(view)
 }
 
 fn fail_map(code: &str, message: &str) -> Box<EvalAltResult> {

@@ -296,7 +296,7 @@ impl miette::Diagnostic for RegistryError {
 }
 
 /// The declared id nearest to a misspelt one, if it is near enough to be a typo.
-fn closest<'a>(wrong: &str, candidates: &'a [String]) -> Option<&'a str> {
+pub(crate) fn closest<'a>(wrong: &str, candidates: &'a [String]) -> Option<&'a str> {
     let distance = |a: &str, b: &str| {
         let b: Vec<char> = b.chars().collect();
         let mut row: Vec<usize> = (0..=b.len()).collect();

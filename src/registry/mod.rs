@@ -18,6 +18,7 @@ use serde::Deserialize;
 
 use crate::anchor::AnchorId;
 
+pub(crate) use error::closest;
 pub use error::{Location, RegistryError};
 use locate::Cx;
 use locate::Step::{Index, Key};

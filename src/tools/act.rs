@@ -143,12 +143,12 @@ impl<T: Tab> Tools<T> {
                 "finish_fill",
                 &json!({"anchor": anchor.id.as_str(), "key": anchor.key, "expected": expected,
                         "quiet_ms": quiet, "max_ms": max, "max": self.options.max_controls,
-                        "since": self.held_token()}),
+                        "since": self.held_token(), "evidence": self.evidence()}),
             ),
             None => collector::expression(
                 "settle",
-                &json!({"quiet_ms": quiet, "max_ms": max,
-                        "max": self.options.max_controls, "since": self.held_token()}),
+                &json!({"quiet_ms": quiet, "max_ms": max, "max": self.options.max_controls,
+                        "since": self.held_token(), "evidence": self.evidence()}),
             ),
         };
         // While a navigation is pending Chromium holds evaluations until it commits, so the
@@ -197,7 +197,7 @@ impl<T: Tab> Tools<T> {
             "quiet" => {
                 let read =
                     read.ok_or_else(|| capture_error("a settled page came back without a read"))?;
-                self.conclude(read, start)
+                self.conclude(read, start, &self.view())
             }
             "navigating" => {
                 if let Err(e) = self.tab.wait_load(watch, self.options.load_timeout).await {

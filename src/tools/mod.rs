@@ -27,7 +27,7 @@ use act::Act;
 use crate::browser::{BrowserError, Tab};
 use crate::collector::{self, CollectorRead, HeldRead};
 use crate::registry::Registry;
-use crate::screen::{InferredState, infer};
+use crate::screen::{Chrome, InferredState, JsDialog, View, infer};
 
 /// Bounds and caps the tools work within.
 #[derive(Debug, Clone)]
@@ -42,7 +42,15 @@ pub struct ToolOptions {
     pub load_timeout: Duration,
     /// Bound on any single in-page script.
     pub script_timeout: Duration,
+    /// The description budget of every read, in characters (`None`: show all gathered).
+    pub budget: Option<usize>,
+    /// Reads also gather evidence: text runs and controls without an anchor (for traces
+    /// and audits; the inferred layer never shows them).
+    pub evidence: bool,
 }
+
+/// At most this many text runs, and this many controls without an anchor, per read.
+const EVIDENCE_CAPS: (usize, usize) = (2_000, 2_000);
 
 impl Default for ToolOptions {
     fn default() -> Self {
@@ -52,6 +60,8 @@ impl Default for ToolOptions {
             settle_timeout: Duration::from_secs(5),
             load_timeout: Duration::from_secs(15),
             script_timeout: Duration::from_secs(15),
+            budget: None,
+            evidence: false,
         }
     }
 }
@@ -114,6 +124,20 @@ impl<T: Tab> Tools<T> {
         Ok(ms_since(start))
     }
 
+    /// The evidence behind the last whole-screen read: the raw layer, for traces and audits.
+    /// Nothing a journey sees comes from here.
+    pub fn last_observation(&self) -> Option<crate::screen::RawObservation> {
+        self.held
+            .lock()
+            .ok()
+            .and_then(|h| h.as_ref().map(|h| h.raw.clone()))
+    }
+
+    /// The bounds and caps the tools work within.
+    pub fn options(&self) -> &ToolOptions {
+        &self.options
+    }
+
     /// The registry the tools resolve anchors against.
     pub fn registry(&self) -> &Registry {
         &self.registry
@@ -127,17 +151,41 @@ impl<T: Tab> Tools<T> {
         self.finish("navigate", None, before, outcome, start).await
     }
 
-    /// Reads the screen: one in-page round trip.
+    /// Reads the screen: one in-page round trip, within the default description budget.
     pub async fn read_screen(&self) -> RoundTrip {
+        self.read_screen_with(self.view()).await
+    }
+
+    /// Reads the screen as `view` says: within its budget, or one region of it in full
+    /// (the region's controls only, gathered up to the collection cap and then cut to the
+    /// budget). One in-page round trip.
+    pub async fn read_screen_with(&self, view: View) -> RoundTrip {
         let start = Instant::now();
         let before = self.current_route();
         let outcome = self
-            .read()
+            .read_as(&view)
             .await
             .map(|s| (None, s, None))
             .map_err(|e| (None, e));
         self.finish("read_screen", None, before, outcome, start)
             .await
+    }
+
+    /// The view of reads nobody shaped: the whole screen within the default budget.
+    fn view(&self) -> View {
+        View {
+            budget: self.options.budget,
+            region: None,
+        }
+    }
+
+    /// The caps of the evidence reads gather, or null when they gather none.
+    fn evidence(&self) -> serde_json::Value {
+        if self.options.evidence {
+            json!({"text": EVIDENCE_CAPS.0, "nodes": EVIDENCE_CAPS.1})
+        } else {
+            serde_json::Value::Null
+        }
     }
 
     /// Presses the control `target` (`anchor` or `anchor[key]`, or `anchor` plus `key`).
@@ -197,14 +245,22 @@ impl<T: Tab> Tools<T> {
     /// One read of the screen: a single evaluate, one JSON string, one parse. Against the
     /// read the tools hold, the page sends only what changed.
     async fn read(&self) -> Result<InferredState, ToolError> {
+        self.read_as(&self.view()).await
+    }
+
+    async fn read_as(&self, view: &View) -> Result<InferredState, ToolError> {
         let start = Instant::now();
         let expr = collector::expression(
             "read",
-            &json!({"max": self.options.max_controls, "since": self.held_token()}),
+            &json!({"max": self.options.max_controls, "since": self.held_token(),
+                    "region": view.region, "evidence": self.evidence()}),
         );
         let json = self.evaluate(&expr).await?;
         let read: CollectorRead = serde_json::from_str(&json).map_err(capture_error)?;
-        self.conclude(read, start).map(|(state, _)| state)
+        if let (Some(region), Some(regions)) = (&view.region, &read.regions) {
+            return Err(no_such_region(region, regions));
+        }
+        self.conclude(read, start, view).map(|(state, _)| state)
     }
 
     /// Evaluates an in-page operation. A page caught between documents (the script's
@@ -231,25 +287,31 @@ impl<T: Tab> Tools<T> {
     }
 
     /// Applies a read to the one held, infers the state, and holds the result. Also says
-    /// what changed since the held read, when it was of the same document.
+    /// what changed since the held read, when it was of the same document. A region read
+    /// (its token is empty) is not held: the next delta still applies to the whole read.
     fn conclude(
         &self,
         read: CollectorRead,
         start: Instant,
+        view: &View,
     ) -> Result<(InferredState, Option<Changes>), ToolError> {
         let mut held = self
             .held
             .lock()
             .map_err(|_| capture_error("the held read was poisoned"))?;
         let token = read.token.clone();
-        let (ids, mut raw, changes) = read.apply(held.take()).map_err(capture_error)?;
-        raw.js_dialogs = self.tab.take_dialogs();
+        let whole = !token.is_empty();
+        let base = if whole { held.take() } else { None };
+        let (ids, mut raw, changes) = read.apply(base).map_err(capture_error)?;
+        raw.chrome = self.chrome(&raw.url, raw.status);
         if let Ok(mut ms) = self.in_page_ms.lock() {
             *ms = Some(raw.collector_ms);
         }
         let route = self.route_of(&raw.url);
-        let state = infer(&raw, route, &self.registry, ms_since(start));
-        *held = Some(HeldRead { token, ids, raw });
+        let state = infer(&raw, route, &self.registry, ms_since(start), view);
+        if whole {
+            *held = Some(HeldRead { token, ids, raw });
+        }
         drop(held);
         if let Ok(mut route) = self.route.lock() {
             *route = Some(state.route.clone());
@@ -304,6 +366,40 @@ impl<T: Tab> Tools<T> {
         }
     }
 
+    /// The browser's chrome as of now: the dialogs it answered since the last read, and
+    /// whether the document is an error page.
+    fn chrome(&self, url: &str, status: Option<u16>) -> Chrome {
+        let js_dialogs: Vec<JsDialog> = self
+            .tab
+            .take_dialogs()
+            .into_iter()
+            .map(|d| match d.split_once(": ") {
+                Some((kind, message)) => JsDialog {
+                    kind: kind.to_string(),
+                    message: message.to_string(),
+                },
+                None => JsDialog {
+                    kind: d,
+                    message: String::new(),
+                },
+            })
+            .collect();
+        let error_page = if url.starts_with("chrome-error:") {
+            Some("the browser's error page: the document could not be loaded".to_string())
+        } else {
+            status
+                .filter(|s| *s >= 400)
+                .map(|s| format!("the server answered HTTP {s}"))
+        };
+        Chrome {
+            beforeunload: js_dialogs.iter().any(|d| d.kind == "beforeunload"),
+            js_dialogs,
+            crashed: false,
+            error_page,
+            file_chooser: false,
+        }
+    }
+
     fn current_route(&self) -> String {
         self.route
             .lock()
@@ -328,6 +424,23 @@ fn browser_error(e: BrowserError) -> ToolError {
         .attributed(Attribution::App),
         other => ToolError::new(ErrorCode::BrowserCrashed, other.to_string()),
     }
+}
+
+/// A region read of a region the screen does not have: which it does have.
+fn no_such_region(region: &str, regions: &std::collections::BTreeMap<String, usize>) -> ToolError {
+    let names: Vec<String> = regions.keys().cloned().collect();
+    let near = crate::registry::closest(region, &names)
+        .map(|n| format!(" (did you mean `{n}`?)"))
+        .unwrap_or_default();
+    let listed = regions
+        .iter()
+        .map(|(r, n)| format!("{r} ({n})"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    ToolError::new(
+        ErrorCode::InvalidArgument,
+        format!("no region `{region}` on this screen{near}; its regions: {listed}"),
+    )
 }
 
 fn capture_error(e: impl std::fmt::Display) -> ToolError {

@@ -119,13 +119,13 @@ where
 }
 
 /// A temp dir holding one journey file.
-fn journey(name: &str, source: &str) -> tempfile::TempDir {
+pub(crate) fn journey(name: &str, source: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temp dir");
     std::fs::write(dir.path().join(name), source).expect("write the journey");
     dir
 }
 
-fn run_journey(dir: &Path, name: &str, extra: &[&str]) -> Run {
+pub(crate) fn run_journey(dir: &Path, name: &str, extra: &[&str]) -> Run {
     let anchors = anchors();
     let mut args = vec!["--anchors", anchors.as_str()];
     args.extend_from_slice(extra);

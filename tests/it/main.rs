@@ -10,6 +10,7 @@ mod errors;
 mod fill;
 mod frames;
 mod invoke;
+mod layers;
 mod navigate;
 mod press;
 mod read;
