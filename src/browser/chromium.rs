@@ -15,9 +15,13 @@ use chromiumoxide::cdp::browser_protocol::input::{
     DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
     InsertTextParams, MouseButton,
 };
+use chromiumoxide::cdp::browser_protocol::inspector::{
+    EnableParams as InspectorEnableParams, EventTargetCrashed,
+};
 use chromiumoxide::cdp::browser_protocol::page::{
-    EventFrameStartedLoading, EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId,
-    HandleJavaScriptDialogParams, NavigateParams,
+    EventFileChooserOpened, EventFrameStartedLoading, EventFrameStoppedLoading,
+    EventJavascriptDialogOpening, FrameId, HandleJavaScriptDialogParams, NavigateParams,
+    SetInterceptFileChooserDialogParams,
 };
 use chromiumoxide::cdp::browser_protocol::target::{
     CreateBrowserContextParams, CreateTargetParams,
@@ -31,7 +35,7 @@ use futures::StreamExt;
 use tokio::task::JoinHandle;
 
 use super::launch::{self, LaunchOptions};
-use super::{BrowserError, Tab};
+use super::{BrowserError, ChromeEvents, Tab};
 
 /// A Chromium process owned by this run.
 pub struct Chromium {
@@ -179,30 +183,74 @@ pub struct ChromiumTab {
     page: Page,
     main_frame: Option<FrameId>,
     timeout: Duration,
-    dialogs: Arc<Mutex<Vec<String>>>,
-    watcher: JoinHandle<()>,
+    chrome: Arc<Mutex<ChromeEvents>>,
+    watchers: Vec<JoinHandle<()>>,
 }
 
 impl ChromiumTab {
     async fn new(page: Page, timeout: Duration) -> Result<ChromiumTab, BrowserError> {
-        let dialogs = Arc::new(Mutex::new(Vec::new()));
+        let chrome = Arc::new(Mutex::new(ChromeEvents::default()));
         let mut opening = bounded(
             timeout,
             "subscribing to dialogs",
             page.event_listener::<EventJavascriptDialogOpening>(),
         )
         .await?;
+        let mut crashed = bounded(
+            timeout,
+            "subscribing to crashes",
+            page.event_listener::<EventTargetCrashed>(),
+        )
+        .await?;
+        let mut choosers = bounded(
+            timeout,
+            "subscribing to file choosers",
+            page.event_listener::<EventFileChooserOpened>(),
+        )
+        .await?;
+        bounded(
+            timeout,
+            "enabling crash reports",
+            page.execute(InspectorEnableParams::default()),
+        )
+        .await?;
+        // Nobody can pick a file in a headless run: the chooser is intercepted (it never
+        // opens, the page gets no file) and reported in the next read.
+        bounded(
+            timeout,
+            "intercepting file choosers",
+            page.execute(SetInterceptFileChooserDialogParams::new(true)),
+        )
+        .await?;
         let answer_page = page.clone();
-        let seen = Arc::clone(&dialogs);
+        let seen = Arc::clone(&chrome);
         // A JavaScript dialog blocks the page (and every evaluate) until answered, so it is
         // answered at once and recorded; the read after it reports it.
-        let watcher = tokio::spawn(async move {
+        let dialogs = tokio::spawn(async move {
             while let Some(event) = opening.next().await {
-                if let Ok(mut list) = seen.lock() {
-                    list.push(format!("{}: {}", event.r#type.as_ref(), event.message));
+                if let Ok(mut chrome) = seen.lock() {
+                    chrome
+                        .dialogs
+                        .push((event.r#type.as_ref().to_string(), event.message.clone()));
                 }
                 let answer = HandleJavaScriptDialogParams::new(true);
                 let _ = tokio::time::timeout(timeout, answer_page.execute(answer)).await;
+            }
+        });
+        let seen = Arc::clone(&chrome);
+        let crashes = tokio::spawn(async move {
+            while crashed.next().await.is_some() {
+                if let Ok(mut chrome) = seen.lock() {
+                    chrome.crashed = true;
+                }
+            }
+        });
+        let seen = Arc::clone(&chrome);
+        let files = tokio::spawn(async move {
+            while choosers.next().await.is_some() {
+                if let Ok(mut chrome) = seen.lock() {
+                    chrome.file_choosers += 1;
+                }
             }
         });
         let main_frame = bounded(timeout, "finding the main frame", page.mainframe()).await?;
@@ -210,15 +258,17 @@ impl ChromiumTab {
             page,
             main_frame,
             timeout,
-            dialogs,
-            watcher,
+            chrome,
+            watchers: vec![dialogs, crashes, files],
         })
     }
 }
 
 impl Drop for ChromiumTab {
     fn drop(&mut self) {
-        self.watcher.abort();
+        for watcher in &self.watchers {
+            watcher.abort();
+        }
     }
 }
 
@@ -421,10 +471,17 @@ impl Tab for ChromiumTab {
         let _ = tokio::time::timeout(self.timeout, self.page.clone().close()).await;
     }
 
-    fn take_dialogs(&self) -> Vec<String> {
-        match self.dialogs.lock() {
-            Ok(mut list) => std::mem::take(&mut *list),
-            Err(_) => Vec::new(),
+    fn take_chrome(&self) -> ChromeEvents {
+        match self.chrome.lock() {
+            Ok(mut chrome) => {
+                // A crash stays a crash; dialogs and choosers are reported once.
+                let crashed = chrome.crashed;
+                let mut taken = std::mem::take(&mut *chrome);
+                chrome.crashed = crashed;
+                taken.crashed = crashed;
+                taken
+            }
+            Err(_) => ChromeEvents::default(),
         }
     }
 }

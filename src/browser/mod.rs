@@ -70,15 +70,27 @@ pub trait Tab: Send + Sync {
     /// Stops a pending navigation (after a load timed out), so the tab is usable again.
     fn stop_loading(&self) -> impl Future<Output = ()> + Send;
 
-    /// JavaScript dialogs (alert, confirm, prompt, beforeunload) the browser answered since
-    /// the last call, as `kind: message`. They are answered at once so a page can never hang
-    /// the runner.
-    fn take_dialogs(&self) -> Vec<String>;
+    /// What happened in the browser's chrome since the last call: JavaScript dialogs
+    /// (answered at once, so a page can never hang the runner), file choosers (intercepted),
+    /// and whether the renderer crashed (that one stays set).
+    fn take_chrome(&self) -> ChromeEvents;
 
     /// Closes the tab.
     fn close(self) -> impl Future<Output = ()> + Send
     where
         Self: Sized;
+}
+
+/// Events of the browser's own chrome, outside the page's DOM.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ChromeEvents {
+    /// JavaScript dialogs answered, as (kind, message): `alert`, `confirm`, `prompt`,
+    /// `beforeunload`.
+    pub dialogs: Vec<(String, String)>,
+    /// The tab's renderer crashed.
+    pub crashed: bool,
+    /// File choosers the page opened (intercepted: none was shown).
+    pub file_choosers: usize,
 }
 
 /// What went wrong in the browser layer.

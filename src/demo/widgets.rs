@@ -47,6 +47,8 @@ const STATES: &str = r#"<section class="card" data-anchor-region="states" aria-l
 <p class="actions">
 <button type="button" data-anchor="widgets.alert" onclick="alert('Heads up')">Show alert</button>
 <button type="button" id="plain" onclick="this.textContent='Plain pressed'">Plain button</button>
+<button type="button" data-anchor="widgets.upload" onclick="document.getElementById('w-file').click()">Attach a file</button>
+<input type="file" id="w-file" hidden>
 <a href="/slow?ms=20000" data-anchor="widgets.slow-link">Slow page</a>
 <a href="/claims" data-anchor="widgets.navigate-link">Go to claims</a>
 </p>

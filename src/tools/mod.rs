@@ -369,20 +369,11 @@ impl<T: Tab> Tools<T> {
     /// The browser's chrome as of now: the dialogs it answered since the last read, and
     /// whether the document is an error page.
     fn chrome(&self, url: &str, status: Option<u16>) -> Chrome {
-        let js_dialogs: Vec<JsDialog> = self
-            .tab
-            .take_dialogs()
+        let events = self.tab.take_chrome();
+        let js_dialogs: Vec<JsDialog> = events
+            .dialogs
             .into_iter()
-            .map(|d| match d.split_once(": ") {
-                Some((kind, message)) => JsDialog {
-                    kind: kind.to_string(),
-                    message: message.to_string(),
-                },
-                None => JsDialog {
-                    kind: d,
-                    message: String::new(),
-                },
-            })
+            .map(|(kind, message)| JsDialog { kind, message })
             .collect();
         let error_page = if url.starts_with("chrome-error:") {
             Some("the browser's error page: the document could not be loaded".to_string())
@@ -394,9 +385,9 @@ impl<T: Tab> Tools<T> {
         Chrome {
             beforeunload: js_dialogs.iter().any(|d| d.kind == "beforeunload"),
             js_dialogs,
-            crashed: false,
+            crashed: events.crashed,
             error_page,
-            file_chooser: false,
+            file_chooser: events.file_choosers > 0,
         }
     }
 

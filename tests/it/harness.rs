@@ -11,7 +11,7 @@ use std::time::Duration;
 use tokio::runtime::Runtime;
 use url::Url;
 use waymark::browser::{
-    BrowserError, Chromium, ChromiumTab, LaunchOptions, Tab, kill_launched_browsers,
+    BrowserError, ChromeEvents, Chromium, ChromiumTab, LaunchOptions, Tab, kill_launched_browsers,
 };
 use waymark::demo::DemoApp;
 use waymark::registry::Registry;
@@ -141,8 +141,8 @@ impl Tab for ProbedTab {
         self.0.stop_loading().await
     }
 
-    fn take_dialogs(&self) -> Vec<String> {
-        self.0.take_dialogs()
+    fn take_chrome(&self) -> ChromeEvents {
+        self.0.take_chrome()
     }
 
     async fn close(self) {

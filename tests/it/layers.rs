@@ -156,3 +156,28 @@ fn read_budget_prints_the_report_in_words() {
         .says("dropped by role: ")
         .says("read_screen(#{region: ");
 }
+
+#[test]
+fn a_file_chooser_is_intercepted_and_flagged() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/widgets").await;
+        let rt = tools.invoke("widgets.upload", None).await;
+        let screen = ok(&rt);
+        let raw = tools.last_observation().expect("a read is held");
+        assert!(raw.chrome.file_chooser, "{:?}", raw.chrome);
+        assert!(
+            screen
+                .confidence_reasons
+                .iter()
+                .any(|r| r.contains("file chooser")),
+            "{:?}",
+            screen.confidence_reasons
+        );
+        // Reported once: the next read has no new chooser.
+        ok(&tools.read_screen().await);
+        let raw = tools.last_observation().expect("a read is held");
+        assert!(!raw.chrome.file_chooser);
+        tools.close().await;
+    });
+}
