@@ -179,6 +179,7 @@ fn pure(c: &mut Criterion) {
         let view = View {
             budget: Some(16_000),
             region: None,
+            ..View::default()
         };
         let cut = infer(&focused, "/dense".into(), &registry, 1.0, &view);
         let t = cut.truncation.as_ref().expect("the budget cuts");

@@ -7,7 +7,7 @@
 //   read    {max, since, region, evidence}     -> the screen, whole or as a delta against `since`;
 //                                                 one region only; with `evidence` (caps), text
 //                                                 runs and unanchored controls too
-//   prepare {anchor, key, mode}                -> resolve + actionability checks (+ focus for
+//   prepare {anchor, key | node | point, mode} -> resolve + actionability checks (+ focus for
 //                                                 fill/press, + hit point for invoke)
 //   settle  {quiet_ms, max_ms, max, since, evidence}
 //                                              -> wait until the DOM is quiet or a navigation
@@ -371,6 +371,7 @@
 
   function gatherEvidence(roots, caps) {
     var ev = { text_runs: [], text_runs_capped: false, unanchored: [], unanchored_total: 0 };
+    W.nodes = new Map();
     var labels = null;
     roots.forEach(function (r) {
       var ox = r.origin ? r.origin[0] : scrollX, oy = r.origin ? r.origin[1] : scrollY;
@@ -388,6 +389,7 @@
         if (!visibleOf(el, rect)) n.visible = false;
         n.bbox = [Math.round(rect.left + ox), Math.round(rect.top + oy), Math.round(rect.width), Math.round(rect.height)];
         ev.unanchored.push(n);
+        W.nodes.set(n.node, el);
       }
       if (ev.text_runs_capped) return;
       var doc = r.root.nodeType === 9 ? r.root : r.root.ownerDocument;
@@ -670,17 +672,42 @@
     }
   }
 
-  function prepare(a) {
+  // The element an action names: by anchor (and key), by the node id a read gave it, or by
+  // a point in top-document coordinates (scrolled into view; the control under it, or
+  // whatever element is there).
+  function target(a) {
+    if (a.node !== undefined && a.node !== null) {
+      var el = (W.nodes && W.nodes.get(a.node)) || (W.cache && W.cache.elOf.get(a.node));
+      if (!el || !el.isConnected) return { info: { status: 'stale', count: 0 } };
+      return { el: el };
+    }
+    if (a.point) {
+      var px = a.point[0], py = a.point[1];
+      if (px < scrollX || py < scrollY || px >= scrollX + innerWidth || py >= scrollY + innerHeight) {
+        window.scrollTo({ left: px - innerWidth / 2, top: py - innerHeight / 2, behavior: 'instant' });
+      }
+      var vx = px - scrollX, vy = py - scrollY;
+      var hit = vx >= 0 && vy >= 0 && vx < innerWidth && vy < innerHeight ? hitTest(vx, vy) : null;
+      if (!hit) return { info: { status: 'not_found', count: 0 } };
+      return { el: (hit.closest && hit.closest(INTERACTIVE + ',[data-anchor]')) || hit, point: [vx, vy] };
+    }
     var found = findAll(a.anchor, a.key);
     if (found.length === 0) {
       var others = a.key !== null && a.key !== undefined ? findAll(a.anchor, null).length : 0;
-      return { status: 'not_found', count: 0, unkeyed: others };
+      return { info: { status: 'not_found', count: 0, unkeyed: others } };
     }
     if (found.length > 1) {
       var keys = found.slice(0, 6).map(function (f) { return f.el.getAttribute('data-anchor-key'); });
-      return { status: 'ambiguous', count: found.length, keys: keys };
+      return { info: { status: 'ambiguous', count: found.length, keys: keys } };
     }
-    var el = found[0].el;
+    return { el: found[0].el };
+  }
+
+  function prepare(a) {
+    var t = target(a);
+    if (!t.el) return t.info;
+    var el = t.el;
+    W.target = el;
     // One element: its own `labels` list is cheap (a whole-page label map is not).
     var labels = new Map([[el, Array.prototype.slice.call(el.labels || [])]]);
     var role = roleOf(el);
@@ -695,13 +722,17 @@
         return info;
       }
     }
-    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    if (!t.point) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     rect = el.getBoundingClientRect();
     // Frame offsets are taken after scrolling: scrollIntoView may have moved the frames too.
     var off = frameOffset(el);
     var x = rect.left + rect.width / 2 + off[0];
     var y = rect.top + rect.height / 2 + off[1];
-    if (a.mode === 'invoke') {
+    if (a.mode === 'invoke' && t.point) {
+      // A point is pressed exactly where it was named, on whatever lies there.
+      info.x = t.point[0];
+      info.y = t.point[1];
+    } else if (a.mode === 'invoke') {
       if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
         info.status = 'obscured';
         info.cover = 'outside the viewport';
@@ -790,7 +821,8 @@
   }
 
   function finishFill(a) {
-    var found = findAll(a.anchor, a.key);
+    var found = a.anchor ? findAll(a.anchor, a.key)
+      : (W.target && W.target.isConnected ? [{ el: W.target }] : []);
     if (found.length !== 1) return { status: 'lost', count: found.length };
     var el = found[0].el;
     el.dispatchEvent(new Event('change', { bubbles: true }));

@@ -34,6 +34,7 @@ pub async fn read(
             .read_screen_with(View {
                 budget: settings.tools.budget,
                 region: Some(region.to_string()),
+                ..View::default()
             })
             .await;
     }

@@ -209,6 +209,24 @@ impl Control {
     }
 }
 
+/// A control without an anchor, as downstream code sees it: named for an action by its
+/// `node` id (`invoke(#{node: 17})`), valid while the page keeps the element.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Node {
+    /// The page's id for the element.
+    pub node: u64,
+    /// ARIA role.
+    pub role: String,
+    /// The words on screen that name it.
+    pub label: String,
+    /// The region it sits in.
+    pub region: String,
+    /// Cannot be acted on.
+    pub disabled: bool,
+    /// Visible on the page.
+    pub visible: bool,
+}
+
 /// What a cut dropped. `shown + dropped == total`, and the per-region (and per-role) counts
 /// add up to `dropped`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -242,6 +260,8 @@ pub struct View {
     pub budget: Option<usize>,
     /// The read covers only this region (the collector gathered only it).
     pub region: Option<String>,
+    /// Also list the controls without an anchor (as [`Node`]s).
+    pub nodes: bool,
 }
 
 /// What the screen is taken to be. Built only by [`infer`]:
@@ -284,6 +304,12 @@ pub struct InferredState {
     /// The one region this read covers, when it was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
+    /// Controls without an anchor, when they were asked for (at most 2,000).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<Vec<Node>>,
+    /// How many controls without an anchor the page has, when they were asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_total: Option<usize>,
     #[serde(skip)]
     _sealed: Sealed,
 }
@@ -356,6 +382,23 @@ pub fn infer(
             None => c.anchor.clone(),
         });
     let (controls, truncation) = cut(raw, view);
+    let nodes = match (&raw.evidence, view.nodes) {
+        (Some(ev), true) => Some((
+            ev.unanchored
+                .iter()
+                .map(|n| Node {
+                    node: n.node,
+                    role: n.role.clone(),
+                    label: n.label.clone(),
+                    region: n.region.clone(),
+                    disabled: n.disabled,
+                    visible: n.visible,
+                })
+                .collect::<Vec<_>>(),
+            ev.unanchored_total,
+        )),
+        _ => None,
+    };
     let dialog = raw
         .dialog
         .clone()
@@ -375,6 +418,8 @@ pub fn infer(
         status: raw.status,
         title: raw.title.clone(),
         region: view.region.clone(),
+        nodes: nodes.as_ref().map(|(n, _)| n.clone()),
+        nodes_total: nodes.map(|(_, total)| total),
         _sealed: Sealed,
     }
 }
@@ -688,6 +733,7 @@ mod tests {
             &View {
                 budget: Some(budget),
                 region: None,
+                ..View::default()
             },
         );
         let kept: Vec<&str> = s.controls.iter().map(|c| c.anchor.as_str()).collect();
@@ -712,7 +758,7 @@ mod tests {
             &r,
             &View {
                 budget: Some(budget + cost("far.button")),
-                region: None,
+                ..View::default()
             },
         );
         assert!(s.control("far.button", None).is_some());
@@ -730,6 +776,7 @@ mod tests {
             &View {
                 budget: Some(one),
                 region: None,
+                ..View::default()
             },
         )
         .truncation
@@ -796,7 +843,7 @@ mod tests {
         proptest! {
             #[test]
             fn cuts_are_whole_counted_and_keep_the_focused_region((r, budget) in screens()) {
-                let s = state(&r, &View { budget: Some(budget), region: None });
+                let s = state(&r, &View { budget: Some(budget), region: None, nodes: false });
                 let shown_len: usize = s.controls.iter().map(description_len).sum();
                 prop_assert!(shown_len <= budget, "the budget holds");
                 // No control cut in half: every shown control is one of the read's, whole.

@@ -15,7 +15,7 @@ use super::outcome::{self, Outcome};
 use crate::browser::Tab;
 use crate::screen::View;
 use crate::snapshot::{SnapshotError, SnapshotOptions, SnapshotStore};
-use crate::tools::{RoundTrip, Tools};
+use crate::tools::{RoundTrip, Target, Tools};
 
 /// Resource limits of one journey.
 #[derive(Debug, Clone)]
@@ -156,6 +156,21 @@ fn journey_engine<T: Tab + 'static>(
         round_trip(h.block_on(t.invoke(anchor, Some(&key))))
     });
     let (t, h) = (Arc::clone(&tools), handle.clone());
+    engine.register_fn("invoke", move |target: rhai::Map| {
+        let target = target_of(&target)?;
+        round_trip(h.block_on(t.invoke_target(&target)))
+    });
+    let (t, h) = (Arc::clone(&tools), handle.clone());
+    engine.register_fn("press", move |target: rhai::Map, key_name: &str| {
+        let target = target_of(&target)?;
+        round_trip(h.block_on(t.press_target(&target, key_name)))
+    });
+    let (t, h) = (Arc::clone(&tools), handle.clone());
+    engine.register_fn("fill", move |target: rhai::Map, text: &str| {
+        let target = target_of(&target)?;
+        round_trip(h.block_on(t.fill_target(&target, text)))
+    });
+    let (t, h) = (Arc::clone(&tools), handle.clone());
     engine.register_fn("press", move |anchor: &str, key_name: &str| {
         round_trip(h.block_on(t.press(anchor, key_name)))
     });
@@ -261,12 +276,13 @@ fn snapshot_options(map: &rhai::Map) -> Result<SnapshotOptions, Box<EvalAltResul
     Ok(options)
 }
 
-/// `read_screen(#{budget: N, region: "…"})`: the description budget in characters
-/// (default: the run's `--budget`) and one region to read in full.
+/// `read_screen(#{budget: N, region: "…", nodes: true})`: the description budget in
+/// characters (default: the run's `--budget`), one region to read in full, and whether to
+/// list the controls without an anchor.
 fn view_options(map: &rhai::Map, budget: Option<usize>) -> Result<View, Box<EvalAltResult>> {
     let mut view = View {
         budget,
-        region: None,
+        ..View::default()
     };
     for (key, value) in map {
         match key.as_str() {
@@ -292,15 +308,74 @@ fn view_options(map: &rhai::Map, budget: Option<usize>) -> Result<View, Box<Eval
                 })?;
                 view.region = Some(region.to_string());
             }
+            "nodes" => {
+                view.nodes = value.as_bool().map_err(|_| {
+                    fail_map(
+                        "invalid_argument",
+                        &format!("`nodes` takes true or false, not `{value}`"),
+                    )
+                })?;
+            }
             other => {
                 return Err(fail_map(
                     "invalid_argument",
-                    &format!("`{other}` is not a read_screen option (use `budget` or `region`)"),
+                    &format!(
+                        "`{other}` is not a read_screen option (use `budget`, `region` or `nodes`)"
+                    ),
                 ));
             }
         }
     }
     Ok(view)
+}
+
+/// A target written as a map: `#{node: 17}` (a control without an anchor, from a read with
+/// `nodes: true`) or `#{x: 120, y: 340}` (a point in the coordinates of the page).
+fn target_of(map: &rhai::Map) -> Result<Target, Box<EvalAltResult>> {
+    let number = |key: &str| -> Result<Option<f64>, Box<EvalAltResult>> {
+        match map.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_float()
+                .ok()
+                .or_else(|| v.as_int().ok().map(|i| i as f64))
+                .filter(|f| f.is_finite())
+                .map(Some)
+                .ok_or_else(|| {
+                    fail_map(
+                        "invalid_argument",
+                        &format!("`{key}` takes a number, not `{v}`"),
+                    )
+                }),
+        }
+    };
+    if let Some(other) = map
+        .keys()
+        .find(|k| !matches!(k.as_str(), "node" | "x" | "y"))
+    {
+        return Err(fail_map(
+            "invalid_argument",
+            &format!("`{other}` names no target (use `#{{node: N}}` or `#{{x: X, y: Y}}`)"),
+        ));
+    }
+    match (map.get("node"), number("x")?, number("y")?) {
+        (Some(node), None, None) => node
+            .as_int()
+            .ok()
+            .and_then(|n| u64::try_from(n).ok())
+            .map(Target::Node)
+            .ok_or_else(|| {
+                fail_map(
+                    "invalid_argument",
+                    &format!("`node` takes a node id from a read, not `{node}`"),
+                )
+            }),
+        (None, Some(x), Some(y)) => Ok(Target::Point { x, y }),
+        _ => Err(fail_map(
+            "invalid_argument",
+            "a target map is `#{node: N}` or `#{x: X, y: Y}`",
+        )),
+    }
 }
 
 fn fail_map(code: &str, message: &str) -> Box<EvalAltResult> {

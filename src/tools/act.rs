@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
+use super::target::Target;
 use super::{Attribution, Changes, ErrorCode, Outcome, RoundTrip, ToolError, Tools};
 use super::{browser_error, capture_error};
 use crate::anchor::{AnchorId, AnchorRef};
@@ -39,22 +40,30 @@ impl Act<'_> {
 }
 
 impl<T: Tab> Tools<T> {
+    /// An action on an anchor written the way journeys write it.
     pub(super) async fn act(&self, act: Act<'_>, target: &str, key: Option<&str>) -> RoundTrip {
-        let start = Instant::now();
-        let before = self.current_route();
-        let outcome = match parse_target(target, key) {
-            Ok(anchor) => self.act_inner(&act, &anchor).await,
-            Err(e) => Err((None, e)),
-        };
-        let shown = match parse_target(target, key) {
-            Ok(a) => a.to_string(),
-            Err(_) => target.to_string(),
-        };
-        self.finish(act.tool(), Some(shown), before, outcome, start)
-            .await
+        match parse_target(target, key) {
+            Ok(anchor) => self.act_on(act, &Target::Anchor(anchor)).await,
+            Err(e) => {
+                let start = Instant::now();
+                let before = self.current_route();
+                let shown = Some(target.to_string());
+                self.finish(act.tool(), shown, before, Err((None, e)), start)
+                    .await
+            }
+        }
     }
 
-    pub(super) async fn act_inner(&self, act: &Act<'_>, anchor: &AnchorRef) -> Outcome {
+    /// An action on any kind of target.
+    pub(super) async fn act_on(&self, act: Act<'_>, target: &Target) -> RoundTrip {
+        let start = Instant::now();
+        let before = self.current_route();
+        let outcome = self.act_inner(&act, target).await;
+        let shown = Some(target.to_string());
+        self.finish(act.tool(), shown, before, outcome, start).await
+    }
+
+    pub(super) async fn act_inner(&self, act: &Act<'_>, anchor: &Target) -> Outcome {
         if let Act::Press(name) = act
             && !is_known_key(name)
         {
@@ -110,17 +119,17 @@ impl<T: Tab> Tools<T> {
     pub(super) async fn prepare(
         &self,
         act: &Act<'_>,
-        anchor: &AnchorRef,
+        target: &Target,
     ) -> Result<Prepared, ToolError> {
         let (mode, text) = match act {
             Act::Invoke => ("invoke", None),
             Act::Press(_) => ("press", None),
             Act::Fill(text) => ("fill", Some(*text)),
         };
-        let expr = collector::expression(
-            "prepare",
-            &json!({"anchor": anchor.id.as_str(), "key": anchor.key, "mode": mode, "text": text}),
-        );
+        let mut args = target.args();
+        args["mode"] = json!(mode);
+        args["text"] = json!(text);
+        let expr = collector::expression("prepare", &args);
         let json = self.evaluate(&expr).await?;
         serde_json::from_str(&json).map_err(capture_error)
     }
@@ -130,7 +139,7 @@ impl<T: Tab> Tools<T> {
     pub(super) async fn settle(
         &self,
         act: &Act<'_>,
-        anchor: &AnchorRef,
+        anchor: &Target,
         expected: Option<&str>,
         watch: T::LoadWatch,
     ) -> Result<(InferredState, Option<Changes>), ToolError> {
@@ -139,12 +148,16 @@ impl<T: Tab> Tools<T> {
         let max = self.options.settle_timeout.as_millis() as u64;
         let bound = self.options.settle_timeout + self.options.script_timeout;
         let expr = match expected {
-            Some(expected) => collector::expression(
-                "finish_fill",
-                &json!({"anchor": anchor.id.as_str(), "key": anchor.key, "expected": expected,
+            Some(expected) => {
+                let mut args = json!({"expected": expected,
                         "quiet_ms": quiet, "max_ms": max, "max": self.options.max_controls,
-                        "since": self.held_token(), "evidence": self.evidence()}),
-            ),
+                        "since": self.held_token(), "evidence": self.evidence()});
+                if let Some(a) = anchor.anchor() {
+                    args["anchor"] = json!(a.id.as_str());
+                    args["key"] = json!(a.key);
+                }
+                collector::expression("finish_fill", &args)
+            }
             None => collector::expression(
                 "settle",
                 &json!({"quiet_ms": quiet, "max_ms": max, "max": self.options.max_controls,

@@ -12,6 +12,7 @@ mod error;
 mod refusal;
 mod result;
 mod route;
+mod target;
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -21,6 +22,7 @@ use url::Url;
 
 pub use error::{Attribution, ErrorCode, ToolError};
 pub use result::{Changes, RoundTrip};
+pub use target::Target;
 
 use act::Act;
 
@@ -175,13 +177,19 @@ impl<T: Tab> Tools<T> {
     fn view(&self) -> View {
         View {
             budget: self.options.budget,
-            region: None,
+            ..View::default()
         }
     }
 
     /// The caps of the evidence reads gather, or null when they gather none.
     fn evidence(&self) -> serde_json::Value {
-        if self.options.evidence {
+        self.evidence_for(false)
+    }
+
+    /// The caps of the evidence a read gathers, when the tools keep evidence or the read
+    /// asks for the controls without an anchor.
+    fn evidence_for(&self, nodes: bool) -> serde_json::Value {
+        if self.options.evidence || nodes {
             json!({"text": EVIDENCE_CAPS.0, "nodes": EVIDENCE_CAPS.1})
         } else {
             serde_json::Value::Null
@@ -202,6 +210,22 @@ impl<T: Tab> Tools<T> {
     /// submits, never clicks: a newline in `text` is text (dropped by single-line fields).
     pub async fn fill(&self, target: &str, text: &str) -> RoundTrip {
         self.act(Act::Fill(text), target, None).await
+    }
+
+    /// [`invoke`](Tools::invoke) on any kind of target: an anchor, a node of the latest
+    /// read's evidence, or a point (pressed exactly there, whatever lies there).
+    pub async fn invoke_target(&self, target: &Target) -> RoundTrip {
+        self.act_on(Act::Invoke, target).await
+    }
+
+    /// [`press`](Tools::press) on any kind of target.
+    pub async fn press_target(&self, target: &Target, key_name: &str) -> RoundTrip {
+        self.act_on(Act::Press(key_name), target).await
+    }
+
+    /// [`fill`](Tools::fill) on any kind of target.
+    pub async fn fill_target(&self, target: &Target, text: &str) -> RoundTrip {
+        self.act_on(Act::Fill(text), target).await
     }
 
     async fn navigate_inner(&self, route: &str) -> Outcome {
@@ -253,7 +277,7 @@ impl<T: Tab> Tools<T> {
         let expr = collector::expression(
             "read",
             &json!({"max": self.options.max_controls, "since": self.held_token(),
-                    "region": view.region, "evidence": self.evidence()}),
+                    "region": view.region, "evidence": self.evidence_for(view.nodes)}),
         );
         let json = self.evaluate(&expr).await?;
         let read: CollectorRead = serde_json::from_str(&json).map_err(capture_error)?;

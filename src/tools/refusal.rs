@@ -1,7 +1,9 @@
-//! Turning what the in-page check found (missing, several, hidden, disabled, covered, not
-//! editable) into an error code and a message that names the control in the words on screen.
+//! Turning what the in-page check found (missing, several, gone, hidden, disabled, covered,
+//! not editable) into an error code and a message that names the control in the words on
+//! screen.
 
 use super::act::Act;
+use super::target::Target;
 use super::{ErrorCode, ToolError, Tools, capture_error};
 use crate::anchor::AnchorRef;
 use crate::browser::Tab;
@@ -11,44 +13,29 @@ impl<T: Tab> Tools<T> {
     pub(super) fn check(
         &self,
         act: &Act<'_>,
-        anchor: &AnchorRef,
+        target: &Target,
         p: &Prepared,
     ) -> Result<(), ToolError> {
         let named = match &p.label {
-            Some(l) if !l.is_empty() => format!("`{anchor}` (\"{l}\")"),
-            _ => format!("`{anchor}`"),
+            Some(l) if !l.is_empty() => format!("`{target}` (\"{l}\")"),
+            _ => format!("`{target}`"),
         };
         let route = self.current_route();
         let err = |code, message: String| Err(ToolError::new(code, message));
-        match p.status.as_str() {
-            "ok" => Ok(()),
-            "not_found" => {
-                if anchor.key.is_some() && p.unkeyed > 0 {
-                    return err(
-                        ErrorCode::NotOnScreen,
-                        format!(
-                            "no `{}` with key `{}` on {route} ({} with other keys)",
-                            anchor.id,
-                            anchor.key.as_deref().unwrap_or_default(),
-                            p.unkeyed
-                        ),
-                    );
-                }
-                match self.registry.anchor(anchor.id.as_str()) {
-                    Some(spec) => err(
-                        ErrorCode::NotOnScreen,
-                        format!(
-                            "`{anchor}` is not on {route} (the registry expects it on: {})",
-                            spec.screens.join(", ")
-                        ),
-                    ),
-                    None => err(
-                        ErrorCode::UnknownAnchor,
-                        format!("`{anchor}` is not in the registry and not on {route}"),
-                    ),
-                }
-            }
-            "ambiguous" => {
+        match (p.status.as_str(), target) {
+            ("ok", _) => Ok(()),
+            ("not_found", Target::Anchor(anchor)) => Err(self.missing(anchor, p, &route)),
+            ("not_found" | "stale", Target::Node(n)) => err(
+                ErrorCode::StaleRead,
+                format!(
+                    "node {n} is not on {route} any more: it came from a read taken before the page changed; read the screen again"
+                ),
+            ),
+            ("not_found", Target::Point { .. }) => err(
+                ErrorCode::NotOnScreen,
+                format!("nothing on {route} lies at {target}"),
+            ),
+            ("ambiguous", _) => {
                 let keys: Vec<String> = p
                     .keys
                     .iter()
@@ -57,35 +44,35 @@ impl<T: Tab> Tools<T> {
                 err(
                     ErrorCode::AmbiguousAnchor,
                     format!(
-                        "`{anchor}` matches {} controls on {route}; name one with a key (keys: {})",
+                        "`{target}` matches {} controls on {route}; name one with a key (keys: {})",
                         p.count,
                         keys.join(", ")
                     ),
                 )
             }
-            "hidden" => err(
+            ("hidden", _) => err(
                 ErrorCode::NotOnScreen,
                 format!("{named} is in the page on {route} but not visible"),
             ),
-            "disabled" => err(
+            ("disabled", _) => err(
                 ErrorCode::Disabled,
                 format!("{named} is disabled on {route}"),
             ),
-            "obscured" => err(
+            ("obscured", _) => err(
                 ErrorCode::Obscured,
                 format!(
                     "{named} is covered by {} at its centre",
                     p.cover.as_deref().unwrap_or("another element")
                 ),
             ),
-            "not_editable" => err(
+            ("not_editable", _) => err(
                 ErrorCode::NotEditable,
                 format!(
                     "{named} does not take text: it is {}",
                     p.why.as_deref().unwrap_or("not a field")
                 ),
             ),
-            "no_option" => {
+            ("no_option", _) => {
                 let text = match act {
                     Act::Fill(t) => *t,
                     _ => "",
@@ -98,9 +85,38 @@ impl<T: Tab> Tools<T> {
                     ),
                 )
             }
-            other => Err(capture_error(format!(
-                "the collector answered an unknown status `{other}`"
+            (other, _) => Err(capture_error(format!(
+                "the collector answered an unexpected status `{other}` for {target}"
             ))),
+        }
+    }
+
+    /// An anchor the page does not have: elsewhere (the registry says where), with another
+    /// key, or unknown altogether.
+    fn missing(&self, anchor: &AnchorRef, p: &Prepared, route: &str) -> ToolError {
+        if anchor.key.is_some() && p.unkeyed > 0 {
+            return ToolError::new(
+                ErrorCode::NotOnScreen,
+                format!(
+                    "no `{}` with key `{}` on {route} ({} with other keys)",
+                    anchor.id,
+                    anchor.key.as_deref().unwrap_or_default(),
+                    p.unkeyed
+                ),
+            );
+        }
+        match self.registry.anchor(anchor.id.as_str()) {
+            Some(spec) => ToolError::new(
+                ErrorCode::NotOnScreen,
+                format!(
+                    "`{anchor}` is not on {route} (the registry expects it on: {})",
+                    spec.screens.join(", ")
+                ),
+            ),
+            None => ToolError::new(
+                ErrorCode::UnknownAnchor,
+                format!("`{anchor}` is not in the registry and not on {route}"),
+            ),
         }
     }
 }

@@ -76,6 +76,7 @@ fn a_region_read_returns_exactly_that_region_even_beyond_the_cap() {
             .read_screen_with(View {
                 budget: None,
                 region: Some(region.clone()),
+                ..View::default()
             })
             .await;
         let part = ok(&rt);
@@ -101,6 +102,7 @@ fn a_region_the_screen_does_not_have_is_named_with_the_ones_it_has() {
             .read_screen_with(View {
                 budget: None,
                 region: Some("claimz".into()),
+                ..View::default()
             })
             .await;
         let e = failed(&rt, ErrorCode::InvalidArgument);
@@ -136,6 +138,7 @@ fn a_budget_cuts_whole_controls_keeps_the_focus_and_says_what_it_dropped() {
             .read_screen_with(View {
                 budget: Some(4_000),
                 region: None,
+                ..View::default()
             })
             .await;
         let s = ok(&rt);

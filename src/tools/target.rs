@@ -1,0 +1,72 @@
+//! What an action names as its target: an anchor (the normal case), a node from the latest
+//! read's evidence (a control without an anchor), or a coordinate.
+
+use std::fmt;
+
+use serde_json::json;
+
+use crate::anchor::AnchorRef;
+
+/// The target of an action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    /// An anchor, with its key for repeated controls.
+    Anchor(AnchorRef),
+    /// A control without an anchor, by the `node` id a read's evidence gave it. It names the
+    /// element as long as the page keeps it; after the element is gone, `stale_read`.
+    Node(u64),
+    /// A point in top-document CSS pixels (the coordinates of a read's boxes): the action
+    /// lands on whatever is there.
+    Point {
+        /// Horizontal, from the document's left edge.
+        x: f64,
+        /// Vertical, from the document's top edge.
+        y: f64,
+    },
+}
+
+impl Target {
+    /// The collector's arguments naming this target.
+    pub(crate) fn args(&self) -> serde_json::Value {
+        match self {
+            Target::Anchor(a) => json!({"anchor": a.id.as_str(), "key": a.key}),
+            Target::Node(n) => json!({"node": n}),
+            Target::Point { x, y } => json!({"point": [x, y]}),
+        }
+    }
+
+    /// The anchor, when the target is one.
+    pub fn anchor(&self) -> Option<&AnchorRef> {
+        match self {
+            Target::Anchor(a) => Some(a),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Target::Anchor(a) => write!(f, "{a}"),
+            Target::Node(n) => write!(f, "node {n}"),
+            Target::Point { x, y } => write!(f, "the point ({x}, {y})"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_name_themselves_and_their_collector_arguments() {
+        let a = Target::Anchor(AnchorRef::parse("claims.open[1042]").unwrap());
+        assert_eq!(a.to_string(), "claims.open[1042]");
+        assert_eq!(a.args(), json!({"anchor": "claims.open", "key": "1042"}));
+        assert_eq!(Target::Node(7).to_string(), "node 7");
+        assert_eq!(Target::Node(7).args(), json!({"node": 7}));
+        let p = Target::Point { x: 10.0, y: 20.5 };
+        assert_eq!(p.to_string(), "the point (10, 20.5)");
+        assert_eq!(p.args(), json!({"point": [10.0, 20.5]}));
+    }
+}
