@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use super::{Attribution, Changes, ErrorCode, Outcome, RoundTrip, ToolError, Tools};
+use super::{Attribution, Changes, ErrorCode, Outcome, RoundTrip, ToolError, Tools, Verb};
 use super::{browser_error, capture_error};
 use crate::anchor::{AnchorId, AnchorRef};
 use crate::browser::{BrowserError, Tab, is_known_key};
@@ -21,11 +21,11 @@ pub(super) enum Act<'a> {
 }
 
 impl Act<'_> {
-    pub(super) fn tool(&self) -> &'static str {
+    pub(super) fn kind(&self) -> Verb {
         match self {
-            Act::Invoke => "invoke",
-            Act::Press(_) => "press",
-            Act::Fill(_) => "fill",
+            Act::Invoke => Verb::Invoke,
+            Act::Press(_) => Verb::Press,
+            Act::Fill(_) => Verb::Fill,
         }
     }
 
@@ -40,18 +40,18 @@ impl Act<'_> {
 
 impl<T: Tab> Tools<T> {
     pub(super) async fn act(&self, act: Act<'_>, target: &str, key: Option<&str>) -> RoundTrip {
-        let start = Instant::now();
-        let before = self.current_route();
-        let outcome = match parse_target(target, key) {
-            Ok(anchor) => self.act_inner(&act, &anchor).await,
-            Err(e) => Err((None, e)),
-        };
-        let shown = match parse_target(target, key) {
+        let parsed = parse_target(target, key);
+        let shown = match &parsed {
             Ok(a) => a.to_string(),
             Err(_) => target.to_string(),
         };
-        self.finish(act.tool(), Some(shown), before, outcome, start)
-            .await
+        let outcome = async {
+            match parsed {
+                Ok(anchor) => self.act_inner(&act, &anchor).await,
+                Err(e) => Err((None, e)),
+            }
+        };
+        self.call(act.kind(), Some(&shown), outcome).await
     }
 
     pub(super) async fn act_inner(&self, act: &Act<'_>, anchor: &AnchorRef) -> Outcome {
