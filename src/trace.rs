@@ -396,18 +396,17 @@ impl Trace {
         }
     }
 
-    /// The raw layer inline, or written to a side file when its JSON is large.
+    /// The raw layer inline, or written to a side file when its JSON is large. It is
+    /// serialized once to learn its size; a small one is serialized again into its line
+    /// (cheap), a large one is written as it is.
     fn raw_layer<'a>(&self, n: u64, raw: &'a RawObservation) -> io::Result<RawLayer<'a>> {
-        let mut counted = Counter(0);
-        serde_json::to_writer(&mut counted, raw)?;
-        if counted.0 <= self.inline_max {
+        let json = serde_json::to_vec(raw)?;
+        if json.len() <= self.inline_max {
             return Ok(RawLayer::Inline(raw));
         }
         std::fs::create_dir_all(&self.side)?;
         let file = format!("{n}.json");
-        let mut out = BufWriter::new(File::create(self.side.join(&file))?);
-        serde_json::to_writer(&mut out, raw)?;
-        out.flush()?;
+        std::fs::write(self.side.join(&file), &json)?;
         let dir = self
             .side
             .file_name()
@@ -415,7 +414,7 @@ impl Trace {
             .unwrap_or_default();
         Ok(RawLayer::Ref {
             r#ref: format!("{dir}/{file}"),
-            bytes: counted.0,
+            bytes: json.len(),
         })
     }
 }
@@ -425,20 +424,6 @@ fn line(out: &mut BufWriter<File>, value: &impl Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, value)?;
     out.write_all(b"\n")?;
     out.flush()
-}
-
-/// Counts the bytes written to it and keeps none.
-struct Counter(usize);
-
-impl Write for Counter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 #[derive(Serialize)]

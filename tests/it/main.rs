@@ -15,3 +15,4 @@ mod navigate;
 mod press;
 mod read;
 mod snapshots;
+mod trace;
