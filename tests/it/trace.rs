@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
+use waymark::screen::View;
 use waymark::tools::{AllowedSet, Attribution, ErrorCode, ToolOptions};
 use waymark::trace::{Header, Trace};
 
@@ -115,6 +116,11 @@ fn every_call_is_a_step_with_its_gates_and_both_read_layers() {
         open(&tools, "/widgets").await;
         ok(&tools.invoke("widgets.counter", None).await);
         ok(&tools.read_screen().await);
+        let region = View {
+            region: Some("states".into()),
+            ..View::default()
+        };
+        ok(&tools.read_screen_with(region).await);
         tools.close().await;
     });
     let lines = lines(&path);
@@ -124,7 +130,7 @@ fn every_call_is_a_step_with_its_gates_and_both_read_layers() {
         .iter()
         .map(|s| s["action"]["verb"].as_str().unwrap_or_default())
         .collect();
-    assert_eq!(verbs, ["navigate", "invoke", "read"]);
+    assert_eq!(verbs, ["navigate", "invoke", "read", "read"]);
     assert_eq!(steps[0]["action"]["target"], "/widgets");
     assert_eq!(steps[1]["action"]["class"], "act");
     for (i, step) in steps.iter().enumerate() {
@@ -151,6 +157,19 @@ fn every_call_is_a_step_with_its_gates_and_both_read_layers() {
         assert!(step["elapsed_ms"].is_number() && step["at_ms"].is_number());
     }
     assert_eq!(steps[1]["result"]["label"], "Clicked 0 times");
+    // A region read is not held for deltas; its own raw layer is still its step's.
+    let whole = steps[2]["raw"]["controls"].as_array().map(Vec::len);
+    let region = steps[3]["raw"]["controls"].as_array().map(Vec::len);
+    assert!(
+        region < whole && region > Some(0),
+        "{region:?} of {whole:?}"
+    );
+    assert_eq!(
+        steps[3]["raw"]["controls"]
+            .as_array()
+            .map(|c| c.iter().all(|c| c["region"] == "states")),
+        Some(true)
+    );
 }
 
 #[test]
