@@ -220,18 +220,18 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
     let reporter = Reporter::new(journeys.len());
     reporter.start(&target.base, browser.version());
     let mut outcomes = Vec::with_capacity(journeys.len());
+    let run = Run {
+        browser: &browser,
+        target: &target,
+        registry: &registry,
+        snapshots: &snapshots,
+        settings,
+    };
     for journey in journeys {
         reporter.begin(&journey.name);
         let trace = match (&mut traces, journey.compiled.is_ok()) {
             (Some(traces), true) => Some(traces.path_for(&journey.name)),
             _ => None,
-        };
-        let run = Run {
-            browser: &browser,
-            target: &target,
-            registry: &registry,
-            snapshots: &snapshots,
-            settings,
         };
         let (outcome, trace) = run_one(&run, journey, trace).await;
         reporter.finish_traced(&outcome, trace.as_deref());
