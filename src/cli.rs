@@ -61,6 +61,13 @@ enum Command {
         /// Snapshot files no journey referenced, after a full run that passed.
         #[arg(long, value_enum, default_value_t = Unreferenced::Ignore, value_name = "MODE")]
         unreferenced_snapshots: Unreferenced,
+        /// Write each journey's trace (JSON lines) to DIR/<journey>.jsonl, overwriting the
+        /// last run's [default: target/waymark/traces]
+        #[arg(long, env = "WAYMARK_TRACE", value_name = "DIR")]
+        trace: Option<PathBuf>,
+        /// Write no traces (overrides `--trace` and `WAYMARK_TRACE`).
+        #[arg(long, env = "WAYMARK_NO_TRACE")]
+        no_trace: bool,
     },
     /// Read one screen and print its controls.
     Read {
@@ -109,6 +116,9 @@ enum Command {
     Demo,
 }
 
+/// Where `run` writes traces unless told otherwise, relative to the current directory.
+const TRACE_DIR: &str = "target/waymark/traces";
+
 fn percent(text: &str) -> Result<f64, String> {
     match text.trim().trim_end_matches('%').parse::<f64>() {
         Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
@@ -120,17 +130,24 @@ fn percent(text: &str) -> Result<f64, String> {
 
 impl Cli {
     fn settings(&self) -> Settings {
-        let (update_snapshots, unreferenced) = match &self.command {
+        let (update_snapshots, unreferenced, trace) = match &self.command {
             Command::Run {
                 update_snapshots,
                 unreferenced_snapshots,
+                trace,
+                no_trace,
                 ..
-            } => (*update_snapshots, *unreferenced_snapshots),
-            _ => (false, Unreferenced::Ignore),
+            } => (
+                *update_snapshots,
+                *unreferenced_snapshots,
+                (!no_trace).then(|| trace.clone().unwrap_or_else(|| TRACE_DIR.into())),
+            ),
+            _ => (false, Unreferenced::Ignore, None),
         };
         Settings {
             update_snapshots,
             unreferenced,
+            trace,
             base_url: self.base_url.clone(),
             anchors: self.anchors.clone(),
             launch: LaunchOptions {

@@ -23,3 +23,4 @@ pub mod run;
 pub mod screen;
 pub mod snapshot;
 pub mod tools;
+pub mod trace;

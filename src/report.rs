@@ -1,7 +1,9 @@
 //! What a run prints: a line per journey (✓/✗, name, duration; for a failure its code,
-//! message, place and attribution), a summary line, and a progress bar on a terminal.
+//! message, place, attribution and trace file), a summary line, and a progress bar on a
+//! terminal.
 
 use std::io::IsTerminal;
+use std::path::Path;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -55,6 +57,11 @@ impl Reporter {
 
     /// A journey ended.
     pub fn finish(&self, outcome: &Outcome) {
+        self.finish_traced(outcome, None);
+    }
+
+    /// A journey ended; a failed one is printed with its trace file, when it has one.
+    pub fn finish_traced(&self, outcome: &Outcome, trace: Option<&Path>) {
         let mark = if outcome.failure.is_some() {
             "✗"
         } else {
@@ -78,6 +85,9 @@ impl Reporter {
             }
             for more in rest.lines() {
                 self.line(&format!("      {more}"));
+            }
+            if let Some(trace) = trace {
+                self.line(&format!("    trace: {}", trace.display()));
             }
             for printed in &outcome.output {
                 self.line(&format!("    | {printed}"));

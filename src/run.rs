@@ -14,6 +14,7 @@ use crate::registry::{Registry, RegistryError};
 use crate::report::Reporter;
 use crate::snapshot::{SnapshotStore, Unreferenced, UpdateMode};
 use crate::tools::{ToolOptions, Tools};
+use crate::trace::{Header, Trace, TraceDir, TraceError};
 
 /// Exit codes (DESIGN.md).
 pub mod exit {
@@ -44,6 +45,8 @@ pub struct Settings {
     pub update_snapshots: bool,
     /// What to do with snapshot files no journey referenced in a full, passing run.
     pub unreferenced: Unreferenced,
+    /// Where each journey's trace is written; `None` writes none.
+    pub trace: Option<PathBuf>,
 }
 
 /// Where snapshots live: `snapshots/` in the current directory.
@@ -84,6 +87,9 @@ pub enum RunError {
     /// The embedded demo app could not start.
     #[error(transparent)]
     Demo(#[from] DemoError),
+    /// The trace folder cannot be created.
+    #[error(transparent)]
+    Trace(#[from] TraceError),
 }
 
 impl RunError {
@@ -93,7 +99,8 @@ impl RunError {
             RunError::Registry(_)
             | RunError::Discover(_)
             | RunError::NoJourneys(_)
-            | RunError::BaseUrl { .. } => exit::BAD_INPUT,
+            | RunError::BaseUrl { .. }
+            | RunError::Trace(_) => exit::BAD_INPUT,
             RunError::Unreachable { .. } | RunError::Browser(_) | RunError::Demo(_) => {
                 exit::ENVIRONMENT
             }
@@ -199,6 +206,11 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
         reporter.summary(&outcomes);
         return Ok(exit_code(&outcomes));
     }
+    let mut traces = settings
+        .trace
+        .as_deref()
+        .map(TraceDir::create)
+        .transpose()?;
     let target = Target::start(settings.base_url.as_deref()).await?;
     let browser = Chromium::launch(settings.launch.clone()).await?;
     let snapshots = Arc::new(SnapshotStore::new(
@@ -208,10 +220,21 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
     let reporter = Reporter::new(journeys.len());
     reporter.start(&target.base, browser.version());
     let mut outcomes = Vec::with_capacity(journeys.len());
+    let run = Run {
+        browser: &browser,
+        target: &target,
+        registry: &registry,
+        snapshots: &snapshots,
+        settings,
+    };
     for journey in journeys {
         reporter.begin(&journey.name);
-        let outcome = run_one(&browser, journey, &target, &registry, &snapshots, settings).await;
-        reporter.finish(&outcome);
+        let trace = match (&mut traces, journey.compiled.is_ok()) {
+            (Some(traces), true) => Some(traces.path_for(&journey.name)),
+            _ => None,
+        };
+        let (outcome, trace) = run_one(&run, journey, trace).await;
+        reporter.finish_traced(&outcome, trace.as_deref());
         outcomes.push(outcome);
     }
     browser.close().await;
@@ -253,18 +276,32 @@ fn unreferenced(snapshots: &SnapshotStore, mode: Unreferenced) -> bool {
     true
 }
 
+/// What every journey of a run shares.
+struct Run<'a> {
+    browser: &'a Chromium,
+    target: &'a Target,
+    registry: &'a Arc<Registry>,
+    snapshots: &'a Arc<SnapshotStore>,
+    settings: &'a Settings,
+}
+
+/// Runs one journey, traced to `trace` when given; its outcome, and the trace written.
 async fn run_one(
-    browser: &Chromium,
+    run: &Run<'_>,
     journey: Journey,
-    target: &Target,
-    registry: &Arc<Registry>,
-    snapshots: &Arc<SnapshotStore>,
-    settings: &Settings,
-) -> Outcome {
+    trace: Option<PathBuf>,
+) -> (Outcome, Option<PathBuf>) {
     let journey = match compiled(journey) {
         Ok(journey) => journey,
-        Err(outcome) => return *outcome,
+        Err(outcome) => return (*outcome, None),
     };
+    let Run {
+        browser,
+        target,
+        registry,
+        snapshots,
+        settings,
+    } = *run;
     let name = journey.name.clone();
     let file = journey.path.clone();
     let environment_failure = |message: String| Outcome {
@@ -283,14 +320,21 @@ async fn run_one(
     };
     let tab = match browser.new_tab().await {
         Ok(tab) => tab,
-        Err(e) => return environment_failure(e.to_string()),
+        Err(e) => return (environment_failure(e.to_string()), None),
     };
-    let tools = Arc::new(Tools::new(
-        tab,
-        target.base.clone(),
-        Arc::clone(registry),
-        settings.tools.clone(),
-    ));
+    // A traced journey keeps evidence: each step's raw layer carries the text runs and the
+    // controls without an anchor, not only the anchored ones.
+    let mut options = settings.tools.clone();
+    options.evidence |= trace.is_some();
+    let mut tools = Tools::new(tab, target.base.clone(), Arc::clone(registry), options);
+    let trace = match trace {
+        Some(path) => start_trace(&tools, &path, &journey, browser.version()).await,
+        None => None,
+    };
+    if let Some(trace) = &trace {
+        tools = tools.with_trace(Arc::clone(trace));
+    }
+    let tools = Arc::new(tools);
     let env = JourneyEnv {
         tools: Arc::clone(&tools),
         handle: tokio::runtime::Handle::current(),
@@ -301,9 +345,44 @@ async fn run_one(
     if let Ok(tools) = Arc::try_unwrap(tools) {
         tools.close().await;
     }
-    match joined {
+    let outcome = match joined {
         Ok(outcome) => outcome,
         Err(e) => environment_failure(format!("the journey thread failed: {e}")),
+    };
+    let path = trace.map(|trace| {
+        trace.end(outcome.failure.as_ref(), outcome.elapsed);
+        if let Some(e) = trace.error() {
+            eprintln!(
+                "warning: the trace `{}` is incomplete: {e}",
+                trace.path().display()
+            );
+        }
+        trace.path().to_path_buf()
+    });
+    (outcome, path)
+}
+
+/// Opens the journey's trace and writes its header. A trace that cannot be written is a
+/// warning, not a failed journey.
+async fn start_trace<T: crate::browser::Tab>(
+    tools: &Tools<T>,
+    path: &Path,
+    journey: &Journey,
+    browser: &str,
+) -> Option<Arc<Trace>> {
+    let header = Header::new(
+        &journey.name,
+        &journey.path,
+        browser,
+        tools.options(),
+        tools.viewport().await,
+    );
+    match Trace::create(path, &header) {
+        Ok(trace) => Some(Arc::new(trace)),
+        Err(e) => {
+            eprintln!("warning: {e}; `{}` runs untraced", journey.name);
+            None
+        }
     }
 }
 

@@ -15,7 +15,7 @@ use super::outcome::{self, Outcome};
 use crate::browser::Tab;
 use crate::screen::View;
 use crate::snapshot::{SnapshotError, SnapshotOptions, SnapshotStore};
-use crate::tools::{RoundTrip, Target, Tools};
+use crate::tools::{AllowedSet, RoundTrip, Target, Tools};
 
 /// Resource limits of one journey.
 #[derive(Debug, Clone)]
@@ -178,6 +178,14 @@ fn journey_engine<T: Tab + 'static>(
     engine.register_fn("fill", move |anchor: &str, text: &str| {
         round_trip(h.block_on(t.fill(anchor, text)))
     });
+    let t = Arc::clone(&tools);
+    engine.register_fn(
+        "allow",
+        move |classes: rhai::Array| -> Result<(), Box<EvalAltResult>> {
+            t.allow(allowed_set(&classes)?);
+            Ok(())
+        },
+    );
     let snap = Snapper {
         tools,
         handle,
@@ -378,6 +386,15 @@ fn target_of(map: &rhai::Map) -> Result<Target, Box<EvalAltResult>> {
     }
 }
 
+/// The argument of `allow([classes...])`: the classes permitted for the following steps.
+/// An unknown class is a mistake in the script (exit 2), not a failed step.
+fn allowed_set(classes: &rhai::Array) -> Result<AllowedSet, Box<EvalAltResult>> {
+    let names = classes
+        .iter()
+        .map(|c| c.clone().into_string().unwrap_or_else(|_| c.to_string()));
+    AllowedSet::parse(names).map_err(|e| fail_map(outcome::INVALID_ACTION_CLASS, &e.to_string()))
+}
+
 fn fail_map(code: &str, message: &str) -> Box<EvalAltResult> {
     let mut map = rhai::Map::new();
     map.insert("code".into(), code.into());
@@ -439,6 +456,32 @@ mod tests {
         let failure = outcome::run_failure(Path::new("j.rhai"), &err, limits.deadline);
         assert_eq!(failure.kind, super::super::FailureKind::Limit);
         assert_eq!(failure.line, Some(1));
+    }
+
+    #[test]
+    fn an_unknown_action_class_is_a_script_error_at_its_line() {
+        let mut engine = sandboxed_engine(&Limits::default());
+        engine.register_fn(
+            "allow",
+            |c: rhai::Array| -> Result<(), Box<EvalAltResult>> { allowed_set(&c).map(|_| ()) },
+        );
+        engine
+            .run(r#"allow(["read", "navigate", "act", "type", "pause", "end"]); allow([]);"#)
+            .unwrap();
+        let err = engine
+            .run("allow([\"read\"]);\nallow([\"read\", 3]);")
+            .unwrap_err();
+        let failure = outcome::run_failure(Path::new("j.rhai"), &err, Duration::from_secs(1));
+        assert_eq!(failure.kind, super::super::FailureKind::Script);
+        assert!(failure.kind.is_bad_input());
+        assert_eq!(failure.line, Some(2));
+        assert!(
+            failure
+                .message
+                .starts_with("`3` is not an action class (classes: read,"),
+            "{}",
+            failure.message
+        );
     }
 
     #[test]

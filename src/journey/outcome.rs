@@ -103,6 +103,9 @@ pub struct Outcome {
     pub output: Vec<String>,
 }
 
+/// The code thrown by `allow` with a class that does not exist: the script is wrong.
+pub(super) const INVALID_ACTION_CLASS: &str = "invalid_action_class";
+
 fn place(pos: Position) -> (Option<usize>, Option<usize>) {
     (pos.line(), pos.position())
 }
@@ -145,8 +148,8 @@ pub(super) fn run_failure(file: &Path, err: &EvalAltResult, deadline: Duration) 
                 Some("expectation_failed" | "snapshot_changed" | "snapshot_new") => {
                     FailureKind::Expectation
                 }
+                Some(INVALID_ACTION_CLASS) | None => FailureKind::Script,
                 Some(_) => FailureKind::Tool,
-                None => FailureKind::Script,
             };
             failure(kind, code, message, attribution, *pos)
         }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::target::Target;
-use super::{Attribution, Changes, ErrorCode, Outcome, RoundTrip, ToolError, Tools};
+use super::{Attribution, Changes, ErrorCode, Outcome, RoundTrip, ToolError, Tools, Verb};
 use super::{browser_error, capture_error};
 use crate::anchor::{AnchorId, AnchorRef};
 use crate::browser::{BrowserError, Tab, is_known_key};
@@ -22,11 +22,11 @@ pub(super) enum Act<'a> {
 }
 
 impl Act<'_> {
-    pub(super) fn tool(&self) -> &'static str {
+    pub(super) fn kind(&self) -> Verb {
         match self {
-            Act::Invoke => "invoke",
-            Act::Press(_) => "press",
-            Act::Fill(_) => "fill",
+            Act::Invoke => Verb::Invoke,
+            Act::Press(_) => Verb::Press,
+            Act::Fill(_) => Verb::Fill,
         }
     }
 
@@ -42,25 +42,25 @@ impl Act<'_> {
 impl<T: Tab> Tools<T> {
     /// An action on an anchor written the way journeys write it.
     pub(super) async fn act(&self, act: Act<'_>, target: &str, key: Option<&str>) -> RoundTrip {
-        match parse_target(target, key) {
-            Ok(anchor) => self.act_on(act, &Target::Anchor(anchor)).await,
-            Err(e) => {
-                let start = Instant::now();
-                let before = self.current_route();
-                let shown = Some(target.to_string());
-                self.finish(act.tool(), shown, before, Err((None, e)), start)
-                    .await
+        let parsed = parse_target(target, key);
+        let shown = match &parsed {
+            Ok(a) => a.to_string(),
+            Err(_) => target.to_string(),
+        };
+        let outcome = async {
+            match parsed {
+                Ok(anchor) => self.act_inner(&act, &Target::Anchor(anchor)).await,
+                Err(e) => Err((None, e)),
             }
-        }
+        };
+        self.call(act.kind(), Some(&shown), outcome).await
     }
 
     /// An action on any kind of target.
     pub(super) async fn act_on(&self, act: Act<'_>, target: &Target) -> RoundTrip {
-        let start = Instant::now();
-        let before = self.current_route();
-        let outcome = self.act_inner(&act, target).await;
-        let shown = Some(target.to_string());
-        self.finish(act.tool(), shown, before, outcome, start).await
+        let shown = target.to_string();
+        let outcome = self.act_inner(&act, target);
+        self.call(act.kind(), Some(&shown), outcome).await
     }
 
     pub(super) async fn act_inner(&self, act: &Act<'_>, anchor: &Target) -> Outcome {

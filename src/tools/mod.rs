@@ -6,14 +6,20 @@
 //! settle (navigation committed and loaded, or the DOM quiet), reads the screen in the same
 //! round trip where it can, infers the state and returns a [`RoundTrip`]. Nothing else in
 //! waymark acts on the browser.
+//!
+//! Every call first passes the [gates](gate) (a refused call never touches the page) and
+//! is recorded in the journey's [`Trace`] when there is one (see `call.rs`).
 
 mod act;
+mod call;
 mod error;
+mod gate;
 mod refusal;
 mod result;
 mod route;
 mod target;
 
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -21,6 +27,10 @@ use serde_json::json;
 use url::Url;
 
 pub use error::{Attribution, ErrorCode, ToolError};
+pub use gate::{
+    Action, ActionClass, AllowedSet, Gate, GateContext, Passage, UnknownClass, Verb, Verdict,
+    pass as pass_gates,
+};
 pub use result::{Changes, RoundTrip};
 pub use target::Target;
 
@@ -29,7 +39,8 @@ use act::Act;
 use crate::browser::{BrowserError, Tab};
 use crate::collector::{self, CollectorRead, HeldRead};
 use crate::registry::Registry;
-use crate::screen::{Chrome, InferredState, JsDialog, View, infer};
+use crate::screen::{Chrome, InferredState, JsDialog, RawObservation, View, infer};
+use crate::trace::Trace;
 
 /// Bounds and caps the tools work within.
 #[derive(Debug, Clone)]
@@ -80,6 +91,14 @@ pub struct Tools<T: Tab> {
     in_page_ms: Mutex<Option<f64>>,
     /// The last read as evidence, and what the page's next delta applies to.
     held: Mutex<Option<HeldRead>>,
+    /// Reads concluded so far: a call that changed it made a read of its own.
+    reads: AtomicU64,
+    /// The raw layer of the last region read (which is not held), with its read's number.
+    region_raw: Mutex<Option<(u64, RawObservation)>>,
+    /// The action classes permitted for the following calls.
+    allowed: Mutex<AllowedSet>,
+    /// Where each call is recorded.
+    trace: Option<Arc<Trace>>,
 }
 
 /// What a call that succeeded leaves: the target's label, the screen now, the change.
@@ -101,6 +120,10 @@ impl<T: Tab> Tools<T> {
             route: Mutex::new(None),
             in_page_ms: Mutex::new(None),
             held: Mutex::new(None),
+            reads: AtomicU64::new(0),
+            region_raw: Mutex::new(None),
+            allowed: Mutex::new(AllowedSet::default()),
+            trace: None,
         }
     }
 
@@ -147,10 +170,8 @@ impl<T: Tab> Tools<T> {
 
     /// Opens an app-relative route (or an absolute URL on the app's origin).
     pub async fn navigate(&self, route: &str) -> RoundTrip {
-        let start = Instant::now();
-        let before = self.current_route();
-        let outcome = self.navigate_inner(route).await;
-        self.finish("navigate", None, before, outcome, start).await
+        self.call(Verb::Navigate, Some(route), self.navigate_inner(route))
+            .await
     }
 
     /// Reads the screen: one in-page round trip, within the default description budget.
@@ -162,15 +183,13 @@ impl<T: Tab> Tools<T> {
     /// (the region's controls only, gathered up to the collection cap and then cut to the
     /// budget). One in-page round trip.
     pub async fn read_screen_with(&self, view: View) -> RoundTrip {
-        let start = Instant::now();
-        let before = self.current_route();
-        let outcome = self
-            .read_as(&view)
-            .await
-            .map(|s| (None, s, None))
-            .map_err(|e| (None, e));
-        self.finish("read_screen", None, before, outcome, start)
-            .await
+        let outcome = async {
+            self.read_as(&view)
+                .await
+                .map(|s| (None, s, None))
+                .map_err(|e| (None, e))
+        };
+        self.call(Verb::Read, None, outcome).await
     }
 
     /// The view of reads nobody shaped: the whole screen within the default budget.
@@ -288,7 +307,8 @@ impl<T: Tab> Tools<T> {
     }
 
     /// Evaluates an in-page operation. A page caught between documents (the script's
-    /// context destroyed under it) gets one more try after a moment for the new one to load.
+    /// context destroyed under it) gets [`CONTEXT_LOST_RETRIES`] more try after a moment for
+    /// the new one to load.
     async fn evaluate(&self, expr: &str) -> Result<String, ToolError> {
         match self.tab.evaluate(expr, self.options.script_timeout).await {
             Err(BrowserError::ContextLost) => {
@@ -333,8 +353,14 @@ impl<T: Tab> Tools<T> {
         }
         let route = self.route_of(&raw.url);
         let state = infer(&raw, route, &self.registry, ms_since(start), view);
+        let seq = 1 + self
+            .reads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if whole {
             *held = Some(HeldRead { token, ids, raw });
+        } else if let Ok(mut region) = self.region_raw.lock() {
+            // Kept (not held for deltas) as the evidence of this read, for the trace.
+            *region = Some((seq, raw));
         }
         drop(held);
         if let Ok(mut route) = self.route.lock() {
@@ -423,6 +449,9 @@ impl<T: Tab> Tools<T> {
             .unwrap_or_else(|| "about:blank".to_string())
     }
 }
+
+/// How often an in-page script whose document went away under it is evaluated again.
+pub const CONTEXT_LOST_RETRIES: u32 = 1;
 
 fn browser_error(e: BrowserError) -> ToolError {
     match e {

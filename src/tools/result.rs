@@ -22,7 +22,8 @@ pub struct RoundTrip {
     pub route_before: String,
     /// Route after the call.
     pub route: String,
-    /// The screen now (inferred layer only).
+    /// The screen now (inferred layer only); `None` when a gate refused the call (nothing
+    /// was read: a refused call never touches the page) or the browser is gone.
     pub screen: Option<InferredState>,
     /// What changed on a screen that did not navigate.
     pub changes: Option<Changes>,

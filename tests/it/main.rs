@@ -16,3 +16,4 @@ mod press;
 mod read;
 mod snapshots;
 mod targets;
+mod trace;

@@ -1,0 +1,128 @@
+//! The one place every tool call begins and ends: the gates before it (a refused call never
+//! touches the page), the trace after it.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use super::gate::{self, Action, AllowedSet, Gate, GateContext, Passage, Verb};
+use super::{ActionClass, Outcome, RoundTrip, Tools, ms_since};
+use crate::browser::Tab;
+use crate::trace::{Trace, Viewport};
+
+impl<T: Tab> Tools<T> {
+    /// The same tools, recording every call in `trace`.
+    pub fn with_trace(mut self, trace: Arc<Trace>) -> Tools<T> {
+        self.trace = Some(trace);
+        self
+    }
+
+    /// The trace the calls are recorded in, if any.
+    pub fn trace(&self) -> Option<&Arc<Trace>> {
+        self.trace.as_ref()
+    }
+
+    /// Permits exactly `classes` for the following calls; a call outside them is refused
+    /// with `not_allowed` and recorded as an `unauthorized_action`.
+    pub fn allow(&self, classes: AllowedSet) {
+        if let Ok(mut allowed) = self.allowed.lock() {
+            *allowed = classes;
+        }
+        if let Some(trace) = &self.trace {
+            trace.allowed_set(classes);
+        }
+    }
+
+    /// The classes permitted now.
+    pub fn allowed(&self) -> AllowedSet {
+        // A poisoned lock permits nothing rather than everything.
+        self.allowed
+            .lock()
+            .map(|a| *a)
+            .unwrap_or_else(|_| AllowedSet::from_classes([]))
+    }
+
+    /// The tab's viewport and device scale, asked of the page (for a trace's header).
+    pub async fn viewport(&self) -> Option<Viewport> {
+        let json = self
+            .evaluate("JSON.stringify([innerWidth, innerHeight, devicePixelRatio])")
+            .await
+            .ok()?;
+        let [width, height, device_scale]: [f64; 3] = serde_json::from_str(&json).ok()?;
+        Some(Viewport {
+            size: [width, height],
+            device_scale,
+        })
+    }
+
+    /// Runs `work` (the call's own future, not yet started) if the gates let `verb` on
+    /// `target` through, and records the call. A refused call's round trip has no screen:
+    /// nothing was read, because nothing may touch the page; its route is the last one read.
+    pub(super) async fn call(
+        &self,
+        verb: Verb,
+        target: Option<&str>,
+        work: impl Future<Output = Outcome>,
+    ) -> RoundTrip {
+        let start = Instant::now();
+        let route_before = self.current_route();
+        let action = Action::new(verb, target.map(str::to_string));
+        let allowed = self.allowed();
+        let passage = gate::pass(&action, &GateContext { allowed });
+        let reads = self.reads.load(Ordering::Relaxed);
+        let anchor = match verb.class() {
+            ActionClass::Act | ActionClass::Type => action.target.clone(),
+            _ => None,
+        };
+        let rt = match &passage.refusal {
+            Some(refusal) => RoundTrip {
+                tool: verb.tool(),
+                ok: false,
+                anchor,
+                label: None,
+                route: route_before.clone(),
+                route_before,
+                screen: None,
+                changes: None,
+                error: Some(refusal.clone()),
+                elapsed_ms: ms_since(start),
+            },
+            None => {
+                let outcome = work.await;
+                self.finish(verb.tool(), anchor, route_before, outcome, start)
+                    .await
+            }
+        };
+        if let Some(trace) = &self.trace {
+            self.record(trace, &action, &passage, reads, &rt, allowed);
+        }
+        rt
+    }
+
+    /// Writes the call's step: the raw layer is the last read the call made (the held one,
+    /// or a region read's, if the count of reads moved since the call began), else none.
+    fn record(
+        &self,
+        trace: &Trace,
+        action: &Action,
+        passage: &Passage,
+        reads_before: u64,
+        rt: &RoundTrip,
+        allowed: AllowedSet,
+    ) {
+        let refused_with = (passage.refused_by() == Some(Gate::Allowed)).then_some(allowed);
+        let reads = self.reads.load(Ordering::Relaxed);
+        let held = self.held.lock();
+        let region = self.region_raw.lock();
+        let raw = match (&held, &region) {
+            _ if reads == reads_before => None,
+            (_, Ok(region)) if region.as_ref().is_some_and(|(n, _)| *n == reads) => {
+                region.as_ref().map(|(_, raw)| raw)
+            }
+            (Ok(held), _) => held.as_ref().map(|h| &h.raw),
+            _ => None,
+        };
+        trace.step(action, &passage.verdicts, raw, rt, refused_with);
+    }
+}
