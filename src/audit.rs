@@ -204,6 +204,10 @@ fn same_role(collector: &str, ax: &AxView) -> bool {
             ("textbox", "Date" | "DateTime" | "InputTime") => true,
             // `<summary>`.
             ("button", "DisclosureTriangle") => true,
+            // Parts of a table Chromium takes for layout rather than data.
+            ("cell", "LayoutTableCell") | ("row", "LayoutTableRow") | ("table", "LayoutTable") => {
+                true
+            }
             // A content-editable region: Chromium says generic-and-editable.
             ("textbox", "generic") => ax.editable,
             _ => false,
