@@ -2,6 +2,8 @@
 //! for it: the anchored controls the read gathered, against Chromium's accessibility tree
 //! for the same elements. Extra evidence, taken after the read's own single round trip.
 
+use std::time::Duration;
+
 use super::Tools;
 use crate::audit::{self, PerceptionAudit};
 use crate::browser::Tab;
@@ -9,14 +11,15 @@ use crate::collector;
 use crate::screen::RawControl;
 
 impl<T: Tab> Tools<T> {
-    /// Audits the controls of the read named `token` (the page's latest).
+    /// Audits `controls`, the elements the page knows by `ids`. Chromium answers for one
+    /// element after the other (about a millisecond each on a dense page, after building
+    /// its tree once), so the bound grows with the batch.
     pub(super) async fn audit(&self, ids: &[u64], controls: &[RawControl]) -> PerceptionAudit {
         let elements = collector::elements(ids);
-        match self
-            .tab
-            .accessibility(&elements, self.options.script_timeout)
-            .await
-        {
+        let per_control = Duration::from_millis(3);
+        let count = u32::try_from(controls.len()).unwrap_or(u32::MAX);
+        let bound = self.options.script_timeout + per_control * count;
+        match self.tab.accessibility(&elements, bound).await {
             Ok(views) => audit::compare(controls, &views),
             Err(e) => PerceptionAudit::unavailable(e.to_string()),
         }

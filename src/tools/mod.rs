@@ -25,8 +25,8 @@ pub use result::{Changes, RoundTrip};
 
 use act::Act;
 
-use crate::browser::{BrowserError, Tab};
 use crate::audit::PerceptionAudit;
+use crate::browser::{BrowserError, Tab};
 use crate::collector::{self, CollectorRead, HeldRead};
 use crate::registry::Registry;
 use crate::screen::{Chrome, InferredState, JsDialog, View, infer};

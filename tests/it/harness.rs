@@ -11,7 +11,8 @@ use std::time::Duration;
 use tokio::runtime::Runtime;
 use url::Url;
 use waymark::browser::{
-    AxView, BrowserError, ChromeEvents, Chromium, ChromiumTab, LaunchOptions, Tab, kill_launched_browsers,
+    AxView, BrowserError, ChromeEvents, Chromium, ChromiumTab, LaunchOptions, Tab,
+    kill_launched_browsers,
 };
 use waymark::demo::DemoApp;
 use waymark::registry::Registry;
