@@ -5,11 +5,11 @@
 
 use serde_json::json;
 use waymark::audit::Property;
-use waymark::screen::InferredState;
+use waymark::screen::{InferredState, View};
 use waymark::tools::{Attribution, ToolOptions};
 
 use crate::cli::waymark;
-use crate::fixtures::{audited_tools, base, expected};
+use crate::fixtures::{audited_tools, audited_tools_with, base, expected};
 use crate::harness::{block_on, ok, open, tools, tools_with};
 
 /// What the known-answer files hold of each control.
@@ -124,6 +124,40 @@ fn a_mislabelled_control_is_a_perception_fault_with_both_values() {
         let rt = tools.invoke("mislabelled.fine", None).await;
         let after = ok(&rt);
         assert!(after.confidence <= 0.6, "{:?}", after.confidence_reasons);
+        tools.close().await;
+    });
+}
+
+/// A region read (and a read cut at collection) audits exactly the controls it gathered,
+/// though the page's cached read does not hold their elements.
+#[test]
+fn a_region_read_beyond_the_collection_cut_is_audited() {
+    let tools = audited_tools_with(ToolOptions {
+        max_controls: 3,
+        ..ToolOptions::default()
+    });
+    block_on(async {
+        let screen = open(&tools, "/labels.html").await;
+        assert_eq!(screen.controls.len(), 3);
+        let audit = tools
+            .last_audit()
+            .expect("an audited read carries its audit");
+        assert!(audit.is_clean(), "{audit:#?}");
+        assert_eq!(audit.checked, 3);
+        let rt = tools
+            .read_screen_with(View {
+                budget: None,
+                region: Some("hidden-labels".into()),
+            })
+            .await;
+        let region = ok(&rt);
+        assert!(region.controls.iter().all(|c| c.region == "hidden-labels"));
+        assert_eq!(region.controls[0].anchor, "labels.hidden-referenced");
+        let audit = tools
+            .last_audit()
+            .expect("an audited read carries its audit");
+        assert!(audit.is_clean(), "{audit:#?}");
+        assert_eq!(audit.checked, region.controls.len());
         tools.close().await;
     });
 }

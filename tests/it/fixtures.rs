@@ -53,11 +53,16 @@ async fn page(UrlPath(name): UrlPath<String>) -> Response {
 
 /// Tools over a fresh tab on the fixture server, without a registry, every read audited.
 pub fn audited_tools() -> Tools<ChromiumTab> {
+    audited_tools_with(ToolOptions::default())
+}
+
+/// The same with other bounds (`audit` is switched on).
+pub fn audited_tools_with(options: ToolOptions) -> Tools<ChromiumTab> {
     let shared = shared();
     let tab = block_on(shared.browser.new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
     let options = ToolOptions {
         audit: true,
-        ..ToolOptions::default()
+        ..options
     };
     Tools::new(tab, base(), Arc::new(Registry::empty()), options)
 }
