@@ -145,6 +145,7 @@ fn observation(n: usize) -> RawObservation {
         collector_ms: 12.5,
         evidence: None,
         chrome: Chrome::default(),
+        audit: None,
     }
 }
 

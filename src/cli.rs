@@ -41,6 +41,11 @@ pub struct Cli {
     #[arg(long, global = true, env = "WAYMARK_BUDGET", value_name = "CHARS",
           value_parser = clap::value_parser!(u64).range(1..))]
     budget: Option<u64>,
+    /// Audit every read against Chromium's accessibility tree; faults lower the screen's
+    /// confidence (and `read` exits 1 on any fault or suppression).
+    #[arg(long, global = true, env = "WAYMARK_AUDIT",
+          value_parser = clap::builder::BoolishValueParser::new())]
+    audit: bool,
     /// Deadline of each journey, in seconds.
     #[arg(long, global = true, env = "WAYMARK_JOURNEY_TIMEOUT", default_value_t = 120, value_name = "SECS",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -160,6 +165,7 @@ impl Cli {
                 budget: self
                     .budget
                     .map(|b| usize::try_from(b).unwrap_or(usize::MAX)),
+                audit: self.audit,
                 ..ToolOptions::default()
             },
             limits: Limits {

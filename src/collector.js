@@ -64,9 +64,30 @@
     'datetime-local': 1, month: 1, week: 1, time: 1
   };
 
+  // ARIA 1.2's concrete roles: a `role` attribute is a fallback list, and the first of
+  // these in it wins (as in Chromium); an unknown word is skipped, not taken as the role.
+  var ROLES = {};
+  ('alert alertdialog application article banner blockquote button caption cell checkbox code '
+    + 'columnheader combobox comment complementary contentinfo definition deletion dialog '
+    + 'directory document emphasis feed figure form generic grid gridcell group heading img '
+    + 'image insertion link list listbox listitem log main mark marquee math menu menubar '
+    + 'menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph '
+    + 'presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search '
+    + 'searchbox separator slider spinbutton status strong subscript suggestion superscript '
+    + 'switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid '
+    + 'treeitem').split(' ').forEach(function (r) { ROLES[r] = 1; });
+
   function roleOf(el) {
     var r = el.getAttribute('role');
-    if (r && r.trim()) return r.trim().split(/\s+/)[0];
+    if (r) {
+      var words = r.trim().toLowerCase().split(/\s+/);
+      for (var i = 0; i < words.length; i++) {
+        if (!ROLES[words[i]]) continue;
+        // A focusable element is never presentational: its own role stands.
+        if ((words[i] === 'none' || words[i] === 'presentation') && el.tabIndex >= 0) break;
+        return words[i];
+      }
+    }
     switch (el.tagName) {
       case 'BUTTON': return 'button';
       case 'A': return el.hasAttribute('href') ? 'link' : 'generic';
@@ -77,11 +98,17 @@
       case 'IMG': return el.getAttribute('alt') === '' ? 'presentation' : 'img';
       case 'DIALOG': return 'dialog';
       case 'OUTPUT': return 'status';
+      case 'H1': case 'H2': case 'H3': case 'H4': case 'H5': case 'H6': return 'heading';
+      case 'LI': return 'listitem';
+      case 'TD': return 'cell';
+      case 'PROGRESS': return 'progressbar';
+      case 'METER': return 'meter';
       case 'INPUT':
+        if (el.list && TYPABLE[el.type]) return 'combobox';
         switch (el.type) {
           case 'checkbox': return 'checkbox';
           case 'radio': return 'radio';
-          case 'button': case 'submit': case 'reset': case 'image': return 'button';
+          case 'button': case 'submit': case 'reset': case 'image': case 'file': return 'button';
           case 'range': return 'slider';
           case 'number': return 'spinbutton';
           case 'search': return 'searchbox';
@@ -91,6 +118,13 @@
       default:
         return el.isContentEditable ? 'textbox' : 'generic';
     }
+  }
+
+  // A referenced element that is itself hidden lends all its text to a name; a shown one
+  // only its shown parts (accname 2A/2B).
+  function hiddenRef(el) {
+    if (el.hidden || el.getAttribute('aria-hidden') === 'true') return true;
+    return el.checkVisibility ? !el.checkVisibility({ visibilityProperty: true }) : false;
   }
 
   function rootNode(el) {
@@ -108,7 +142,7 @@
       var parts = [];
       v.trim().split(/\s+/).forEach(function (id) {
         var ref = root.getElementById(id);
-        if (ref) parts.push(ref === el ? (el.getAttribute('aria-label') || '') : textOf(ref, true, null));
+        if (ref) parts.push(ref === el ? (el.getAttribute('aria-label') || '') : textOf(ref, hiddenRef(ref), null));
       });
       var s = norm(parts.join(' '));
       if (s) return s;

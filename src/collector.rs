@@ -20,6 +20,25 @@ pub(crate) fn expression(op: &str, args: &serde_json::Value) -> String {
     format!("({SOURCE})({}, {args})", json!(op))
 }
 
+/// An expression giving the elements the page knows by `ids` (the element ids of a read),
+/// in that order; `null` for an element the page no longer has. The page's last full read
+/// keeps its elements by id; any other (a region read, a cut one) is found among the
+/// anchored elements of every root the collector watches.
+pub(crate) fn elements(ids: &[u64]) -> String {
+    format!(
+        "(function (ids) {{ var W = window.__waymark; \
+         if (!W) throw new Error('the page has not been read'); \
+         var known = W.cache ? W.cache.elOf : new Map(), found = null; \
+         return ids.map(function (id) {{ \
+           var el = known.get(id); if (el) return el; \
+           if (!found) {{ found = new Map(); (W.roots || []).forEach(function (r) {{ \
+             var els = r.root.querySelectorAll('[data-anchor]'); \
+             for (var i = 0; i < els.length; i++) {{ var n = W.ids.get(els[i]); if (n) found.set(n, els[i]); }} }}); }} \
+           return found.get(id) || null; }}); }})({})",
+        json!(ids)
+    )
+}
+
 /// What `prepare` found for the target of an action.
 #[derive(Debug, Deserialize)]
 pub(crate) struct Prepared {
@@ -195,6 +214,7 @@ impl CollectorRead {
             collector_ms: self.collector_ms,
             evidence: self.evidence,
             chrome: Chrome::default(),
+            audit: None,
         };
         Ok((ids, raw, changes))
     }

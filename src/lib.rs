@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod anchor;
+pub mod audit;
 pub mod bench;
 pub mod browser;
 pub mod cli;

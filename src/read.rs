@@ -1,9 +1,13 @@
 //! `waymark read ROUTE`: one screen read, printed as a table for a person or as the
-//! inferred state in JSON.
+//! inferred state in JSON. With `--audit` it is also a check: the perception audit's
+//! faults and suppressions follow the read, and any of them makes the exit code 1.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
 
+use serde::Serialize;
+
+use crate::audit::PerceptionAudit;
 use crate::browser::Chromium;
 use crate::run::{RunError, Settings, Target, exit, load_registry};
 use crate::screen::{InferredState, Truncation, View};
@@ -42,15 +46,26 @@ pub async fn read(
         (None, Some(screen)) => {
             // `navigate` already read the screen (a region read follows it); `elapsed_ms`
             // is that read's own cost.
+            let audit = tools.last_audit();
             if json {
-                match serde_json::to_string_pretty(screen) {
+                let printed = match &audit {
+                    Some(audit) => serde_json::to_string_pretty(&Audited { screen, audit }),
+                    None => serde_json::to_string_pretty(screen),
+                };
+                match printed {
                     Ok(text) => println!("{text}"),
                     Err(e) => eprintln!("error: cannot print the screen as JSON: {e}"),
                 }
             } else {
                 print!("{}", table(screen));
+                if let Some(audit) = &audit {
+                    print!("{}", findings(audit));
+                }
             }
-            exit::PASSED
+            match audit {
+                Some(audit) if !audit.is_clean() => exit::FAILED,
+                _ => exit::PASSED,
+            }
         }
         (Some(error), _) => {
             if json {
@@ -66,6 +81,14 @@ pub async fn read(
     tools.close().await;
     browser.close().await;
     Ok(code)
+}
+
+/// `read --json --audit`: the screen with its audit beside its fields.
+#[derive(Serialize)]
+struct Audited<'a> {
+    #[serde(flatten)]
+    screen: &'a InferredState,
+    audit: &'a PerceptionAudit,
 }
 
 /// The screen as a person reads it: a heading, a table of controls, the truncation report.
@@ -173,6 +196,30 @@ pub fn truncation_report(t: &Truncation) -> String {
     );
     let _ = writeln!(out, "  dropped by role: {}", counted(&t.dropped_by_role));
     let _ = writeln!(out, "{}", t.hint);
+    out
+}
+
+/// The perception audit in words: what was checked, then each fault and suppression.
+pub fn findings(audit: &PerceptionAudit) -> String {
+    let mut out = String::new();
+    if let Some(why) = &audit.unavailable {
+        let _ = writeln!(out, "perception audit unavailable: {why}");
+        return out;
+    }
+    let controls: usize = audit.suppressed.iter().map(|s| s.controls).sum();
+    let _ = writeln!(
+        out,
+        "perception audit: {} control(s) checked against the accessibility tree, {} fault(s), {} hidden from accessibility",
+        audit.checked,
+        audit.faults.len(),
+        controls
+    );
+    for fault in &audit.faults {
+        let _ = writeln!(out, "fault (capture): {fault}");
+    }
+    for s in &audit.suppressed {
+        let _ = writeln!(out, "{s}");
+    }
     out
 }
 

@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::audit::PerceptionAudit;
 use crate::registry::Registry;
 
 /// One control as the collector found it.
@@ -172,6 +173,9 @@ pub struct RawObservation {
     /// The browser's chrome: dialogs, crash, error page, file chooser.
     #[serde(default)]
     pub chrome: Chrome,
+    /// The perception audit of this read, when asked for (`--audit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audit: Option<PerceptionAudit>,
 }
 
 /// One anchored control, as downstream code sees it.
@@ -354,6 +358,10 @@ pub fn infer(
             "the page opened {} JavaScript dialog(s), answered by the runner",
             chrome.js_dialogs.len()
         ));
+    }
+    for (ceiling, reason) in raw.audit.iter().flat_map(PerceptionAudit::confidence) {
+        confidence = confidence.min(ceiling);
+        reasons.push(reason);
     }
     if chrome.file_chooser {
         confidence = confidence.min(0.9);
@@ -651,6 +659,7 @@ mod tests {
             collector_ms: 1.0,
             evidence: None,
             chrome: Chrome::default(),
+            audit: None,
         }
     }
 

@@ -545,6 +545,7 @@ mod tests {
             collector_ms: 1.0,
             evidence: None,
             chrome: Default::default(),
+            audit: None,
         }
     }
 

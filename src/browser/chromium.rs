@@ -4,7 +4,8 @@
 //!   events that older protocol types cannot parse); it stops only when the connection is gone.
 //! - Every command runs under a `tokio::time::timeout` of ours (its own 30 s is hard-coded).
 //! - Only raw `execute` of `Runtime.evaluate` / `Input.*` / `Page.navigate` parameters: no
-//!   element helpers, no string-guessing `evaluate(&str)`.
+//!   element helpers, no string-guessing `evaluate(&str)`. (The accessibility queries of
+//!   `accessibility.rs` are raw JSON commands of their own.)
 //! - A fresh `user_data_dir` per run (its default directory is shared between runs).
 //! - `close()` and wait, then make sure the child process is gone.
 
@@ -287,7 +288,7 @@ impl LoadWatch {
 }
 
 /// Runs `fut` under `limit`, mapping its errors into ours.
-async fn bounded<T>(
+pub(super) async fn bounded<T>(
     limit: Duration,
     what: &str,
     fut: impl Future<Output = Result<T, CdpError>>,
@@ -315,7 +316,7 @@ fn map_cdp(e: CdpError) -> BrowserError {
     }
 }
 
-fn is_context_lost(text: &str) -> bool {
+pub(super) fn is_context_lost(text: &str) -> bool {
     text.contains("Execution context was destroyed")
         || text.contains("Inspected target navigated or closed")
         || text.contains("Cannot find context with specified id")
@@ -469,6 +470,14 @@ impl Tab for ChromiumTab {
 
     async fn close(self) {
         let _ = tokio::time::timeout(self.timeout, self.page.clone().close()).await;
+    }
+
+    async fn accessibility(
+        &self,
+        elements: &str,
+        timeout: Duration,
+    ) -> Result<Vec<Option<super::AxView>>, BrowserError> {
+        super::accessibility::views(&self.page, elements, timeout).await
     }
 
     fn take_chrome(&self) -> ChromeEvents {

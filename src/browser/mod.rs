@@ -5,12 +5,14 @@
 //! load). The implementation today is [`chromium`] over `chromiumoxide`; a thin CDP client
 //! of our own could replace it without touching anything else.
 
+mod accessibility;
 mod chromium;
 mod launch;
 
 use std::future::Future;
 use std::time::Duration;
 
+pub use accessibility::AxView;
 pub use chromium::{Chromium, ChromiumTab};
 pub use launch::{LaunchOptions, find_browser, kill_launched_browsers};
 
@@ -74,6 +76,23 @@ pub trait Tab: Send + Sync {
     /// (answered at once, so a page can never hang the runner), file choosers (intercepted),
     /// and whether the renderer crashed (that one stays set).
     fn take_chrome(&self) -> ChromeEvents;
+
+    /// Chromium's accessibility view of the elements `elements` evaluates to (a JavaScript
+    /// expression giving an array), in order: `None` where an entry is not an element.
+    /// Batched and bounded by `timeout` as a whole. A tab without an accessibility tree
+    /// says so with an error.
+    fn accessibility(
+        &self,
+        elements: &str,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<Vec<Option<AxView>>, BrowserError>> + Send {
+        let _ = (elements, timeout);
+        async {
+            Err(BrowserError::Protocol(
+                "this tab offers no accessibility tree".into(),
+            ))
+        }
+    }
 
     /// Closes the tab.
     fn close(self) -> impl Future<Output = ()> + Send

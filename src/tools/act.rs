@@ -210,7 +210,7 @@ impl<T: Tab> Tools<T> {
             "quiet" => {
                 let read =
                     read.ok_or_else(|| capture_error("a settled page came back without a read"))?;
-                self.conclude(read, start, &self.view())
+                self.conclude(read, start, &self.view()).await
             }
             "navigating" => {
                 if let Err(e) = self.tab.wait_load(watch, self.options.load_timeout).await {

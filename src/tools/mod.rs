@@ -11,6 +11,7 @@
 //! is recorded in the journey's [`Trace`] when there is one (see `call.rs`).
 
 mod act;
+mod audit;
 mod call;
 mod error;
 mod gate;
@@ -36,6 +37,7 @@ pub use target::Target;
 
 use act::Act;
 
+use crate::audit::PerceptionAudit;
 use crate::browser::{BrowserError, Tab};
 use crate::collector::{self, CollectorRead, HeldRead};
 use crate::registry::Registry;
@@ -60,6 +62,8 @@ pub struct ToolOptions {
     /// Reads also gather evidence: text runs and controls without an anchor (for traces
     /// and audits; the inferred layer never shows them).
     pub evidence: bool,
+    /// Audit every read against Chromium's accessibility tree (the perception audit).
+    pub audit: bool,
 }
 
 /// At most this many text runs, and this many controls without an anchor, per read.
@@ -75,6 +79,7 @@ impl Default for ToolOptions {
             script_timeout: Duration::from_secs(15),
             budget: None,
             evidence: false,
+            audit: false,
         }
     }
 }
@@ -99,6 +104,8 @@ pub struct Tools<T: Tab> {
     allowed: Mutex<AllowedSet>,
     /// Where each call is recorded.
     trace: Option<Arc<Trace>>,
+    /// The perception audit of the last read, when reads are audited.
+    last_audit: Mutex<Option<PerceptionAudit>>,
 }
 
 /// What a call that succeeded leaves: the target's label, the screen now, the change.
@@ -124,6 +131,7 @@ impl<T: Tab> Tools<T> {
             region_raw: Mutex::new(None),
             allowed: Mutex::new(AllowedSet::default()),
             trace: None,
+            last_audit: Mutex::new(None),
         }
     }
 
@@ -303,7 +311,9 @@ impl<T: Tab> Tools<T> {
         if let (Some(region), Some(regions)) = (&view.region, &read.regions) {
             return Err(no_such_region(region, regions));
         }
-        self.conclude(read, start, view).map(|(state, _)| state)
+        self.conclude(read, start, view)
+            .await
+            .map(|(state, _)| state)
     }
 
     /// Evaluates an in-page operation. A page caught between documents (the script's
@@ -330,24 +340,34 @@ impl<T: Tab> Tools<T> {
             .and_then(|h| h.as_ref().map(|h| h.token.clone()))
     }
 
-    /// Applies a read to the one held, infers the state, and holds the result. Also says
-    /// what changed since the held read, when it was of the same document. A region read
-    /// (its token is empty) is not held: the next delta still applies to the whole read.
-    fn conclude(
+    /// Applies a read to the one held, audits it when asked to, infers the state, and
+    /// holds the result. Also says what changed since the held read, when it was of the
+    /// same document. A region read (its token is empty) is not held: the next delta still
+    /// applies to the whole read.
+    async fn conclude(
         &self,
         read: CollectorRead,
         start: Instant,
         view: &View,
     ) -> Result<(InferredState, Option<Changes>), ToolError> {
-        let mut held = self
-            .held
-            .lock()
-            .map_err(|_| capture_error("the held read was poisoned"))?;
+        let poisoned = || capture_error("the held read was poisoned");
         let token = read.token.clone();
         let whole = !token.is_empty();
-        let base = if whole { held.take() } else { None };
+        let base = if whole {
+            self.held.lock().map_err(|_| poisoned())?.take()
+        } else {
+            None
+        };
         let (ids, mut raw, changes) = read.apply(base).map_err(capture_error)?;
         raw.chrome = self.chrome(&raw.url, raw.status);
+        if self.options.audit {
+            let audit = self.audit(&ids, &raw.controls).await;
+            if let Ok(mut last) = self.last_audit.lock() {
+                *last = Some(audit.clone());
+            }
+            raw.audit = Some(audit);
+        }
+        let mut held = self.held.lock().map_err(|_| poisoned())?;
         if let Ok(mut ms) = self.in_page_ms.lock() {
             *ms = Some(raw.collector_ms);
         }

@@ -11,7 +11,8 @@ use std::time::Duration;
 use tokio::runtime::Runtime;
 use url::Url;
 use waymark::browser::{
-    BrowserError, ChromeEvents, Chromium, ChromiumTab, LaunchOptions, Tab, kill_launched_browsers,
+    AxView, BrowserError, ChromeEvents, Chromium, ChromiumTab, LaunchOptions, Tab,
+    kill_launched_browsers,
 };
 use waymark::demo::DemoApp;
 use waymark::registry::Registry;
@@ -143,6 +144,14 @@ impl Tab for ProbedTab {
 
     fn take_chrome(&self) -> ChromeEvents {
         self.0.take_chrome()
+    }
+
+    async fn accessibility(
+        &self,
+        elements: &str,
+        timeout: Duration,
+    ) -> Result<Vec<Option<AxView>>, BrowserError> {
+        self.0.accessibility(elements, timeout).await
     }
 
     async fn close(self) {

@@ -1,8 +1,10 @@
 //! waymark's integration tests: the real demo app driven through the real tools in a real
 //! headless Chromium, one module per user-visible capability.
 
+mod fixtures;
 mod harness;
 
+mod audit;
 mod cli;
 mod dense;
 mod dialogs;

@@ -1,0 +1,76 @@
+//! Known-answer pages: `tests/fixtures/audit/*.html`, served on 127.0.0.1 by a small static
+//! server on the shared runtime (started once), each beside the read it must give
+//! (`NAME.expected.json`).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use axum::extract::Path as UrlPath;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use url::Url;
+use waymark::browser::ChromiumTab;
+use waymark::registry::Registry;
+use waymark::tools::{ToolOptions, Tools};
+
+use crate::harness::{block_on, shared};
+
+/// Where the pages live.
+pub fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/audit")
+}
+
+/// Base URL of the fixture server.
+pub fn base() -> Url {
+    static BASE: OnceLock<Url> = OnceLock::new();
+    BASE.get_or_init(|| {
+        block_on(async {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("bind the fixture server");
+            let addr = listener.local_addr().expect("the fixture server's address");
+            let app = axum::Router::new().route("/{name}", axum::routing::get(page));
+            tokio::spawn(async move {
+                let _ = axum::serve(listener, app).await;
+            });
+            Url::parse(&format!("http://{addr}/")).expect("the fixture URL parses")
+        })
+    })
+    .clone()
+}
+
+async fn page(UrlPath(name): UrlPath<String>) -> Response {
+    let plain = name.ends_with(".html")
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
+    match plain.then(|| std::fs::read_to_string(dir().join(&name))) {
+        Some(Ok(body)) => Html(body).into_response(),
+        _ => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// Tools over a fresh tab on the fixture server, without a registry, every read audited.
+pub fn audited_tools() -> Tools<ChromiumTab> {
+    audited_tools_with(ToolOptions::default())
+}
+
+/// The same with other bounds (`audit` is switched on).
+pub fn audited_tools_with(options: ToolOptions) -> Tools<ChromiumTab> {
+    let shared = shared();
+    let tab = block_on(shared.browser.new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
+    let options = ToolOptions {
+        audit: true,
+        ..options
+    };
+    Tools::new(tab, base(), Arc::new(Registry::empty()), options)
+}
+
+/// The expected read of page `name`: each control's anchor, key, label, role, disabled.
+pub fn expected(name: &str) -> serde_json::Value {
+    let path = dir().join(format!("{name}.expected.json"));
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
+}
