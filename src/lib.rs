@@ -15,6 +15,7 @@ pub mod bench;
 pub mod browser;
 pub mod cli;
 mod collector;
+pub mod control;
 pub mod demo;
 pub mod journey;
 pub mod read;
