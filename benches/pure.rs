@@ -118,6 +118,7 @@ fn observation(n: usize) -> RawObservation {
                 disabled: rnd.below(100) < 9,
                 editable,
                 value,
+                secret: false,
                 checked,
                 region,
                 visible: true,

@@ -367,6 +367,7 @@ mod tests {
             disabled: false,
             editable: false,
             value: None,
+            secret: false,
             checked: None,
             region: region.into(),
             visible: true,

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 use crate::bench::{BenchError, BenchOptions};
 use crate::browser::{LaunchOptions, kill_launched_browsers};
+use crate::control::ConsentPolicy;
 use crate::demo::DemoApp;
 use crate::journey::Limits;
 use crate::run::{self, RunError, Settings, exit};
@@ -46,6 +47,34 @@ pub struct Cli {
     #[arg(long, global = true, env = "WAYMARK_AUDIT",
           value_parser = clap::builder::BoolishValueParser::new())]
     audit: bool,
+    /// Consent before acting calls (invoke, press, fill): ask the person, allow, or deny.
+    /// Default: `allow` for scripted journeys (their author decided), `ask` for agents.
+    #[arg(
+        long,
+        global = true,
+        env = "WAYMARK_CONSENT",
+        value_enum,
+        value_name = "POLICY"
+    )]
+    consent: Option<ConsentPolicy>,
+    /// How long a consent question waits for its answer, in seconds.
+    #[arg(long, global = true, env = "WAYMARK_CONSENT_TIMEOUT", default_value_t = 300, value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    consent_timeout: u64,
+    /// A guardrail file (YAML): deny or require asking by anchor pattern, class, route.
+    #[arg(long, global = true, env = "WAYMARK_GUARDRAIL", value_name = "FILE")]
+    guardrail: Option<PathBuf>,
+    /// The surface cannot act: invoke, press, fill and handoff are not offered at all.
+    #[arg(long, global = true, env = "WAYMARK_READ_ONLY")]
+    read_only: bool,
+    /// Serve the control page (take/return control, answer consent, finish handoffs) on
+    /// 127.0.0.1 and print its URL.
+    #[arg(long, global = true, env = "WAYMARK_CONTROL_PAGE")]
+    control_page: bool,
+    /// How long a handoff waits for the person to finish, in seconds.
+    #[arg(long, global = true, env = "WAYMARK_HANDOFF_TIMEOUT", default_value_t = 300, value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    handoff_timeout: u64,
     /// Deadline of each journey, in seconds.
     #[arg(long, global = true, env = "WAYMARK_JOURNEY_TIMEOUT", default_value_t = 120, value_name = "SECS",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -166,8 +195,14 @@ impl Cli {
                     .budget
                     .map(|b| usize::try_from(b).unwrap_or(usize::MAX)),
                 audit: self.audit,
+                read_only: self.read_only,
+                handoff_timeout: Duration::from_secs(self.handoff_timeout),
                 ..ToolOptions::default()
             },
+            consent: self.consent,
+            consent_timeout: Duration::from_secs(self.consent_timeout),
+            guardrail: self.guardrail.clone(),
+            control_page: self.control_page,
             limits: Limits {
                 deadline: Duration::from_secs(self.journey_timeout),
                 ..Limits::default()

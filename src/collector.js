@@ -199,6 +199,8 @@
   }
 
   function valueOf(el) {
+    // What a person typed during a handoff is theirs: never read back.
+    if (W.typed && W.typed.has(el)) return '[redacted]';
     var tag = el.tagName;
     if (tag === 'INPUT') {
       var t = el.type;
@@ -384,6 +386,7 @@
     if (editableOf(el)) rec.editable = true;
     var value = valueOf(el);
     if (value !== null) rec.value = value;
+    if (isSecret(el)) rec.secret = true;
     var checked = checkedOf(el);
     if (checked !== null) rec.checked = checked;
     rec.region = region;
@@ -866,6 +869,23 @@
     return { status: 'ok', actual: isSecret(el) ? (actual === a.expected ? a.expected : '[redacted]') : actual };
   }
 
+  // A handoff: while it lasts, every field the person types into is remembered, and reads
+  // from then on give its value as `[redacted]`.
+  function handoffMark(on) {
+    W.handoff = on;
+    if (!W.typed) W.typed = new WeakSet();
+    if (W.handoffHeard) return;
+    W.handoffHeard = true;
+    var hear = function (e) {
+      if (!W.handoff) return;
+      var t = e.composedPath ? e.composedPath()[0] : e.target;
+      if (t && t.nodeType === 1) W.typed.add(t);
+    };
+    document.addEventListener('input', hear, true);
+    document.addEventListener('change', hear, true);
+    document.addEventListener('keydown', hear, true);
+  }
+
   function stringify(v) { return JSON.stringify(v); }
 
   switch (op) {
@@ -873,6 +893,9 @@
       return read(args.max, args.since, args.region, args.evidence);
     case 'prepare':
       return stringify(prepare(args));
+    case 'handoff':
+      handoffMark(args.on);
+      return '"ok"';
     case 'settle':
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
         t0 = performance.now();

@@ -8,6 +8,7 @@ use std::time::Duration;
 use url::Url;
 
 use crate::browser::{BrowserError, Chromium, LaunchOptions};
+use crate::control::{ConsentPolicy, Control, Guardrail, GuardrailError, Hub, JourneyKind};
 use crate::demo::{DemoApp, DemoError};
 use crate::journey::{self, DiscoverError, Journey, JourneyEnv, Limits, Outcome};
 use crate::registry::{Registry, RegistryError};
@@ -47,6 +48,14 @@ pub struct Settings {
     pub unreferenced: Unreferenced,
     /// Where each journey's trace is written; `None` writes none.
     pub trace: Option<PathBuf>,
+    /// The consent policy; `None`: the journey kind's default (`allow` for scripts).
+    pub consent: Option<ConsentPolicy>,
+    /// How long a consent question waits for its answer.
+    pub consent_timeout: Duration,
+    /// The guardrail file, a second gate beside consent.
+    pub guardrail: Option<PathBuf>,
+    /// Serve the control page (the person's side of every gate) and print its URL.
+    pub control_page: bool,
 }
 
 /// Where snapshots live: `snapshots/` in the current directory.
@@ -65,6 +74,12 @@ pub enum RunError {
     /// No journeys were found.
     #[error("no journeys found under {0} (journeys are `*.rhai` files)")]
     NoJourneys(String),
+    /// The guardrail file cannot be used.
+    #[error(transparent)]
+    Guardrail(#[from] GuardrailError),
+    /// The control page could not be served.
+    #[error("cannot serve the control page: {0}")]
+    ControlPage(std::io::Error),
     /// `--base-url` is not a usable URL.
     #[error("invalid `--base-url` `{url}`: {why}")]
     BaseUrl {
@@ -100,10 +115,12 @@ impl RunError {
             | RunError::Discover(_)
             | RunError::NoJourneys(_)
             | RunError::BaseUrl { .. }
-            | RunError::Trace(_) => exit::BAD_INPUT,
-            RunError::Unreachable { .. } | RunError::Browser(_) | RunError::Demo(_) => {
-                exit::ENVIRONMENT
-            }
+            | RunError::Trace(_)
+            | RunError::Guardrail(_) => exit::BAD_INPUT,
+            RunError::Unreachable { .. }
+            | RunError::Browser(_)
+            | RunError::Demo(_)
+            | RunError::ControlPage(_) => exit::ENVIRONMENT,
         }
     }
 }
@@ -211,6 +228,14 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
         .as_deref()
         .map(TraceDir::create)
         .transpose()?;
+    let guardrail = settings
+        .guardrail
+        .as_deref()
+        .map(Guardrail::load)
+        .transpose()?
+        .map(Arc::new);
+    let hub = Arc::new(Hub::new());
+    let _page = control_page(&hub, settings.control_page).await?;
     let target = Target::start(settings.base_url.as_deref()).await?;
     let browser = Chromium::launch(settings.launch.clone()).await?;
     let snapshots = Arc::new(SnapshotStore::new(
@@ -226,6 +251,9 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
         registry: &registry,
         snapshots: &snapshots,
         settings,
+        hub: &hub,
+        guardrail: guardrail.as_ref(),
+        id: run_id(),
     };
     for journey in journeys {
         reporter.begin(&journey.name);
@@ -246,6 +274,13 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
         code = exit::FAILED;
     }
     Ok(code)
+}
+
+/// The control page, when asked for: served for the run's lifetime, its URL printed.
+async fn control_page(hub: &Arc<Hub>, wanted: bool) -> Result<Option<()>, RunError> {
+    // The page itself lands with `control::page`; until then the hub answers nobody.
+    let _ = hub;
+    Ok(wanted.then_some(()))
 }
 
 /// Handles snapshot files no journey referenced; false when that fails the run.
@@ -283,6 +318,36 @@ struct Run<'a> {
     registry: &'a Arc<Registry>,
     snapshots: &'a Arc<SnapshotStore>,
     settings: &'a Settings,
+    hub: &'a Arc<Hub>,
+    guardrail: Option<&'a Arc<Guardrail>>,
+    /// Names this run as the owner of its tabs.
+    id: String,
+}
+
+/// A name for this run, unique on the machine for its lifetime.
+fn run_id() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or_default();
+    format!("run-{}-{nanos:08x}", std::process::id())
+}
+
+/// The gates of one journey's tools: its tab in the hub, the consent policy (a script's
+/// default is `allow`), who can answer, the guardrail.
+fn control_of(run: &Run<'_>, journey: &str) -> Control {
+    use std::io::IsTerminal;
+    let kind = JourneyKind::Script;
+    Control {
+        hub: Arc::clone(run.hub),
+        tab: run.hub.register(&run.id, journey),
+        run: run.id.clone(),
+        kind,
+        consent: run.settings.consent.unwrap_or(kind.default_consent()),
+        terminal: std::io::stdin().is_terminal(),
+        consent_timeout: run.settings.consent_timeout,
+        guardrail: run.guardrail.cloned(),
+    }
 }
 
 /// Runs one journey, traced to `trace` when given; its outcome, and the trace written.
@@ -301,6 +366,7 @@ async fn run_one(
         registry,
         snapshots,
         settings,
+        ..
     } = *run;
     let name = journey.name.clone();
     let file = journey.path.clone();
@@ -334,6 +400,9 @@ async fn run_one(
     if let Some(trace) = &trace {
         tools = tools.with_trace(Arc::clone(trace));
     }
+    let control = control_of(run, &journey.name);
+    let tab_id = control.tab;
+    tools = tools.with_control(control);
     let tools = Arc::new(tools);
     let env = JourneyEnv {
         tools: Arc::clone(&tools),
@@ -342,6 +411,7 @@ async fn run_one(
         snapshots: Arc::clone(snapshots),
     };
     let joined = tokio::task::spawn_blocking(move || journey::run_journey(&journey, &env)).await;
+    run.hub.unregister(tab_id);
     if let Ok(tools) = Arc::try_unwrap(tools) {
         tools.close().await;
     }

@@ -42,6 +42,9 @@ pub struct RawControl {
     pub editable: bool,
     /// Current value (secrets redacted); `None` for controls without one.
     pub value: Option<String>,
+    /// A secret field (a password, a one-time code, a card number): its value is never read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
     /// Checked state of checkboxes, radios and `aria-checked`.
     pub checked: Option<bool>,
     /// `data-anchor-region` of the nearest container (or a landmark, or `page`).
@@ -636,6 +639,7 @@ mod tests {
             disabled: false,
             editable: false,
             value: None,
+            secret: false,
             checked: None,
             region: region.into(),
             visible: true,

@@ -530,6 +530,7 @@ mod tests {
                     disabled: false,
                     editable: false,
                     value: None,
+                    secret: false,
                     checked: None,
                     region: "list".into(),
                     visible: true,
@@ -646,7 +647,7 @@ mod tests {
         let trace = Trace::create(&path, &header()).unwrap();
         let allowed = AllowedSet::parse(["read"]).unwrap();
         let action = Action::new(Verb::Invoke, Some("claims.open[1]".into()));
-        let passage = pass_gates(&action, &GateContext { allowed });
+        let passage = pass_gates(&action, &GateContext::new(allowed));
         let refusal = passage.refusal.clone().unwrap();
         let observed = raw(1);
         trace.step(
@@ -685,12 +686,7 @@ mod tests {
         let path = dir.path().join("dense.jsonl");
         let trace = Trace::create(&path, &header()).unwrap().inline_max(4096);
         let action = Action::new(Verb::Read, None);
-        let passage = pass_gates(
-            &action,
-            &GateContext {
-                allowed: AllowedSet::default(),
-            },
-        );
+        let passage = pass_gates(&action, &GateContext::new(AllowedSet::default()));
         let (small, large) = (raw(2), raw(200));
         for observed in [&small, &large] {
             let rt = round_trip(observed, None);

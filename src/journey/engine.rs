@@ -92,6 +92,7 @@ pub fn run_journey<T: Tab + 'static>(journey: &Journey, env: &JourneyEnv<T>) -> 
                 .run_ast_with_scope(&mut scope, ast)
                 .err()
                 .map(|e| outcome::run_failure(&journey.path, &e, limits.deadline))
+                .map(|f| read_only_refusal(f, env.tools.options().read_only))
         }
     };
     let output = output.lock().map(|o| o.clone()).unwrap_or_default();
@@ -146,38 +147,10 @@ fn journey_engine<T: Tab + 'static>(
             _ => Err(thrown(&rt.error)),
         }
     });
-    let (t, h) = (Arc::clone(&tools), handle.clone());
-    engine.register_fn("invoke", move |anchor: &str| {
-        round_trip(h.block_on(t.invoke(anchor, None)))
-    });
-    let (t, h) = (Arc::clone(&tools), handle.clone());
-    engine.register_fn("invoke", move |anchor: &str, key: Dynamic| {
-        let key = key.to_string();
-        round_trip(h.block_on(t.invoke(anchor, Some(&key))))
-    });
-    let (t, h) = (Arc::clone(&tools), handle.clone());
-    engine.register_fn("invoke", move |target: rhai::Map| {
-        let target = target_of(&target)?;
-        round_trip(h.block_on(t.invoke_target(&target)))
-    });
-    let (t, h) = (Arc::clone(&tools), handle.clone());
-    engine.register_fn("press", move |target: rhai::Map, key_name: &str| {
-        let target = target_of(&target)?;
-        round_trip(h.block_on(t.press_target(&target, key_name)))
-    });
-    let (t, h) = (Arc::clone(&tools), handle.clone());
-    engine.register_fn("fill", move |target: rhai::Map, text: &str| {
-        let target = target_of(&target)?;
-        round_trip(h.block_on(t.fill_target(&target, text)))
-    });
-    let (t, h) = (Arc::clone(&tools), handle.clone());
-    engine.register_fn("press", move |anchor: &str, key_name: &str| {
-        round_trip(h.block_on(t.press(anchor, key_name)))
-    });
-    let (t, h) = (Arc::clone(&tools), handle.clone());
-    engine.register_fn("fill", move |anchor: &str, text: &str| {
-        round_trip(h.block_on(t.fill(anchor, text)))
-    });
+    // A read-only surface offers no acting function at all (see `read_only_refusal`).
+    if !tools.options().read_only {
+        register_acting(&mut engine, &tools, &handle);
+    }
     let t = Arc::clone(&tools);
     engine.register_fn(
         "allow",
@@ -205,6 +178,74 @@ fn journey_engine<T: Tab + 'static>(
         expect(cond, "expected a true condition")
     });
     engine
+}
+
+/// `invoke`, `press`, `fill` (by anchor, or by a target map) and `handoff`.
+fn register_acting<T: Tab + 'static>(engine: &mut Engine, tools: &Arc<Tools<T>>, handle: &Handle) {
+    let (t, h) = (Arc::clone(tools), handle.clone());
+    engine.register_fn("invoke", move |anchor: &str| {
+        round_trip(h.block_on(t.invoke(anchor, None)))
+    });
+    let (t, h) = (Arc::clone(tools), handle.clone());
+    engine.register_fn("invoke", move |anchor: &str, key: Dynamic| {
+        let key = key.to_string();
+        round_trip(h.block_on(t.invoke(anchor, Some(&key))))
+    });
+    let (t, h) = (Arc::clone(tools), handle.clone());
+    engine.register_fn("invoke", move |target: rhai::Map| {
+        let target = target_of(&target)?;
+        round_trip(h.block_on(t.invoke_target(&target)))
+    });
+    let (t, h) = (Arc::clone(tools), handle.clone());
+    engine.register_fn("press", move |target: rhai::Map, key_name: &str| {
+        let target = target_of(&target)?;
+        round_trip(h.block_on(t.press_target(&target, key_name)))
+    });
+    let (t, h) = (Arc::clone(tools), handle.clone());
+    engine.register_fn("fill", move |target: rhai::Map, text: &str| {
+        let target = target_of(&target)?;
+        round_trip(h.block_on(t.fill_target(&target, text)))
+    });
+    let (t, h) = (Arc::clone(tools), handle.clone());
+    engine.register_fn("press", move |anchor: &str, key_name: &str| {
+        round_trip(h.block_on(t.press(anchor, key_name)))
+    });
+    let (t, h) = (Arc::clone(tools), handle.clone());
+    engine.register_fn("fill", move |anchor: &str, text: &str| {
+        round_trip(h.block_on(t.fill(anchor, text)))
+    });
+    let (t, h) = (Arc::clone(tools), handle.clone());
+    engine.register_fn("handoff", move |reason: &str| {
+        let rt = h.block_on(t.handoff(reason));
+        if !rt.ok {
+            return Err(thrown(&rt.error));
+        }
+        let mut map = rhai::Map::new();
+        map.insert("finished".into(), true.into());
+        map.insert("route".into(), rt.route.clone().into());
+        Ok(Dynamic::from(map))
+    });
+}
+
+/// On a read-only surface the acting functions do not exist; calling one says so in words.
+fn read_only_refusal(failure: outcome::Failure, read_only: bool) -> outcome::Failure {
+    const ACTING: [&str; 4] = ["invoke", "press", "fill", "handoff"];
+    let called = failure
+        .message
+        .strip_prefix("Function not found: ")
+        .and_then(|rest| rest.split([' ', '(']).next())
+        .filter(|name| ACTING.contains(name))
+        .map(str::to_string);
+    match called {
+        Some(name) if read_only => outcome::Failure {
+            kind: outcome::FailureKind::Tool,
+            code: Some("read_only_surface".to_string()),
+            message: format!("`{name}` is not available on a read-only surface"),
+            attribution: crate::tools::Attribution::Gate,
+            ..failure
+        },
+        _ => failure,
+    }
 }
 
 /// `snapshot(name[, options])`: a fresh read of the screen asserted against its file.

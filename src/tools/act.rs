@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
+use super::consent::Subject;
 use super::target::Target;
 use super::{Attribution, Changes, ErrorCode, Outcome, RoundTrip, ToolError, Tools, Verb};
 use super::{browser_error, capture_error};
@@ -42,25 +43,32 @@ impl Act<'_> {
 impl<T: Tab> Tools<T> {
     /// An action on an anchor written the way journeys write it.
     pub(super) async fn act(&self, act: Act<'_>, target: &str, key: Option<&str>) -> RoundTrip {
-        let parsed = parse_target(target, key);
-        let shown = match &parsed {
-            Ok(a) => a.to_string(),
-            Err(_) => target.to_string(),
-        };
-        let outcome = async {
-            match parsed {
-                Ok(anchor) => self.act_inner(&act, &Target::Anchor(anchor)).await,
-                Err(e) => Err((None, e)),
+        match parse_target(target, key) {
+            Ok(anchor) => self.act_on(act, &Target::Anchor(anchor)).await,
+            Err(e) => {
+                let outcome = async { Err((None, e)) };
+                self.call(act.kind(), Some(target), None, outcome).await
             }
-        };
-        self.call(act.kind(), Some(&shown), outcome).await
+        }
     }
 
     /// An action on any kind of target.
     pub(super) async fn act_on(&self, act: Act<'_>, target: &Target) -> RoundTrip {
         let shown = target.to_string();
+        let subject = Subject {
+            target,
+            key_name: match act {
+                Act::Press(k) => Some(k),
+                _ => None,
+            },
+            text: match act {
+                Act::Fill(t) => Some(t),
+                _ => None,
+            },
+        };
         let outcome = self.act_inner(&act, target);
-        self.call(act.kind(), Some(&shown), outcome).await
+        self.call(act.kind(), Some(&shown), Some(subject), outcome)
+            .await
     }
 
     pub(super) async fn act_inner(&self, act: &Act<'_>, anchor: &Target) -> Outcome {

@@ -6,9 +6,11 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use super::consent::Subject;
 use super::gate::{self, Action, AllowedSet, Gate, GateContext, Passage, Verb};
 use super::{ActionClass, Outcome, RoundTrip, Tools, ms_since};
 use crate::browser::Tab;
+use crate::control::{ConsentPolicy, Control, JourneyKind};
 use crate::trace::{Trace, Viewport};
 
 impl<T: Tab> Tools<T> {
@@ -16,6 +18,17 @@ impl<T: Tab> Tools<T> {
     pub fn with_trace(mut self, trace: Arc<Trace>) -> Tools<T> {
         self.trace = Some(trace);
         self
+    }
+
+    /// The same tools, gated by the run's hub (tab control), consent and guardrail.
+    pub fn with_control(mut self, control: Control) -> Tools<T> {
+        self.control = Some(control);
+        self
+    }
+
+    /// The hub, tab and policies the calls are gated by, if any.
+    pub fn control(&self) -> Option<&Control> {
+        self.control.as_ref()
     }
 
     /// The trace the calls are recorded in, if any.
@@ -63,19 +76,54 @@ impl<T: Tab> Tools<T> {
         &self,
         verb: Verb,
         target: Option<&str>,
+        subject: Option<Subject<'_>>,
         work: impl Future<Output = Outcome>,
     ) -> RoundTrip {
         let start = Instant::now();
         let route_before = self.current_route();
         let action = Action::new(verb, target.map(str::to_string));
         let allowed = self.allowed();
-        let passage = gate::pass(&action, &GateContext { allowed });
+        let control = self.control.as_ref();
+        let state = control.map(|c| c.hub.check(c.tab, &c.run));
+        let cx = GateContext {
+            allowed,
+            control: state.clone(),
+            read_only: self.options.read_only,
+            guardrail: control.and_then(|c| c.guardrail.as_deref()),
+            route: &route_before,
+            consent: control.map_or(ConsentPolicy::Allow, |c| c.consent),
+            untrusted_read: control.is_some_and(|c| c.kind == JourneyKind::Agent)
+                && self.untrusted_read.load(Ordering::Relaxed),
+        };
+        let mut passage = gate::pass(&action, &cx);
+        if let (Some(why), Some(control)) = (passage.ask.clone(), control) {
+            let question = self.question(&action, subject, &route_before);
+            let verdict = self.ask(control, &question, &why).await;
+            passage.answered(verdict);
+            // The person may have taken the tab while the question waited: an action
+            // queued behind a question does not run then.
+            if passage.refusal.is_none() {
+                let now = GateContext {
+                    control: Some(control.hub.check(control.tab, &control.run)),
+                    ..GateContext::new(AllowedSet::default())
+                };
+                let again = gate::pass(&action, &now);
+                if let (Some(Gate::Control), Some(refusal)) = (again.refused_by(), again.refusal) {
+                    passage.refused_late(Gate::Control, refusal);
+                }
+            }
+        }
+        if let Some(Ok(returns)) = state
+            && returns > self.returns_seen.swap(returns, Ordering::Relaxed)
+        {
+            self.resumed.store(true, Ordering::Relaxed);
+        }
         let reads = self.reads.load(Ordering::Relaxed);
         let anchor = match verb.class() {
             ActionClass::Act | ActionClass::Type => action.target.clone(),
             _ => None,
         };
-        let rt = match &passage.refusal {
+        let mut rt = match &passage.refusal {
             Some(refusal) => RoundTrip {
                 tool: verb.tool(),
                 ok: false,
@@ -94,8 +142,25 @@ impl<T: Tab> Tools<T> {
                     .await
             }
         };
+        // A handoff answers only where the page is: nothing of the person's time with it.
+        let handed = verb == Verb::Handoff;
+        if handed {
+            rt.screen = None;
+            rt.changes = None;
+        }
+        if rt.screen.is_some() {
+            self.untrusted_read.store(true, Ordering::Relaxed);
+        }
+        if let Some(control) = control {
+            control.hub.set_route(control.tab, &rt.route);
+        }
         if let Some(trace) = &self.trace {
-            self.record(trace, &action, &passage, reads, &rt, allowed);
+            let reads_before = if handed {
+                self.reads.load(Ordering::Relaxed)
+            } else {
+                reads
+            };
+            self.record(trace, &action, &passage, reads_before, &rt, allowed);
         }
         rt
     }

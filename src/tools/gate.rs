@@ -1,16 +1,19 @@
 //! The gates every tool call passes before it touches the page, in DESIGN.md's fixed order:
-//! tab control, then the allowed set, then consent and the guardrail.
+//! tab control, then the allowed set (and the surface's capabilities), then the guardrail
+//! and consent.
 //!
-//! Only the allowed set is enforced today; tab control and consent are named slots that
-//! pass, so the trace already shows where they sit. Adding one is a change to
-//! [`Gate::check`] (and the [`GateContext`] it reads), nowhere else.
+//! The judging is pure: [`pass`] decides each gate from a [`GateContext`]. Only consent may
+//! need a person: then the passage ends with [`Passage::ask`] set, and the caller asks
+//! (see `call.rs`) and records the consent verdict itself. The guardrail is judged before
+//! consent so that nobody is asked about an action the file forbids anyway.
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Serialize, Serializer};
 
-use super::{ErrorCode, ToolError};
+use super::{Attribution, ErrorCode, ToolError};
+use crate::control::{Blocked, ConsentPolicy, Guardrail, GuardrailVerdict};
 
 /// What kind of move an action is; the allowed set is a set of these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -93,6 +96,8 @@ pub enum Verb {
     Press,
     /// `fill(anchor, text)`.
     Fill,
+    /// `handoff(reason)`.
+    Handoff,
 }
 
 impl Verb {
@@ -104,6 +109,7 @@ impl Verb {
             Verb::Invoke => "invoke",
             Verb::Press => "press",
             Verb::Fill => "fill",
+            Verb::Handoff => "handoff",
         }
     }
 
@@ -122,6 +128,7 @@ impl Verb {
             Verb::Read => ActionClass::Read,
             Verb::Invoke | Verb::Press => ActionClass::Act,
             Verb::Fill => ActionClass::Type,
+            Verb::Handoff => ActionClass::Pause,
         }
     }
 }
@@ -228,22 +235,74 @@ impl Serialize for AllowedSet {
 pub enum Gate {
     /// Tab control: the person has the tab, or another run owns it.
     Control,
-    /// The allowed set.
+    /// The allowed set, and what the surface can do at all.
     Allowed,
-    /// Consent and the guardrail.
+    /// The guardrail file: deny, or make consent ask.
+    Guardrail,
+    /// Consent: the person says yes, no, or cannot be asked.
     Consent,
 }
 
 impl Gate {
     /// Every gate, in DESIGN.md's order.
-    pub const ORDER: [Gate; 3] = [Gate::Control, Gate::Allowed, Gate::Consent];
+    pub const ORDER: [Gate; 4] = [Gate::Control, Gate::Allowed, Gate::Guardrail, Gate::Consent];
+}
 
-    /// Passes (with a note for the trace, when there is one) or refuses.
-    fn check(self, action: &Action, cx: &GateContext) -> Result<Option<String>, ToolError> {
+/// What one gate decided.
+enum Decision {
+    /// Through, with a note for the trace.
+    Pass(Option<String>),
+    /// Refused.
+    Refuse(ToolError),
+    /// A person must be asked: why.
+    Ask(String),
+}
+
+fn refuse(code: ErrorCode, message: String) -> Decision {
+    Decision::Refuse(ToolError::new(code, message).attributed(Attribution::Gate))
+}
+
+impl Gate {
+    fn check(self, action: &Action, cx: &GateContext<'_>, ask: &mut Option<String>) -> Decision {
+        let acting = matches!(action.class, ActionClass::Act | ActionClass::Type);
         match self {
-            Gate::Control | Gate::Consent => Ok(Some("not enforced yet".to_string())),
-            Gate::Allowed if cx.allowed.permits(action.class) => Ok(None),
-            Gate::Allowed => Err(ToolError::new(
+            Gate::Control => match &cx.control {
+                None => Decision::Pass(Some("no control hub".to_string())),
+                Some(Ok(_)) => Decision::Pass(None),
+                Some(Err(Blocked::PausedByUser(state))) => refuse(
+                    ErrorCode::PausedByUser,
+                    format!(
+                        "{} waits: the person has the tab ({}); calls resume when control is returned",
+                        action.named(),
+                        serde_json::to_value(state)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_string))
+                            .unwrap_or_default()
+                    ),
+                ),
+                Some(Err(Blocked::NotOwner(owner))) => refuse(
+                    ErrorCode::NotOwner,
+                    format!(
+                        "{} refused: the tab belongs to run `{owner}`",
+                        action.named()
+                    ),
+                ),
+                Some(Err(Blocked::Unknown)) => refuse(
+                    ErrorCode::NotOwner,
+                    format!(
+                        "{} refused: the tab is not one of this run's",
+                        action.named()
+                    ),
+                ),
+            },
+            Gate::Allowed if cx.read_only && (acting || action.class == ActionClass::Pause) => {
+                refuse(
+                    ErrorCode::ReadOnlySurface,
+                    format!("{} is not available on a read-only surface", action.named()),
+                )
+            }
+            Gate::Allowed if cx.allowed.permits(action.class) => Decision::Pass(None),
+            Gate::Allowed => refuse(
                 ErrorCode::NotAllowed,
                 format!(
                     "{} (class {}) is outside the allowed set {}",
@@ -251,16 +310,86 @@ impl Gate {
                     action.class,
                     cx.allowed
                 ),
-            )),
+            ),
+            Gate::Guardrail => match cx.guardrail {
+                None => Decision::Pass(None),
+                Some(rail) => {
+                    let anchor = action.target.as_deref().filter(|_| acting);
+                    match rail.judge(anchor, action.class, cx.route) {
+                        GuardrailVerdict::Pass => Decision::Pass(None),
+                        GuardrailVerdict::Deny(rule) => refuse(
+                            ErrorCode::ConsentDenied,
+                            format!(
+                                "the guardrail `{}` denies {} on {} (rule {rule})",
+                                rail.path.display(),
+                                action.named(),
+                                cx.route
+                            ),
+                        ),
+                        GuardrailVerdict::Ask(rule) => {
+                            *ask = Some(format!(
+                                "the guardrail `{}` asks (rule {rule})",
+                                rail.path.display()
+                            ));
+                            Decision::Pass(ask.clone())
+                        }
+                    }
+                }
+            },
+            Gate::Consent if !acting => Decision::Pass(None),
+            Gate::Consent => match cx.consent {
+                ConsentPolicy::Deny => refuse(
+                    ErrorCode::ConsentDenied,
+                    format!("{} refused: the consent policy is `deny`", action.named()),
+                ),
+                ConsentPolicy::Ask => Decision::Ask(
+                    ask.take()
+                        .unwrap_or_else(|| "the consent policy is `ask`".into()),
+                ),
+                ConsentPolicy::Allow => match ask.take() {
+                    Some(why) => Decision::Ask(why),
+                    None if cx.untrusted_read && action.class == ActionClass::Type => {
+                        Decision::Ask("typing after untrusted page text was read".to_string())
+                    }
+                    None => Decision::Pass(Some("the consent policy is `allow`".to_string())),
+                },
+            },
         }
     }
 }
 
 /// What the gates judge an action against.
-#[derive(Debug, Clone, Copy)]
-pub struct GateContext {
+#[derive(Debug, Clone)]
+pub struct GateContext<'a> {
     /// The classes permitted at this step.
     pub allowed: AllowedSet,
+    /// The hub's word on the tab (`None` without a hub: nobody can take it).
+    pub control: Option<Result<u64, Blocked>>,
+    /// The surface cannot act.
+    pub read_only: bool,
+    /// The guardrail, if the run has one.
+    pub guardrail: Option<&'a Guardrail>,
+    /// The route the action starts from.
+    pub route: &'a str,
+    /// The consent policy.
+    pub consent: ConsentPolicy,
+    /// Untrusted page text has been read and typing must ask (agent-driven journeys).
+    pub untrusted_read: bool,
+}
+
+impl GateContext<'_> {
+    /// Only an allowed set: no hub, no guardrail, consent `allow`.
+    pub fn new(allowed: AllowedSet) -> GateContext<'static> {
+        GateContext {
+            allowed,
+            control: None,
+            read_only: false,
+            guardrail: None,
+            route: "",
+            consent: ConsentPolicy::Allow,
+            untrusted_read: false,
+        }
+    }
 }
 
 /// One gate's verdict on one action, as the trace records it.
@@ -281,6 +410,9 @@ pub struct Passage {
     pub verdicts: Vec<Verdict>,
     /// Why the action was refused, when it was.
     pub refusal: Option<ToolError>,
+    /// The gates passed so far, but a person must be asked (why): the consent verdict is
+    /// the caller's to add.
+    pub ask: Option<String>,
 }
 
 impl Passage {
@@ -290,19 +422,51 @@ impl Passage {
             .as_ref()
             .and_then(|_| self.verdicts.last().map(|v| v.gate))
     }
+
+    /// Records the consent verdict of a question asked.
+    pub fn answered(&mut self, verdict: Result<String, ToolError>) {
+        self.ask = None;
+        match verdict {
+            Ok(detail) => self.verdicts.push(Verdict {
+                gate: Gate::Consent,
+                passed: true,
+                detail: Some(detail),
+            }),
+            Err(refusal) => {
+                self.verdicts.push(Verdict {
+                    gate: Gate::Consent,
+                    passed: false,
+                    detail: Some(refusal.message.clone()),
+                });
+                self.refusal = Some(refusal);
+            }
+        }
+    }
+
+    /// A gate checked again refused (the person took the tab while consent was asked).
+    pub fn refused_late(&mut self, gate: Gate, refusal: ToolError) {
+        self.verdicts.push(Verdict {
+            gate,
+            passed: false,
+            detail: Some(refusal.message.clone()),
+        });
+        self.refusal = Some(refusal);
+    }
 }
 
-/// Runs `action` through the gates in order; the first refusal stops it.
-pub fn pass(action: &Action, cx: &GateContext) -> Passage {
+/// Runs `action` through the gates in order; the first refusal stops it, and a consent
+/// that must ask stops it with [`Passage::ask`] set.
+pub fn pass(action: &Action, cx: &GateContext<'_>) -> Passage {
     let mut verdicts = Vec::with_capacity(Gate::ORDER.len());
+    let mut ask = None;
     for gate in Gate::ORDER {
-        match gate.check(action, cx) {
-            Ok(detail) => verdicts.push(Verdict {
+        match gate.check(action, cx, &mut ask) {
+            Decision::Pass(detail) => verdicts.push(Verdict {
                 gate,
                 passed: true,
                 detail,
             }),
-            Err(refusal) => {
+            Decision::Refuse(refusal) => {
                 verdicts.push(Verdict {
                     gate,
                     passed: false,
@@ -311,6 +475,14 @@ pub fn pass(action: &Action, cx: &GateContext) -> Passage {
                 return Passage {
                     verdicts,
                     refusal: Some(refusal),
+                    ask: None,
+                };
+            }
+            Decision::Ask(why) => {
+                return Passage {
+                    verdicts,
+                    refusal: None,
+                    ask: Some(why),
                 };
             }
         }
@@ -318,6 +490,7 @@ pub fn pass(action: &Action, cx: &GateContext) -> Passage {
     Passage {
         verdicts,
         refusal: None,
+        ask: None,
     }
 }
 
@@ -385,12 +558,10 @@ mod tests {
 
     #[test]
     fn gates_run_in_design_order_and_all_pass_when_allowed() {
-        let cx = GateContext {
-            allowed: AllowedSet::default(),
-        };
+        let cx = GateContext::new(AllowedSet::default());
         let passage = pass(&Action::new(Verb::Read, None), &cx);
         let order: Vec<Gate> = passage.verdicts.iter().map(|v| v.gate).collect();
-        assert_eq!(order, [Gate::Control, Gate::Allowed, Gate::Consent]);
+        assert_eq!(order, Gate::ORDER);
         assert!(passage.verdicts.iter().all(|v| v.passed));
         assert_eq!(passage.refusal, None);
         assert_eq!(passage.refused_by(), None);
@@ -398,9 +569,7 @@ mod tests {
 
     #[test]
     fn a_class_outside_the_set_stops_at_the_allowed_gate() {
-        let cx = GateContext {
-            allowed: AllowedSet::parse(["read"]).unwrap(),
-        };
+        let cx = GateContext::new(AllowedSet::parse(["read"]).unwrap());
         let action = Action::new(Verb::Invoke, Some("claim.approve".into()));
         let passage = pass(&action, &cx);
         assert_eq!(

@@ -13,6 +13,7 @@
 mod act;
 mod audit;
 mod call;
+mod consent;
 mod error;
 mod gate;
 mod refusal;
@@ -20,7 +21,7 @@ mod result;
 mod route;
 mod target;
 
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -40,6 +41,7 @@ use act::Act;
 use crate::audit::PerceptionAudit;
 use crate::browser::{BrowserError, Tab};
 use crate::collector::{self, CollectorRead, HeldRead};
+use crate::control::Control;
 use crate::registry::Registry;
 use crate::screen::{Chrome, InferredState, JsDialog, RawObservation, View, infer};
 use crate::trace::Trace;
@@ -57,6 +59,11 @@ pub struct ToolOptions {
     pub load_timeout: Duration,
     /// Bound on any single in-page script.
     pub script_timeout: Duration,
+    /// The surface cannot act: acting calls and handoffs are refused with
+    /// `read_only_surface` before anything else happens.
+    pub read_only: bool,
+    /// Longest wait for a person to finish a handoff.
+    pub handoff_timeout: Duration,
     /// The description budget of every read, in characters (`None`: show all gathered).
     pub budget: Option<usize>,
     /// Reads also gather evidence: text runs and controls without an anchor (for traces
@@ -79,6 +86,8 @@ impl Default for ToolOptions {
             script_timeout: Duration::from_secs(15),
             budget: None,
             evidence: false,
+            read_only: false,
+            handoff_timeout: Duration::from_secs(300),
             audit: false,
         }
     }
@@ -106,6 +115,15 @@ pub struct Tools<T: Tab> {
     trace: Option<Arc<Trace>>,
     /// The perception audit of the last read, when reads are audited.
     last_audit: Mutex<Option<PerceptionAudit>>,
+    /// The run's hub, tab, consent policy and guardrail; `None`: nobody can take the tab
+    /// and consent is `allow`.
+    control: Option<Control>,
+    /// A read returned untrusted page text (typing asks after it, for agents).
+    untrusted_read: AtomicBool,
+    /// How often control had come back from the person when last seen.
+    returns_seen: AtomicU64,
+    /// Control came back since the last read: the next read reports what changed.
+    resumed: AtomicBool,
 }
 
 /// What a call that succeeded leaves: the target's label, the screen now, the change.
@@ -132,6 +150,10 @@ impl<T: Tab> Tools<T> {
             allowed: Mutex::new(AllowedSet::default()),
             trace: None,
             last_audit: Mutex::new(None),
+            control: None,
+            untrusted_read: AtomicBool::new(false),
+            returns_seen: AtomicU64::new(0),
+            resumed: AtomicBool::new(false),
         }
     }
 
@@ -178,8 +200,13 @@ impl<T: Tab> Tools<T> {
 
     /// Opens an app-relative route (or an absolute URL on the app's origin).
     pub async fn navigate(&self, route: &str) -> RoundTrip {
-        self.call(Verb::Navigate, Some(route), self.navigate_inner(route))
-            .await
+        self.call(
+            Verb::Navigate,
+            Some(route),
+            None,
+            self.navigate_inner(route),
+        )
+        .await
     }
 
     /// Reads the screen: one in-page round trip, within the default description budget.
@@ -192,12 +219,16 @@ impl<T: Tab> Tools<T> {
     /// budget). One in-page round trip.
     pub async fn read_screen_with(&self, view: View) -> RoundTrip {
         let outcome = async {
-            self.read_as(&view)
+            // The first read after the person gave the tab back says what they changed.
+            let resumed = self
+                .resumed
+                .swap(false, std::sync::atomic::Ordering::Relaxed);
+            self.read_changes(&view)
                 .await
-                .map(|s| (None, s, None))
+                .map(|(s, changes)| (None, s, changes.filter(|_| resumed)))
                 .map_err(|e| (None, e))
         };
-        self.call(Verb::Read, None, outcome).await
+        self.call(Verb::Read, None, None, outcome).await
     }
 
     /// The view of reads nobody shaped: the whole screen within the default budget.
@@ -300,6 +331,14 @@ impl<T: Tab> Tools<T> {
     }
 
     async fn read_as(&self, view: &View) -> Result<InferredState, ToolError> {
+        self.read_changes(view).await.map(|(state, _)| state)
+    }
+
+    /// A read, and what changed since the read held before it (same document only).
+    async fn read_changes(
+        &self,
+        view: &View,
+    ) -> Result<(InferredState, Option<Changes>), ToolError> {
         let start = Instant::now();
         let expr = collector::expression(
             "read",
@@ -311,9 +350,7 @@ impl<T: Tab> Tools<T> {
         if let (Some(region), Some(regions)) = (&view.region, &read.regions) {
             return Err(no_such_region(region, regions));
         }
-        self.conclude(read, start, view)
-            .await
-            .map(|(state, _)| state)
+        self.conclude(read, start, view).await
     }
 
     /// Evaluates an in-page operation. A page caught between documents (the script's

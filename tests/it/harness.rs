@@ -179,6 +179,24 @@ impl Probe {
     }
 }
 
+impl Probe {
+    /// A person types `text` into the first element matching `selector`, with trusted
+    /// keyboard input from outside the tools (as in a headed browser).
+    pub async fn person_types(&self, selector: &str, text: &str) {
+        let tab = self.0.upgrade().expect("the probed tab is still open");
+        let selector = serde_json::to_string(selector).expect("a selector serializes");
+        let focus = format!(
+            "(function () {{ document.querySelector({selector}).focus(); return '\"ok\"'; }})()"
+        );
+        tab.evaluate(&focus, Duration::from_secs(10))
+            .await
+            .unwrap_or_else(|e| panic!("focus {selector}: {e}"));
+        tab.insert_text(text)
+            .await
+            .unwrap_or_else(|e| panic!("type into {selector}: {e}"));
+    }
+}
+
 /// Tools over a fresh tab, plus a probe on the same page.
 pub fn probed_tools() -> (Tools<ProbedTab>, Probe) {
     let shared = shared();

@@ -11,6 +11,7 @@ mod dialogs;
 mod errors;
 mod fill;
 mod frames;
+mod gates;
 mod invoke;
 mod layers;
 mod navigate;

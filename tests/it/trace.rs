@@ -141,7 +141,11 @@ fn every_call_is_a_step_with_its_gates_and_both_read_layers() {
             .iter()
             .map(|g| g["gate"].as_str().unwrap_or_default())
             .collect();
-        assert_eq!(gates, ["control", "allowed", "consent"], "{step}");
+        assert_eq!(
+            gates,
+            ["control", "allowed", "guardrail", "consent"],
+            "{step}"
+        );
         assert!(step["gates"][1]["passed"].as_bool().unwrap_or(false));
         assert!(step["raw"]["controls"].is_array(), "raw layer: {step}");
         assert_eq!(
