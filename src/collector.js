@@ -719,6 +719,8 @@
       return { el: el };
     }
     if (a.point) {
+      // A point names a place on the document the caller last read: on another one it is stale.
+      if (a.doc && a.doc !== W.doc) return { info: { status: 'stale', count: 0 } };
       var px = a.point[0], py = a.point[1];
       if (px < scrollX || py < scrollY || px >= scrollX + innerWidth || py >= scrollY + innerHeight) {
         window.scrollTo({ left: px - innerWidth / 2, top: py - innerHeight / 2, behavior: 'instant' });

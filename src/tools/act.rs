@@ -135,6 +135,13 @@ impl<T: Tab> Tools<T> {
             Act::Fill(text) => ("fill", Some(*text)),
         };
         let mut args = target.args();
+        if let Target::Point { .. } = target {
+            // The document the point was read from: the held read's token is `doc:epoch`.
+            let doc = self
+                .held_token()
+                .and_then(|t| t.split(':').next().map(str::to_string));
+            args["doc"] = json!(doc);
+        }
         args["mode"] = json!(mode);
         args["text"] = json!(text);
         let expr = collector::expression("prepare", &args);

@@ -31,6 +31,12 @@ impl<T: Tab> Tools<T> {
                     "node {n} is not on {route} any more: it came from a read taken before the page changed; read the screen again"
                 ),
             ),
+            ("stale", Target::Point { .. }) => err(
+                ErrorCode::StaleRead,
+                format!(
+                    "{target} came from a read of another page: {route} has loaded since; read the screen again"
+                ),
+            ),
             ("not_found", Target::Point { .. }) => err(
                 ErrorCode::NotOnScreen,
                 format!("nothing on {route} lies at {target}"),

@@ -180,6 +180,35 @@ impl Probe {
 }
 
 impl Probe {
+    /// The page moves to `path` on its own (a redirect, a timer), behind the tools' back;
+    /// returns once the new document is there.
+    pub async fn page_navigates(&self, path: &str) {
+        let tab = self.0.upgrade().expect("the probed tab is still open");
+        let path = serde_json::to_string(path).expect("a path serializes");
+        let marker = "(function () { window.__probe_old = 1; return '\"ok\"'; })()";
+        tab.evaluate(marker, Duration::from_secs(10))
+            .await
+            .expect("mark the page");
+        let go = format!("(function () {{ location.assign({path}); return '\"ok\"'; }})()");
+        tab.evaluate(&go, Duration::from_secs(10))
+            .await
+            .expect("navigate");
+        for _ in 0..200 {
+            tokio::time::sleep(Duration::from_millis(25)).await;
+            let fresh = "JSON.stringify(!window.__probe_old && document.readyState === 'complete')";
+            if tab
+                .evaluate(fresh, Duration::from_secs(10))
+                .await
+                .ok()
+                .as_deref()
+                == Some("true")
+            {
+                return;
+            }
+        }
+        panic!("the page did not navigate");
+    }
+
     /// A person types `text` into the first element matching `selector`, with trusted
     /// keyboard input from outside the tools (as in a headed browser).
     pub async fn person_types(&self, selector: &str, text: &str) {

@@ -5,7 +5,7 @@ use waymark::screen::View;
 use waymark::tools::{ErrorCode, Target};
 
 use crate::cli::{journey, run_journey};
-use crate::harness::{block_on, control, failed, ok, open, tools};
+use crate::harness::{block_on, control, failed, ok, open, probed_tools, tools};
 
 fn with_nodes() -> View {
     View {
@@ -53,7 +53,7 @@ fn a_control_without_an_anchor_is_invoked_by_its_node() {
 
 #[test]
 fn a_point_is_pressed_exactly_there() {
-    let (tools, _) = tools();
+    let (tools, probe) = probed_tools();
     block_on(async {
         open(&tools, "/widgets").await;
         let raw = tools.last_observation().expect("a read is held");
@@ -82,6 +82,14 @@ fn a_point_is_pressed_exactly_there() {
             })
             .await;
         failed(&rt, ErrorCode::NotOnScreen);
+
+        // A point read off one document is stale on the next one.
+        let point = Target::Point {
+            x: x + w / 2.0,
+            y: y + h / 2.0,
+        };
+        probe.page_navigates("/widgets").await;
+        failed(&tools.invoke_target(&point).await, ErrorCode::StaleRead);
         tools.close().await;
     });
 }
