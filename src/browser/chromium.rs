@@ -20,9 +20,9 @@ use chromiumoxide::cdp::browser_protocol::inspector::{
     EnableParams as InspectorEnableParams, EventTargetCrashed,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
-    EventFileChooserOpened, EventFrameStartedLoading, EventFrameStoppedLoading,
-    EventJavascriptDialogOpening, FrameId, HandleJavaScriptDialogParams, NavigateParams,
-    SetInterceptFileChooserDialogParams,
+    CaptureScreenshotFormat, CaptureScreenshotParams, EventFileChooserOpened,
+    EventFrameStartedLoading, EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId,
+    HandleJavaScriptDialogParams, NavigateParams, SetInterceptFileChooserDialogParams,
 };
 use chromiumoxide::cdp::browser_protocol::target::{
     CreateBrowserContextParams, CreateTargetParams,
@@ -177,6 +177,36 @@ impl Drop for Chromium {
             launch::unregister(pid);
         }
     }
+}
+
+/// Decodes standard base64 (CDP's encoding of binary results); `None` when it is not.
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    fn sextet(c: u8) -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    }
+    let bytes = text.trim_end_matches('=').as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() / 4 * 3 + 2);
+    for chunk in bytes.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= sextet(c)? << (18 - 6 * i);
+        }
+        let [_, a, b, c] = n.to_be_bytes();
+        match chunk.len() {
+            4 => out.extend_from_slice(&[a, b, c]),
+            3 => out.extend_from_slice(&[a, b]),
+            2 => out.push(a),
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// One tab of a [`Chromium`].
@@ -480,6 +510,17 @@ impl Tab for ChromiumTab {
         super::accessibility::views(&self.page, elements, timeout).await
     }
 
+    async fn screenshot(&self) -> Result<Vec<u8>, BrowserError> {
+        let params = CaptureScreenshotParams {
+            format: Some(CaptureScreenshotFormat::Png),
+            ..CaptureScreenshotParams::default()
+        };
+        let reply = bounded(self.timeout, "a screenshot", self.page.execute(params)).await?;
+        let data: &str = reply.result.data.as_ref();
+        base64_decode(data)
+            .ok_or_else(|| BrowserError::Protocol("the screenshot is not base64".into()))
+    }
+
     fn take_chrome(&self) -> ChromeEvents {
         match self.chrome.lock() {
             Ok(mut chrome) => {
@@ -492,5 +533,21 @@ impl Tab for ChromiumTab {
             }
             Err(_) => ChromeEvents::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_decodes_padded_and_unpadded_and_refuses_other_text() {
+        assert_eq!(
+            super::base64_decode("iVBORw0KGgo=").unwrap(),
+            b"\x89PNG\r\n\x1a\n"
+        );
+        assert_eq!(super::base64_decode("YQ==").unwrap(), b"a");
+        assert_eq!(super::base64_decode("YWI").unwrap(), b"ab");
+        assert_eq!(super::base64_decode("").unwrap(), b"");
+        assert!(super::base64_decode("a$b=").is_none());
+        assert!(super::base64_decode("YWJjZ").is_none());
     }
 }

@@ -94,6 +94,16 @@ pub trait Tab: Send + Sync {
         }
     }
 
+    /// A PNG of what the tab shows now (its viewport), bounded by the tab's own command
+    /// timeout. For the person watching on the control page; never shown to a journey.
+    fn screenshot(&self) -> impl Future<Output = Result<Vec<u8>, BrowserError>> + Send {
+        async {
+            Err(BrowserError::Protocol(
+                "this tab cannot take screenshots".into(),
+            ))
+        }
+    }
+
     /// Closes the tab.
     fn close(self) -> impl Future<Output = ()> + Send
     where

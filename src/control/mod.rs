@@ -5,6 +5,7 @@
 //! control page (or the terminal) answers through it. Nothing here touches a browser.
 
 pub mod guardrail;
+pub mod page;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -125,7 +126,14 @@ struct State {
     next_question: u64,
     /// The last time the person's page asked for the state.
     seen: Option<Instant>,
+    /// How to show each tab to the person on the control page.
+    screenshots: BTreeMap<TabId, ScreenshotSource>,
 }
+
+/// Takes a PNG of one tab for the control page (or says why it could not). It should hold
+/// the tab weakly: the hub keeps it as long as the tab is registered.
+pub type ScreenshotSource =
+    Arc<dyn Fn() -> futures::future::BoxFuture<'static, Result<Vec<u8>, String>> + Send + Sync>;
 
 /// The run's control state. Cheap to share (`Arc<Hub>`).
 pub struct Hub {
@@ -389,6 +397,25 @@ impl Hub {
             .values()
             .map(|p| p.question.clone())
             .collect()
+    }
+
+    /// Registers how the control page shows `tab` (see [`page::screenshot_source`]).
+    pub fn set_screenshot(&self, tab: TabId, source: ScreenshotSource) {
+        let mut s = self.lock();
+        if s.tabs.contains_key(&tab) {
+            s.screenshots.insert(tab, source);
+        }
+    }
+
+    /// How to show `tab`, while it is registered.
+    pub fn screenshot(&self, tab: TabId) -> Option<ScreenshotSource> {
+        let mut s = self.lock();
+        if !s.tabs.contains_key(&tab) {
+            // Its tab was unregistered: let go of it.
+            s.screenshots.remove(&tab);
+            return None;
+        }
+        s.screenshots.get(&tab).cloned()
     }
 }
 

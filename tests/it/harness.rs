@@ -79,6 +79,15 @@ pub fn block_on<F: Future>(f: F) -> F::Output {
     shared().rt.block_on(f)
 }
 
+/// Spawns `f` on the shared runtime: a task a blocking test waits on later.
+pub fn spawn<F>(f: F) -> tokio::task::JoinHandle<F::Output>
+where
+    F: Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    shared().rt.spawn(f)
+}
+
 /// Tools over a fresh tab with the default bounds. Close them at the end of the test.
 pub fn tools() -> (Tools<ChromiumTab>, &'static Shared) {
     tools_with(ToolOptions::default())
@@ -152,6 +161,10 @@ impl Tab for ProbedTab {
         timeout: Duration,
     ) -> Result<Vec<Option<AxView>>, BrowserError> {
         self.0.accessibility(elements, timeout).await
+    }
+
+    async fn screenshot(&self) -> Result<Vec<u8>, BrowserError> {
+        self.0.screenshot().await
     }
 
     async fn close(self) {

@@ -6,6 +6,7 @@ mod harness;
 
 mod audit;
 mod cli;
+mod control_page;
 mod dense;
 mod dialogs;
 mod errors;
