@@ -1,5 +1,5 @@
 //! The command line: flags (with `WAYMARK_*` environment fallbacks) turned into validated
-//! [`Settings`], and the commands `run`, `read`, `bench` and `demo`.
+//! [`Settings`], and the commands `run`, `read`, `bench`, `demo` and `profile`.
 //!
 //! Precedence: compiled-in defaults < `WAYMARK_*` environment < flags.
 
@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 use crate::bench::{BenchError, BenchOptions};
 use crate::browser::{LaunchOptions, kill_launched_browsers};
 use crate::control::ConsentPolicy;
+use crate::control::cookies::Profile;
 use crate::demo::DemoApp;
 use crate::journey::Limits;
 use crate::run::{self, RunError, Settings, exit};
@@ -79,6 +80,10 @@ pub struct Cli {
     #[arg(long, global = true, env = "WAYMARK_JOURNEY_TIMEOUT", default_value_t = 120, value_name = "SECS",
           value_parser = clap::value_parser!(u64).range(1..))]
     journey_timeout: u64,
+    /// The browser profile: `run` starts each journey with its cookies; `profile
+    /// import-cookies` writes them [default for the import: `default`].
+    #[arg(long, global = true, env = "WAYMARK_PROFILE", value_name = "NAME")]
+    profile: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -148,6 +153,29 @@ enum Command {
     },
     /// Serve the embedded demo app and print its URL (until Ctrl-C).
     Demo,
+    /// Browser profiles: what a person brings from their own browser.
+    Profile {
+        #[command(subcommand)]
+        action: ProfileCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum ProfileCommand {
+    /// Import the cookies of one domain (and its subdomains) from your own browser's export
+    /// into a profile (`--profile`, default `default`).
+    ///
+    /// Reads a Netscape `cookies.txt` (curl, wget, browser extensions) or a JSON array
+    /// (cookie-export extensions). Prints the file name and counts per domain, never a
+    /// value. For a person at a terminal: no journey or agent can call it.
+    ImportCookies {
+        /// Keep only cookies of this domain and its subdomains, e.g. `example.com`.
+        #[arg(long, value_name = "DOMAIN")]
+        domain: String,
+        /// The export to read.
+        #[arg(long, value_name = "PATH")]
+        from: PathBuf,
+    },
 }
 
 /// Where `run` writes traces unless told otherwise, relative to the current directory.
@@ -203,6 +231,7 @@ impl Cli {
             consent_timeout: Duration::from_secs(self.consent_timeout),
             guardrail: self.guardrail.clone(),
             control_page: self.control_page,
+            profile: self.profile.clone(),
             limits: Limits {
                 deadline: Duration::from_secs(self.journey_timeout),
                 ..Limits::default()
@@ -279,12 +308,34 @@ async fn execute(cli: &Cli) -> Result<u8, RunError> {
                 }
             }
         }
+        Command::Profile {
+            action: ProfileCommand::ImportCookies { domain, from },
+        } => Ok(import_cookies(
+            cli.profile.as_deref().unwrap_or("default"),
+            domain,
+            from,
+        )),
         Command::Demo => {
             let demo = DemoApp::start().await?;
             println!("{}", demo.base_url());
             eprintln!("serving the waymark demo app; Ctrl-C stops it");
             std::future::pending::<()>().await;
             Ok(exit::PASSED)
+        }
+    }
+}
+
+/// `waymark profile import-cookies`: names and counts on stdout, the exit code.
+fn import_cookies(profile: &str, domain: &str, from: &std::path::Path) -> u8 {
+    let imported = Profile::named(profile).and_then(|p| p.import_cookies(domain, from));
+    match imported {
+        Ok(report) => {
+            println!("{report}");
+            exit::PASSED
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            e.exit_code()
         }
     }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 use url::Url;
 
 use crate::browser::{BrowserError, Chromium, LaunchOptions};
+use crate::control::cookies::{Cookie, CookieError, Profile};
 use crate::control::{ConsentPolicy, Control, Guardrail, GuardrailError, Hub, JourneyKind};
 use crate::demo::{DemoApp, DemoError};
 use crate::journey::{self, DiscoverError, Journey, JourneyEnv, Limits, Outcome};
@@ -56,6 +57,8 @@ pub struct Settings {
     pub guardrail: Option<PathBuf>,
     /// Serve the control page (the person's side of every gate) and print its URL.
     pub control_page: bool,
+    /// The profile whose cookies each journey's browser context starts with.
+    pub profile: Option<String>,
 }
 
 /// Where snapshots live: `snapshots/` in the current directory.
@@ -77,6 +80,9 @@ pub enum RunError {
     /// The guardrail file cannot be used.
     #[error(transparent)]
     Guardrail(#[from] GuardrailError),
+    /// The profile cannot be loaded.
+    #[error(transparent)]
+    Profile(#[from] CookieError),
     /// The control page could not be served.
     #[error("cannot serve the control page: {0}")]
     ControlPage(std::io::Error),
@@ -121,6 +127,7 @@ impl RunError {
             | RunError::Browser(_)
             | RunError::Demo(_)
             | RunError::ControlPage(_) => exit::ENVIRONMENT,
+            RunError::Profile(e) => e.exit_code(),
         }
     }
 }
@@ -234,6 +241,10 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
         .map(Guardrail::load)
         .transpose()?
         .map(Arc::new);
+    let cookies = match &settings.profile {
+        Some(name) => Profile::named(name)?.cookies()?,
+        None => Vec::new(),
+    };
     let hub = Arc::new(Hub::new());
     let _page = control_page(&hub, settings.control_page).await?;
     let target = Target::start(settings.base_url.as_deref()).await?;
@@ -254,6 +265,7 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
         hub: &hub,
         guardrail: guardrail.as_ref(),
         id: run_id(),
+        cookies: &cookies,
     };
     for journey in journeys {
         reporter.begin(&journey.name);
@@ -322,6 +334,8 @@ struct Run<'a> {
     guardrail: Option<&'a Arc<Guardrail>>,
     /// Names this run as the owner of its tabs.
     id: String,
+    /// The profile's cookies, set in each journey's fresh browser context.
+    cookies: &'a [Cookie],
 }
 
 /// A name for this run, unique on the machine for its lifetime.
@@ -384,7 +398,7 @@ async fn run_one(
         elapsed: Duration::ZERO,
         output: Vec::new(),
     };
-    let tab = match browser.new_tab().await {
+    let tab = match browser.new_tab_with_cookies(run.cookies).await {
         Ok(tab) => tab,
         Err(e) => return (environment_failure(e.to_string()), None),
     };

@@ -19,11 +19,13 @@ use chromiumoxide::cdp::browser_protocol::input::{
 use chromiumoxide::cdp::browser_protocol::inspector::{
     EnableParams as InspectorEnableParams, EventTargetCrashed,
 };
+use chromiumoxide::cdp::browser_protocol::network::{CookieParam, CookieSameSite, TimeSinceEpoch};
 use chromiumoxide::cdp::browser_protocol::page::{
     CaptureScreenshotFormat, CaptureScreenshotParams, EventFileChooserOpened,
     EventFrameStartedLoading, EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId,
     HandleJavaScriptDialogParams, NavigateParams, SetInterceptFileChooserDialogParams,
 };
+use chromiumoxide::cdp::browser_protocol::storage::SetCookiesParams;
 use chromiumoxide::cdp::browser_protocol::target::{
     CreateBrowserContextParams, CreateTargetParams,
 };
@@ -37,6 +39,7 @@ use tokio::task::JoinHandle;
 
 use super::launch::{self, LaunchOptions};
 use super::{BrowserError, ChromeEvents, Tab};
+use crate::control::cookies::{Cookie, SameSite, cdp_url_or_domain};
 
 /// A Chromium process owned by this run.
 pub struct Chromium {
@@ -132,6 +135,16 @@ impl Chromium {
 
     /// Opens a tab in a browser context of its own (its own cookies and storage).
     pub async fn new_tab(&self) -> Result<ChromiumTab, BrowserError> {
+        self.new_tab_with_cookies(&[]).await
+    }
+
+    /// Opens a tab in a browser context of its own that starts with `cookies` (a profile's),
+    /// set before the tab opens, so its first request already carries them. Their values go
+    /// to Chromium in that one command and nowhere else; an error names no value.
+    pub async fn new_tab_with_cookies(
+        &self,
+        cookies: &[Cookie],
+    ) -> Result<ChromiumTab, BrowserError> {
         let timeout = self.options.command_timeout;
         let context = bounded(
             timeout,
@@ -140,6 +153,25 @@ impl Chromium {
                 .create_browser_context(CreateBrowserContextParams::default()),
         )
         .await?;
+        if !cookies.is_empty() {
+            let mut params = SetCookiesParams::new(cookies.iter().map(cookie_param).collect());
+            params.browser_context_id = Some(context.clone());
+            // Chromium's refusal ("Invalid cookie fields") names no value; the command's
+            // own text (values included) is not part of the error.
+            bounded(
+                timeout,
+                "setting the profile's cookies",
+                self.browser.execute(params),
+            )
+            .await
+            .map_err(|e| match e {
+                BrowserError::Protocol(why) => BrowserError::Protocol(format!(
+                    "Chromium refused the profile's {} cookies: {why}",
+                    cookies.len()
+                )),
+                other => other,
+            })?;
+        }
         let params = CreateTargetParams::builder()
             .url("about:blank")
             .browser_context_id(context)
@@ -177,6 +209,24 @@ impl Drop for Chromium {
             launch::unregister(pid);
         }
     }
+}
+
+/// A profile's cookie as CDP takes it.
+fn cookie_param(cookie: &Cookie) -> CookieParam {
+    let (url, domain) = cdp_url_or_domain(cookie);
+    let mut param = CookieParam::new(cookie.name.clone(), cookie.value.clone());
+    param.url = url;
+    param.domain = domain;
+    param.path = Some(cookie.path.clone());
+    param.secure = Some(cookie.secure);
+    param.http_only = Some(cookie.http_only);
+    param.expires = cookie.expires.map(TimeSinceEpoch::new);
+    param.same_site = cookie.same_site.map(|s| match s {
+        SameSite::Strict => CookieSameSite::Strict,
+        SameSite::Lax => CookieSameSite::Lax,
+        SameSite::None => CookieSameSite::None,
+    });
+    param
 }
 
 /// Decodes standard base64 (CDP's encoding of binary results); `None` when it is not.

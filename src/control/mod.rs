@@ -4,6 +4,7 @@
 //! One [`Hub`] per run. The tools ask it before every call (tab control, consent) and the
 //! control page (or the terminal) answers through it. Nothing here touches a browser.
 
+pub mod cookies;
 pub mod guardrail;
 pub mod page;
 

@@ -7,6 +7,7 @@ mod harness;
 mod audit;
 mod cli;
 mod control_page;
+mod cookies;
 mod dense;
 mod dialogs;
 mod errors;
