@@ -9,6 +9,7 @@ use url::Url;
 
 use crate::browser::{BrowserError, Chromium, LaunchOptions};
 use crate::control::cookies::{Cookie, CookieError, Profile};
+use crate::control::page::{self, ControlPage};
 use crate::control::{ConsentPolicy, Control, Guardrail, GuardrailError, Hub, JourneyKind};
 use crate::demo::{DemoApp, DemoError};
 use crate::journey::{self, DiscoverError, Journey, JourneyEnv, Limits, Outcome};
@@ -289,10 +290,16 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
 }
 
 /// The control page, when asked for: served for the run's lifetime, its URL printed.
-async fn control_page(hub: &Arc<Hub>, wanted: bool) -> Result<Option<()>, RunError> {
-    // The page itself lands with `control::page`; until then the hub answers nobody.
-    let _ = hub;
-    Ok(wanted.then_some(()))
+async fn control_page(hub: &Arc<Hub>, wanted: bool) -> Result<Option<ControlPage>, RunError> {
+    if !wanted {
+        return Ok(None);
+    }
+    let page = crate::control::page::serve(Arc::clone(hub))
+        .await
+        .map_err(RunError::ControlPage)?;
+    // On stderr, beside the progress: stdout is the report.
+    eprintln!("control page: {}", page.url());
+    Ok(Some(page))
 }
 
 /// Handles snapshot files no journey referenced; false when that fails the run.
@@ -402,6 +409,7 @@ async fn run_one(
         Ok(tab) => tab,
         Err(e) => return (environment_failure(e.to_string()), None),
     };
+    let camera = tab.camera();
     // A traced journey keeps evidence: each step's raw layer carries the text runs and the
     // controls without an anchor, not only the anchored ones.
     let mut options = settings.tools.clone();
@@ -416,6 +424,7 @@ async fn run_one(
     }
     let control = control_of(run, &journey.name);
     let tab_id = control.tab;
+    run.hub.set_screenshot(tab_id, page::camera_source(camera));
     tools = tools.with_control(control);
     let tools = Arc::new(tools);
     let env = JourneyEnv {

@@ -345,6 +345,38 @@ impl ChromiumTab {
     }
 }
 
+impl ChromiumTab {
+    /// A handle that takes screenshots of this tab without owning it (for the control
+    /// page, while the journey's tools own the tab); once the tab is closed it errors.
+    pub fn camera(&self) -> TabCamera {
+        TabCamera {
+            page: self.page.clone(),
+            timeout: self.timeout,
+        }
+    }
+}
+
+/// Takes screenshots of one [`ChromiumTab`]; see [`ChromiumTab::camera`].
+#[derive(Clone)]
+pub struct TabCamera {
+    page: Page,
+    timeout: Duration,
+}
+
+impl TabCamera {
+    /// A PNG of the tab's viewport, bounded by the tab's command timeout.
+    pub async fn screenshot(&self) -> Result<Vec<u8>, BrowserError> {
+        let params = CaptureScreenshotParams {
+            format: Some(CaptureScreenshotFormat::Png),
+            ..CaptureScreenshotParams::default()
+        };
+        let reply = bounded(self.timeout, "a screenshot", self.page.execute(params)).await?;
+        let data: &str = reply.result.data.as_ref();
+        base64_decode(data)
+            .ok_or_else(|| BrowserError::Protocol("the screenshot is not base64".into()))
+    }
+}
+
 impl Drop for ChromiumTab {
     fn drop(&mut self) {
         for watcher in &self.watchers {
@@ -561,14 +593,7 @@ impl Tab for ChromiumTab {
     }
 
     async fn screenshot(&self) -> Result<Vec<u8>, BrowserError> {
-        let params = CaptureScreenshotParams {
-            format: Some(CaptureScreenshotFormat::Png),
-            ..CaptureScreenshotParams::default()
-        };
-        let reply = bounded(self.timeout, "a screenshot", self.page.execute(params)).await?;
-        let data: &str = reply.result.data.as_ref();
-        base64_decode(data)
-            .ok_or_else(|| BrowserError::Protocol("the screenshot is not base64".into()))
+        self.camera().screenshot().await
     }
 
     fn take_chrome(&self) -> ChromeEvents {

@@ -13,7 +13,7 @@ use std::future::Future;
 use std::time::Duration;
 
 pub use accessibility::AxView;
-pub use chromium::{Chromium, ChromiumTab};
+pub use chromium::{Chromium, ChromiumTab, TabCamera};
 pub use launch::{LaunchOptions, find_browser, kill_launched_browsers};
 
 /// Whether `name` is a key [`Tab::press_key`] can press.

@@ -22,7 +22,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
 use super::{Hub, HubError, ScreenshotSource, TabId, TabState};
-use crate::browser::Tab;
+use crate::browser::{Tab, TabCamera};
 
 /// How long `api/state?since=N` waits for a change before answering with the same state.
 /// Below the hub's presence window, so a page that is only long-polling stays present.
@@ -101,6 +101,17 @@ pub fn screenshot_source<T: Tab + 'static>(tab: Weak<T>) -> ScreenshotSource {
             let tab = tab.upgrade().ok_or("the tab is closed")?;
             tab.screenshot().await.map_err(|e| e.to_string())
         })
+    })
+}
+
+/// A [`ScreenshotSource`] over a Chromium tab's camera (see [`ChromiumTab::camera`]): it
+/// does not keep the tab open.
+///
+/// [`ChromiumTab::camera`]: crate::browser::ChromiumTab::camera
+pub fn camera_source(camera: TabCamera) -> ScreenshotSource {
+    Arc::new(move || {
+        let camera = camera.clone();
+        Box::pin(async move { camera.screenshot().await.map_err(|e| e.to_string()) })
     })
 }
 

@@ -333,3 +333,17 @@ fn a_screenshot_of_a_chromium_tab_is_a_png_until_the_person_takes_it() {
         404
     );
 }
+
+#[test]
+fn a_run_with_control_page_prints_its_url() {
+    let dir = crate::cli::journey("noop.rhai", "navigate(\"/claims\");\n");
+    let run = crate::cli::run_journey(dir.path(), "noop.rhai", &["--control-page"]);
+    run.exits(0);
+    let line = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("control page: http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no control page URL in:\n{}", run.all()));
+    let url = url::Url::parse(line.trim_start_matches("control page: ")).expect("a URL");
+    assert_eq!(url.path().len(), 34, "/TOKEN/: {url}");
+}
