@@ -294,7 +294,7 @@ async fn control_page(hub: &Arc<Hub>, wanted: bool) -> Result<Option<ControlPage
     if !wanted {
         return Ok(None);
     }
-    let page = crate::control::page::serve(Arc::clone(hub))
+    let page = page::serve(Arc::clone(hub))
         .await
         .map_err(RunError::ControlPage)?;
     // On stderr, beside the progress: stdout is the report.
