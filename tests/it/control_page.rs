@@ -33,7 +33,12 @@ impl Reply {
 /// A blocking request to `page`'s server (the server runs on the shared runtime's
 /// workers); `path` follows the host, token included or not. `host` overrides the `Host`.
 fn request(page: &ControlPage, method: &str, path: &str, host: Option<&str>) -> Reply {
-    let url = url::Url::parse(page.url()).expect("the page URL parses");
+    request_to(page.url(), method, path, host)
+}
+
+/// [`request`] to the page at `page_url`.
+fn request_to(page_url: &str, method: &str, path: &str, host: Option<&str>) -> Reply {
+    let url = url::Url::parse(page_url).expect("the page URL parses");
     let addr = url.authority().to_string();
     let mut stream = TcpStream::connect(&addr).expect("connect to the control page");
     let bound = Some(Duration::from_secs(20));
@@ -346,4 +351,118 @@ fn a_run_with_control_page_prints_its_url() {
         .unwrap_or_else(|| panic!("no control page URL in:\n{}", run.all()));
     let url = url::Url::parse(line.trim_start_matches("control page: ")).expect("a URL");
     assert_eq!(url.path().len(), 34, "/TOKEN/: {url}");
+}
+
+/// A real run asks before it presses; the person approves (or denies) on the page whose URL
+/// the run printed, and the journey goes on (or fails with `consent_denied`).
+#[test]
+fn a_running_journey_waits_for_the_person_s_answer_on_the_control_page() {
+    for approve in [true, false] {
+        let dir = crate::cli::journey(
+            "ask.rhai",
+            r#"navigate("/widgets");
+let rt = invoke("widgets.counter");
+expect(rt.screen.controls.filter(|c| c.anchor == "widgets.counter")[0].label == "Clicked 1 times", "pressed");
+"#,
+        );
+        let anchors = crate::cli::anchors();
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_waymark"));
+        cmd.args([
+            "--anchors",
+            anchors.as_str(),
+            "--consent",
+            "ask",
+            "--control-page",
+            "run",
+            "--no-trace",
+            "ask.rhai",
+        ])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+        for (key, _) in std::env::vars_os() {
+            if key.to_string_lossy().starts_with("WAYMARK_") {
+                cmd.env_remove(key);
+            }
+        }
+        let mut child = cmd.spawn().expect("start waymark");
+        let stderr = child.stderr.take().expect("stderr");
+        let (lines, seen) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if lines.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let url = loop {
+            let line = seen
+                .recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|_| {
+                    let _ = child.kill();
+                    panic!("the run printed no control page URL")
+                });
+            if let Some(url) = line.strip_prefix("control page: ") {
+                break url.to_string();
+            }
+        };
+        let path = url::Url::parse(&url).expect("a URL").path().to_string();
+        let start = Instant::now();
+        let question = loop {
+            let state = request_to(&url, "GET", &format!("{path}api/state"), None).json();
+            if let Some(q) = state["questions"]
+                .as_array()
+                .and_then(|q| q.first())
+                .cloned()
+            {
+                break q;
+            }
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("no question came: {state}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert_eq!(
+            question["text"],
+            "Press \"Clicked 0 times\" (widgets.counter) on /widgets?"
+        );
+        let verb = if approve { "approve" } else { "deny" };
+        let id = question["id"].as_u64().expect("an id");
+        let reply = request_to(
+            &url,
+            "POST",
+            &format!("{path}api/questions/{id}/{verb}"),
+            None,
+        );
+        assert_eq!(reply.status, 204, "{}", reply.text());
+        let mut out = String::new();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait for waymark") {
+                break status;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("the run did not end after the answer");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        if let Some(mut stdout) = child.stdout.take() {
+            let _ = stdout.read_to_string(&mut out);
+        }
+        let err: Vec<String> = seen.try_iter().collect();
+        let all = format!("{out}\n{}", err.join("\n"));
+        if approve {
+            assert_eq!(status.code(), Some(0), "{all}");
+        } else {
+            assert_eq!(status.code(), Some(1), "{all}");
+            assert!(all.contains("consent_denied"), "{all}");
+        }
+    }
 }
