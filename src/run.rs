@@ -368,6 +368,7 @@ fn control_of(run: &Run<'_>, journey: &str) -> Control {
         terminal: std::io::stdin().is_terminal(),
         consent_timeout: run.settings.consent_timeout,
         guardrail: run.guardrail.cloned(),
+        asker: None,
     }
 }
 

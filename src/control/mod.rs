@@ -452,6 +452,10 @@ impl JourneyKind {
     }
 }
 
+/// Asks the person a consent question some other way than the control page or the
+/// terminal (an MCP client's elicitation). [`Answer::Unavailable`] lets the next way try.
+pub type Asker = Arc<dyn Fn(String) -> futures::future::BoxFuture<'static, Answer> + Send + Sync>;
+
 /// Everything the gates of one journey's tools consult: the hub and the tab, the run that
 /// owns it, the consent policy and who can answer, the guardrail.
 #[derive(Clone)]
@@ -472,6 +476,8 @@ pub struct Control {
     pub consent_timeout: Duration,
     /// The second gate, from a file.
     pub guardrail: Option<Arc<Guardrail>>,
+    /// Asked first, before the control page and the terminal, when there is one.
+    pub asker: Option<Asker>,
 }
 
 #[cfg(test)]

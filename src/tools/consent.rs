@@ -1,5 +1,6 @@
 //! Asking the person: the consent question (naming the control in the words on screen),
-//! who answers it (the control page, else the terminal), and the handoff.
+//! who answers it (the journey's own asker, else the control page, else the terminal), and
+//! the handoff.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::Ordering;
@@ -80,13 +81,40 @@ impl<T: Tab> Tools<T> {
         question: &str,
         why: &str,
     ) -> Result<String, ToolError> {
-        let answer = if control.hub.present() || !control.terminal {
-            control
-                .hub
-                .ask(control.tab, question, control.consent_timeout)
-                .await
-        } else {
-            ask_terminal(question, control.consent_timeout).await
+        // The journey's own asker first (an MCP client that can show a question); when it
+        // cannot ask, the control page, else the terminal.
+        let first = match &control.asker {
+            Some(asker) => {
+                match tokio::time::timeout(control.consent_timeout, asker(question.to_string()))
+                    .await
+                {
+                    Ok(answer) => answer,
+                    Err(_) => Answer::Unavailable(format!(
+                        "nobody answered within {} s",
+                        control.consent_timeout.as_secs()
+                    )),
+                }
+            }
+            None => Answer::Unavailable(String::new()),
+        };
+        let answer = match first {
+            Answer::Unavailable(before) => {
+                let next = if control.hub.present() || !control.terminal {
+                    control
+                        .hub
+                        .ask(control.tab, question, control.consent_timeout)
+                        .await
+                } else {
+                    ask_terminal(question, control.consent_timeout).await
+                };
+                match next {
+                    Answer::Unavailable(why) if !before.is_empty() => {
+                        Answer::Unavailable(format!("{before}; {why}"))
+                    }
+                    other => other,
+                }
+            }
+            answered => answered,
         };
         let refused = |code, message: String| {
             Err(ToolError::new(code, message).attributed(Attribution::Gate))

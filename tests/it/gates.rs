@@ -23,6 +23,7 @@ fn gated<T: Tab>(tools: Tools<T>, hub: &Arc<Hub>, consent: ConsentPolicy) -> (To
         terminal: false,
         consent_timeout: Duration::from_secs(20),
         guardrail: None,
+        asker: None,
     };
     (tools.with_control(control), tab)
 }
@@ -134,6 +135,7 @@ fn the_guardrail_denies_before_anyone_is_asked_and_names_itself() {
         terminal: false,
         consent_timeout: Duration::from_secs(5),
         guardrail: Some(Arc::new(rail)),
+        asker: None,
     });
     block_on(async {
         open(&tools, "/orders/42").await;
@@ -198,6 +200,7 @@ fn another_run_is_not_the_tab_s_owner() {
         terminal: false,
         consent_timeout: Duration::from_secs(5),
         guardrail: None,
+        asker: None,
     });
     block_on(async {
         let e = failed(&tools.navigate("/widgets").await, ErrorCode::NotOwner).clone();
@@ -287,6 +290,7 @@ fn agents_ask_before_typing_after_untrusted_text_was_read() {
         terminal: false,
         consent_timeout: Duration::from_secs(5),
         guardrail: None,
+        asker: None,
     });
     block_on(async {
         open(&tools, "/widgets").await;
