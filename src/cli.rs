@@ -1,5 +1,5 @@
 //! The command line: flags (with `WAYMARK_*` environment fallbacks) turned into validated
-//! [`Settings`], and the commands `run`, `read`, `bench`, `demo` and `profile`.
+//! [`Settings`], and the commands `run`, `read`, `bench`, `mcp`, `demo` and `profile`.
 //!
 //! Precedence: compiled-in defaults < `WAYMARK_*` environment < flags.
 
@@ -153,6 +153,16 @@ enum Command {
     },
     /// Serve the embedded demo app and print its URL (until Ctrl-C).
     Demo,
+    /// Serve the tools to an agent over MCP (stdio): navigate, read_screen, invoke, press,
+    /// fill, handoff, finish. Acting calls ask the person first (consent `ask` by default),
+    /// through the client when it can show a question. With `--read-only` the acting tools
+    /// are not offered.
+    Mcp {
+        /// Record every tool call and its result to FILE (JSON lines, secrets redacted);
+        /// name it `journeys/<name>.agent.jsonl` and `waymark run` replays it.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+    },
     /// Browser profiles: what a person brings from their own browser.
     Profile {
         #[command(subcommand)]
@@ -308,6 +318,7 @@ async fn execute(cli: &Cli) -> Result<u8, RunError> {
                 }
             }
         }
+        Command::Mcp { record } => crate::mcp::serve(&settings, record.as_deref()).await,
         Command::Profile {
             action: ProfileCommand::ImportCookies { domain, from },
         } => Ok(import_cookies(

@@ -112,6 +112,12 @@ pub enum RunError {
     /// The trace folder cannot be created.
     #[error(transparent)]
     Trace(#[from] TraceError),
+    /// A transcript cannot be written (`mcp --record`) or read (an agent journey).
+    #[error(transparent)]
+    Transcript(#[from] crate::transcript::TranscriptError),
+    /// The MCP session could not start or broke down.
+    #[error("the MCP session failed: {0}")]
+    Mcp(String),
 }
 
 impl RunError {
@@ -123,11 +129,13 @@ impl RunError {
             | RunError::NoJourneys(_)
             | RunError::BaseUrl { .. }
             | RunError::Trace(_)
+            | RunError::Transcript(_)
             | RunError::Guardrail(_) => exit::BAD_INPUT,
             RunError::Unreachable { .. }
             | RunError::Browser(_)
             | RunError::Demo(_)
-            | RunError::ControlPage(_) => exit::ENVIRONMENT,
+            | RunError::ControlPage(_)
+            | RunError::Mcp(_) => exit::ENVIRONMENT,
             RunError::Profile(e) => e.exit_code(),
         }
     }
@@ -219,8 +227,22 @@ pub fn prepare_journeys(paths: &[PathBuf]) -> Result<Vec<Journey>, RunError> {
 /// runs each journey in a fresh browser context, and returns the exit code.
 pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError> {
     let registry = Arc::new(load_registry(settings.anchors.as_deref())?);
-    let journeys = prepare_journeys(paths)?;
-    if journeys.iter().all(|j| j.compiled.is_err()) {
+    let agents = agent_journeys(paths)?;
+    let scripts: Vec<PathBuf> = paths
+        .iter()
+        .filter(|p| !crate::transcript::is_agent_journey(p))
+        .cloned()
+        .collect();
+    // Only agent journeys were named, or only they were found.
+    let journeys = if !paths.is_empty() && scripts.is_empty() {
+        Vec::new()
+    } else {
+        match prepare_journeys(&scripts) {
+            Err(RunError::NoJourneys(_)) if !agents.is_empty() => Vec::new(),
+            other => other?,
+        }
+    };
+    if agents.is_empty() && journeys.iter().all(|j| j.compiled.is_err()) {
         // Nothing can run: report the scripts without starting an app or a browser.
         let reporter = Reporter::new(journeys.len());
         let outcomes: Vec<Outcome> = journeys
@@ -254,7 +276,7 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
         SNAPSHOT_DIR,
         UpdateMode::from_env(settings.update_snapshots),
     ));
-    let reporter = Reporter::new(journeys.len());
+    let reporter = Reporter::new(journeys.len() + agents.len());
     reporter.start(&target.base, browser.version());
     let mut outcomes = Vec::with_capacity(journeys.len());
     let run = Run {
@@ -278,6 +300,12 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
         reporter.finish_traced(&outcome, trace.as_deref());
         outcomes.push(outcome);
     }
+    for agent in &agents {
+        reporter.begin(&agent.name);
+        let outcome = crate::transcript::replay::run_one(&run, agent).await;
+        reporter.finish(&outcome);
+        outcomes.push(outcome);
+    }
     browser.close().await;
     reporter.summary(&outcomes);
     let mut code = exit_code(&outcomes);
@@ -287,6 +315,15 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
         code = exit::FAILED;
     }
     Ok(code)
+}
+
+/// The agent journeys (`*.agent.jsonl`) under `paths`, read and checked before anything
+/// starts.
+fn agent_journeys(paths: &[PathBuf]) -> Result<Vec<crate::transcript::Transcript>, RunError> {
+    crate::transcript::discover(paths)
+        .into_iter()
+        .map(|(name, path)| Ok(crate::transcript::Transcript::load(&name, &path)?))
+        .collect()
 }
 
 /// The control page, when asked for: served for the run's lifetime, its URL printed.
@@ -331,13 +368,13 @@ fn unreferenced(snapshots: &SnapshotStore, mode: Unreferenced) -> bool {
 }
 
 /// What every journey of a run shares.
-struct Run<'a> {
-    browser: &'a Chromium,
-    target: &'a Target,
-    registry: &'a Arc<Registry>,
+pub(crate) struct Run<'a> {
+    pub(crate) browser: &'a Chromium,
+    pub(crate) target: &'a Target,
+    pub(crate) registry: &'a Arc<Registry>,
     snapshots: &'a Arc<SnapshotStore>,
-    settings: &'a Settings,
-    hub: &'a Arc<Hub>,
+    pub(crate) settings: &'a Settings,
+    pub(crate) hub: &'a Arc<Hub>,
     guardrail: Option<&'a Arc<Guardrail>>,
     /// Names this run as the owner of its tabs.
     id: String,
@@ -356,7 +393,7 @@ fn run_id() -> String {
 
 /// The gates of one journey's tools: its tab in the hub, the consent policy (a script's
 /// default is `allow`), who can answer, the guardrail.
-fn control_of(run: &Run<'_>, journey: &str) -> Control {
+pub(crate) fn control_of(run: &Run<'_>, journey: &str) -> Control {
     use std::io::IsTerminal;
     let kind = JourneyKind::Script;
     Control {

@@ -16,6 +16,7 @@ mod frames;
 mod gates;
 mod invoke;
 mod layers;
+mod mcp;
 mod navigate;
 mod press;
 mod read;

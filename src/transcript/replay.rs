@@ -1,0 +1,324 @@
+//! Replaying a transcript through the gateway, and the one question asked of every step:
+//! would the agent still have been right? The same ok or error code, the same route, and
+//! every anchor the agent acted on (anywhere in the journey) still on screen with the
+//! label it had when the agent saw it. The first step that differs is the drift.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use super::{Step, Transcript};
+use crate::browser::Tab;
+use crate::journey::{Failure, FailureKind, Outcome};
+use crate::mcp::Call;
+use crate::run::{Run, control_of};
+use crate::tools::{Attribution, Tools};
+
+/// The first step whose result no longer matches the recording.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Drift {
+    /// The step (1-based, as recorded).
+    pub step: usize,
+    /// Its line in the file (the header is line 1).
+    pub line: usize,
+    /// The call, as a journey would write it: `` `invoke` of `claim.approve` ``.
+    pub call: String,
+    /// What differs.
+    pub why: String,
+    /// The recorded result, cut to what matters for the difference.
+    pub recorded: Value,
+    /// The replayed result, cut the same way.
+    pub replayed: Value,
+}
+
+impl std::fmt::Display for Drift {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "step {} ({}) drifted: {}\n  recorded: {}\n  replayed: {}",
+            self.step, self.call, self.why, self.recorded, self.replayed
+        )
+    }
+}
+
+/// How a replay ended without drifting.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Replayed {
+    /// Steps replayed and matched.
+    pub matched: usize,
+    /// Steps that cannot be replayed (a handoff: the person's part), by number.
+    pub skipped: Vec<usize>,
+}
+
+/// Why a replay could not go on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReplayError {
+    /// A step drifted.
+    Drift(Box<Drift>),
+    /// A recorded call is not a call waymark knows (the file is bad input).
+    BadStep {
+        /// Its line.
+        line: usize,
+        /// Why.
+        why: String,
+    },
+}
+
+/// Replays every step of `transcript` through `tools`, stopping at the first drift.
+pub async fn replay<T: Tab>(
+    tools: &Tools<T>,
+    transcript: &Transcript,
+) -> Result<Replayed, ReplayError> {
+    let calls = transcript
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            Call::parse(&s.tool, s.arguments.clone())
+                .map_err(|why| ReplayError::BadStep { line: i + 2, why })
+        })
+        .collect::<Result<Vec<Call>, _>>()?;
+    let used: HashSet<String> = calls.iter().filter_map(Call::target).collect();
+    let mut done = Replayed::default();
+    for (i, (step, call)) in transcript.steps.iter().zip(&calls).enumerate() {
+        if matches!(call, Call::Handoff(_)) {
+            // The person's part of a journey cannot be replayed: nobody is there in CI.
+            done.skipped.push(step.step);
+            continue;
+        }
+        let Some(rt) = call.perform(tools).await else {
+            done.matched += 1;
+            continue;
+        };
+        let replayed = serde_json::to_value(&rt).unwrap_or(Value::Null);
+        if let Some((why, recorded, now)) = compare(step, &replayed, &used) {
+            return Err(ReplayError::Drift(Box::new(Drift {
+                step: step.step,
+                line: i + 2,
+                call: named(call),
+                why,
+                recorded,
+                replayed: now,
+            })));
+        }
+        done.matched += 1;
+    }
+    Ok(done)
+}
+
+fn named(call: &Call) -> String {
+    match call.target() {
+        Some(t) => format!("`{}` of `{t}`", call.tool()),
+        None => format!("`{}`", call.tool()),
+    }
+}
+
+/// What differs between the recorded step and the replayed result, with both results cut
+/// to the point; `None` when they match.
+fn compare(
+    step: &Step,
+    replayed: &Value,
+    used: &HashSet<String>,
+) -> Option<(String, Value, Value)> {
+    let recorded = &step.result;
+    let gist = |v: &Value| {
+        json!({"ok": v["ok"], "error": v["error"], "route": v["route"],
+               "anchor": v["anchor"], "label": v["label"]})
+    };
+    let code = |v: &Value| v["error"]["code"].as_str().map(str::to_string);
+    if recorded["ok"] != replayed["ok"] || code(recorded) != code(replayed) {
+        let say = |v: &Value| code(v).unwrap_or_else(|| "ok".to_string());
+        let why = format!("recorded {}, replayed {}", say(recorded), say(replayed));
+        return Some((why, gist(recorded), gist(replayed)));
+    }
+    if recorded["route"] != replayed["route"] {
+        let why = format!(
+            "recorded on route {}, replayed on {}",
+            recorded["route"], replayed["route"]
+        );
+        return Some((why, gist(recorded), gist(replayed)));
+    }
+    if !recorded["label"].is_null() && recorded["label"] != replayed["label"] {
+        let why = format!(
+            "`{}` was labelled {}, now {}",
+            recorded["anchor"].as_str().unwrap_or("?"),
+            recorded["label"],
+            replayed["label"]
+        );
+        return Some((why, gist(recorded), gist(replayed)));
+    }
+    let (Some(before), Some(after)) = (
+        recorded["screen"]["controls"].as_array(),
+        replayed["screen"]["controls"].as_array(),
+    ) else {
+        return None;
+    };
+    for control in before {
+        let reference = reference(control);
+        if !used.contains(&reference) {
+            continue;
+        }
+        let now = after.iter().find(|c| self::reference(c) == reference);
+        let cut = |c: Option<&Value>| json!({"route": replayed["route"], "control": c.cloned().unwrap_or(Value::Null)});
+        let why = match now {
+            None => format!(
+                "`{reference}` ({}) is no longer on screen",
+                control["label"]
+            ),
+            Some(c) if c["label"] != control["label"] => format!(
+                "`{reference}` was labelled {}, now {}",
+                control["label"], c["label"]
+            ),
+            Some(_) => continue,
+        };
+        let was = json!({"route": recorded["route"], "control": control});
+        return Some((why, was, cut(now)));
+    }
+    None
+}
+
+/// `anchor` or `anchor[key]` of a control as serialized.
+fn reference(control: &Value) -> String {
+    let anchor = control["anchor"].as_str().unwrap_or_default();
+    match control["key"].as_str() {
+        Some(key) => format!("{anchor}[{key}]"),
+        None => anchor.to_string(),
+    }
+}
+
+/// Replays one agent journey in a fresh tab of the run, with the run's scripted consent
+/// policy (the person approved when it was recorded): its outcome.
+pub(crate) async fn run_one(run: &Run<'_>, transcript: &Transcript) -> Outcome {
+    let start = Instant::now();
+    let outcome = |failure: Option<Failure>, output: Vec<String>| Outcome {
+        name: transcript.name.clone(),
+        failure,
+        elapsed: start.elapsed(),
+        output,
+    };
+    let failure = |kind, code: &str, message: String, attribution, line| Failure {
+        kind,
+        code: Some(code.to_string()),
+        message,
+        attribution,
+        file: transcript.path.clone(),
+        line,
+        column: None,
+    };
+    let tab = match run.browser.new_tab().await {
+        Ok(tab) => tab,
+        Err(e) => {
+            let f = failure(
+                FailureKind::Tool,
+                "browser_crashed",
+                e.to_string(),
+                Attribution::Environment,
+                None,
+            );
+            return outcome(Some(f), Vec::new());
+        }
+    };
+    let control = control_of(run, &transcript.name);
+    let tab_id = control.tab;
+    let tools = Tools::new(
+        tab,
+        run.target.base.clone(),
+        Arc::clone(run.registry),
+        run.settings.tools.clone(),
+    )
+    .with_control(control);
+    let deadline = run.settings.limits.deadline;
+    let replayed = tokio::time::timeout(deadline, replay(&tools, transcript)).await;
+    run.hub.unregister(tab_id);
+    tools.close().await;
+    match replayed {
+        Ok(Ok(done)) => {
+            let output = done
+                .skipped
+                .iter()
+                .map(|n| format!("step {n} (a handoff) was not replayed: the person's part"))
+                .collect();
+            outcome(None, output)
+        }
+        Ok(Err(ReplayError::Drift(drift))) => {
+            let f = failure(
+                FailureKind::Expectation,
+                "drifted",
+                drift.to_string(),
+                Attribution::App,
+                Some(drift.line),
+            );
+            outcome(Some(f), Vec::new())
+        }
+        Ok(Err(ReplayError::BadStep { line, why })) => {
+            let f = failure(
+                FailureKind::Script,
+                "invalid_argument",
+                why,
+                Attribution::Journey,
+                Some(line),
+            );
+            outcome(Some(f), Vec::new())
+        }
+        Err(_) => {
+            let f = failure(
+                FailureKind::Limit,
+                "timeout",
+                format!(
+                    "the replay ran past its deadline of {} s",
+                    deadline.as_secs()
+                ),
+                Attribution::Environment,
+                None,
+            );
+            outcome(Some(f), Vec::new())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(result: Value) -> Step {
+        Step {
+            step: 2,
+            tool: "read_screen".into(),
+            arguments: json!({}),
+            result,
+        }
+    }
+
+    fn read(label: &str) -> Value {
+        json!({"ok": true, "error": null, "route": "/w", "label": null, "screen": {"controls": [
+            {"anchor": "w.go", "key": null, "label": label},
+            {"anchor": "w.other", "key": null, "label": "Other"}]}})
+    }
+
+    #[test]
+    fn a_used_anchor_relabelled_is_a_drift_and_an_unused_one_is_not() {
+        let used: HashSet<String> = ["w.go".to_string()].into();
+        assert_eq!(compare(&step(read("Go")), &read("Go"), &used), None);
+        let (why, was, now) = compare(&step(read("Go")), &read("Start"), &used).unwrap();
+        assert_eq!(why, "`w.go` was labelled \"Go\", now \"Start\"");
+        assert_eq!(was["control"]["label"], "Go");
+        assert_eq!(now["control"]["label"], "Start");
+        let mut other = read("Go");
+        other["screen"]["controls"][1]["label"] = json!("Renamed");
+        assert_eq!(compare(&step(read("Go")), &other, &used), None);
+    }
+
+    #[test]
+    fn a_different_outcome_or_route_is_a_drift() {
+        let used = HashSet::new();
+        let failed = json!({"ok": false, "error": {"code": "not_on_screen"}, "route": "/w"});
+        let (why, _, _) = compare(&step(read("Go")), &failed, &used).unwrap();
+        assert_eq!(why, "recorded ok, replayed not_on_screen");
+        let mut moved = read("Go");
+        moved["route"] = json!("/x");
+        let (why, _, _) = compare(&step(read("Go")), &moved, &used).unwrap();
+        assert_eq!(why, "recorded on route \"/w\", replayed on \"/x\"");
+    }
+}

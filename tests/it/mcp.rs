@@ -1,0 +1,463 @@
+//! `waymark mcp`: a real MCP client (rmcp's, over stdio) drives the `waymark` binary, which
+//! drives the demo app in a real Chromium. The person behind the client is played by a
+//! handler that answers consent questions (elicitation) yes or no, or cannot be asked.
+//! Every call is bounded; the server's process group is killed if it outlives its test.
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ElicitRequestParams,
+    ElicitResult, ElicitationAction, ErrorData, Implementation,
+};
+use rmcp::service::{RequestContext, RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, ServiceExt};
+use serde_json::{Value, json};
+
+use crate::cli::{anchors, waymark};
+
+/// Bound on starting the server, and on every call.
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// The person behind the client.
+#[derive(Clone)]
+struct Person {
+    /// The client can show questions (declares elicitation).
+    elicitation: bool,
+    /// What the person answers.
+    approve: bool,
+    /// The questions they were asked.
+    asked: Arc<Mutex<Vec<String>>>,
+}
+
+impl Person {
+    fn new(elicitation: bool, approve: bool) -> Person {
+        Person {
+            elicitation,
+            approve,
+            asked: Arc::default(),
+        }
+    }
+}
+
+impl ClientHandler for Person {
+    fn get_info(&self) -> ClientConfig {
+        let capabilities = if self.elicitation {
+            ClientCapabilities::builder().enable_elicitation().build()
+        } else {
+            ClientCapabilities::default()
+        };
+        ClientConfig::new(capabilities, Implementation::new("waymark-tests", "0"))
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        if let ElicitRequestParams::FormElicitationParams { message, .. } = &request {
+            self.asked.lock().unwrap().push(message.clone());
+        }
+        Ok(if self.approve {
+            ElicitResult::new(ElicitationAction::Accept).with_content(json!({"approve": true}))
+        } else {
+            ElicitResult::new(ElicitationAction::Decline)
+        })
+    }
+}
+
+/// A running `waymark mcp` and the client talking to it.
+struct Session {
+    client: Option<RunningService<RoleClient, Person>>,
+    asked: Arc<Mutex<Vec<String>>>,
+    group: Option<i32>,
+}
+
+impl Session {
+    async fn start(person: Person, args: &[&str]) -> Session {
+        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_waymark"));
+        cmd.arg("mcp")
+            .arg("--anchors")
+            .arg(anchors())
+            .args(args)
+            // its own process group, so a server that hangs dies with its browser
+            .process_group(0);
+        for (key, _) in std::env::vars_os() {
+            if key.to_string_lossy().starts_with("WAYMARK_") {
+                cmd.env_remove(key);
+            }
+        }
+        let (transport, _) = TokioChildProcess::builder(cmd)
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn `waymark mcp`");
+        let group = transport.id().and_then(|id| i32::try_from(id).ok());
+        let asked = Arc::clone(&person.asked);
+        let client = tokio::time::timeout(LIMIT, person.serve(transport))
+            .await
+            .expect("the server answered initialize in time")
+            .expect("the MCP session starts");
+        Session {
+            client: Some(client),
+            asked,
+            group,
+        }
+    }
+
+    fn client(&self) -> &RunningService<RoleClient, Person> {
+        self.client.as_ref().expect("the session is open")
+    }
+
+    async fn call(&self, tool: &'static str, args: Value) -> CallToolResult {
+        let Value::Object(args) = args else {
+            panic!("arguments are an object")
+        };
+        let params = CallToolRequestParams::new(tool).with_arguments(args);
+        tokio::time::timeout(LIMIT, self.client().call_tool(params))
+            .await
+            .unwrap_or_else(|_| panic!("`{tool}` answered within {} s", LIMIT.as_secs()))
+            .unwrap_or_else(|e| panic!("`{tool}` is a valid call: {e}"))
+    }
+
+    async fn tools(&self) -> Vec<String> {
+        let tools = tokio::time::timeout(LIMIT, self.client().list_all_tools())
+            .await
+            .expect("tools/list answered in time")
+            .expect("tools/list works");
+        tools.into_iter().map(|t| t.name.to_string()).collect()
+    }
+
+    fn asked(&self) -> Vec<String> {
+        self.asked.lock().unwrap().clone()
+    }
+
+    /// Closes the client, which ends the server (and its browser) gracefully.
+    async fn stop(mut self) {
+        if let Some(client) = self.client.take() {
+            let _ = tokio::time::timeout(LIMIT, client.cancel()).await;
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(group) = self.group.take() {
+            // SAFETY: kill(2) on the process group of a child we started ourselves; a
+            // group that already exited only yields ESRCH.
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Runs one test's async body on a runtime of its own.
+fn run<F: std::future::Future<Output = ()>>(body: F) {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+        .block_on(body);
+}
+
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[track_caller]
+fn ok(result: &CallToolResult) -> &Value {
+    assert_eq!(result.is_error, Some(false), "{}", text(result));
+    let value = result
+        .structured_content
+        .as_ref()
+        .expect("structured content");
+    assert_eq!(value["ok"], true, "{value}");
+    value
+}
+
+#[track_caller]
+fn failed(result: &CallToolResult, code: &str) -> Value {
+    assert_eq!(result.is_error, Some(true), "{}", text(result));
+    let value = result
+        .structured_content
+        .clone()
+        .expect("structured content");
+    assert_eq!(value["error"]["code"], code, "{value}");
+    assert!(
+        text(result).contains(&format!("failed: {code}: ")),
+        "the text names the code: {}",
+        text(result)
+    );
+    value
+}
+
+fn control<'a>(rt: &'a Value, anchor: &str) -> &'a Value {
+    rt["screen"]["controls"]
+        .as_array()
+        .and_then(|cs| cs.iter().find(|c| c["anchor"] == anchor))
+        .unwrap_or_else(|| panic!("no `{anchor}` on screen: {rt}"))
+}
+
+#[test]
+fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
+    run(async {
+        // No browser exists at this path: listing must not need one.
+        let absent = ["--browser", "/no/such/chromium"];
+        let full = Session::start(Person::new(false, false), &absent).await;
+        let mut names = full.tools().await;
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "fill",
+                "finish",
+                "handoff",
+                "invoke",
+                "navigate",
+                "press",
+                "read_screen"
+            ]
+        );
+        let listed = full.client().list_all_tools().await.unwrap();
+        let fill = listed.iter().find(|t| t.name == "fill").unwrap();
+        assert!(
+            fill.description
+                .as_deref()
+                .unwrap()
+                .contains("never submits"),
+            "{fill:?}"
+        );
+        let schema = serde_json::to_value(&*fill.input_schema).unwrap();
+        assert_eq!(schema["required"], json!(["anchor", "text"]), "{schema}");
+        assert!(
+            schema["properties"]["anchor"]["description"]
+                .as_str()
+                .unwrap()
+                .contains("read_screen"),
+            "{schema}"
+        );
+        full.stop().await;
+
+        let mut args = vec!["--read-only"];
+        args.extend(absent);
+        let read_only = Session::start(Person::new(false, false), &args).await;
+        let mut names = read_only.tools().await;
+        names.sort();
+        assert_eq!(names, ["finish", "navigate", "read_screen"]);
+        read_only.stop().await;
+    });
+}
+
+#[test]
+fn an_agent_navigates_reads_fills_and_invokes_with_the_person_approving() {
+    run(async {
+        let s = Session::start(Person::new(true, true), &[]).await;
+        let nav = s.call("navigate", json!({"route": "/widgets"})).await;
+        let value = ok(&nav);
+        assert_eq!(value["route"], "/widgets");
+        assert_eq!(value["untrusted"], true);
+        assert_eq!(value["screen"]["untrusted"], true);
+        assert!(
+            text(&nav).contains("widgets.counter \"Clicked 0 times\" button"),
+            "{}",
+            text(&nav)
+        );
+        assert!(text(&nav).contains("untrusted"), "{}", text(&nav));
+
+        let read = s.call("read_screen", json!({"region": "labels"})).await;
+        let controls = ok(&read)["screen"]["controls"].as_array().unwrap().clone();
+        assert_eq!(controls.len(), 6, "{controls:?}");
+        assert!(
+            controls.iter().all(|c| c["region"] == "labels"),
+            "{controls:?}"
+        );
+        let nowhere = s.call("read_screen", json!({"region": "billing"})).await;
+        failed(&nowhere, "invalid_argument");
+
+        let fill = s
+            .call(
+                "fill",
+                json!({"anchor": "widgets.labelledby", "text": "SW1A 1AA"}),
+            )
+            .await;
+        let value = ok(&fill);
+        assert_eq!(value["label"], "Billing Postcode");
+        assert_eq!(control(value, "widgets.labelledby")["value"], "SW1A 1AA");
+
+        let invoke = s.call("invoke", json!({"anchor": "widgets.counter"})).await;
+        let value = ok(&invoke);
+        assert_eq!(value["anchor"], "widgets.counter");
+        assert_eq!(
+            control(value, "widgets.counter")["label"],
+            "Clicked 1 times"
+        );
+        assert!(
+            text(&invoke).starts_with("invoke of widgets.counter (\"Clicked 0 times\") ok"),
+            "{}",
+            text(&invoke)
+        );
+
+        ok(&s.call("navigate", json!({"route": "/claims"})).await);
+        let moved = s
+            .call("invoke", json!({"anchor": "claims.open", "key": "1042"}))
+            .await;
+        assert_eq!(ok(&moved)["route"], "/claims/1042", "{}", text(&moved));
+        assert!(
+            text(&moved).contains("moved from /claims to /claims/1042"),
+            "{}",
+            text(&moved)
+        );
+        assert_eq!(
+            s.asked(),
+            [
+                "Fill \"Billing Postcode\" (widgets.labelledby) with \"SW1A 1AA\" on /widgets?",
+                "Press \"Clicked 0 times\" (widgets.counter) on /widgets?",
+                "Press \"Claim 1042\" (claims.open[1042]) on /claims?",
+            ]
+        );
+        s.stop().await;
+    });
+}
+
+#[test]
+fn a_person_who_says_no_through_the_client_leaves_the_page_untouched() {
+    run(async {
+        let s = Session::start(Person::new(true, false), &[]).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        let refused = s.call("invoke", json!({"anchor": "widgets.counter"})).await;
+        let value = failed(&refused, "consent_denied");
+        assert!(value["screen"].is_null(), "a refused call reads nothing");
+        assert_eq!(s.asked().len(), 1);
+        let read = s.call("read_screen", json!({})).await;
+        assert_eq!(
+            control(ok(&read), "widgets.counter")["label"],
+            "Clicked 0 times"
+        );
+        s.stop().await;
+    });
+}
+
+#[test]
+fn a_client_that_cannot_ask_gets_consent_unavailable_never_a_silent_yes() {
+    run(async {
+        let s = Session::start(Person::new(false, true), &[]).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        let refused = s.call("invoke", json!({"anchor": "widgets.counter"})).await;
+        let value = failed(&refused, "consent_unavailable");
+        assert!(
+            value["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("no elicitation support"),
+            "{value}"
+        );
+        assert!(s.asked().is_empty());
+        s.stop().await;
+    });
+}
+
+#[test]
+fn a_cut_read_says_what_was_not_shown_in_one_sentence() {
+    run(async {
+        let s = Session::start(Person::new(false, false), &["--max-controls", "50"]).await;
+        let nav = s.call("navigate", json!({"route": "/dense?n=1000"})).await;
+        let value = ok(&nav);
+        assert_eq!(value["screen"]["truncation"]["dropped"], 950, "{value}");
+        let said = text(&nav);
+        assert!(
+            said.contains(
+                "The screen has more controls than I could read: 950 not shown, mostly in region"
+            ),
+            "{said}"
+        );
+        assert!(
+            said.contains("ask for a region with read_screen(region)."),
+            "{said}"
+        );
+        s.stop().await;
+    });
+}
+
+/// Records an agent's session into `dir/journeys/widgets.agent.jsonl`.
+async fn record(dir: &Path) -> std::path::PathBuf {
+    let file = dir.join("journeys/widgets.agent.jsonl");
+    let path = file.to_str().unwrap();
+    let s = Session::start(Person::new(true, true), &["--record", path]).await;
+    ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+    ok(&s.call("read_screen", json!({})).await);
+    ok(&s
+        .call(
+            "fill",
+            json!({"anchor": "widgets.labelledby", "text": "SW1A 1AA"}),
+        )
+        .await);
+    ok(&s
+        .call(
+            "fill",
+            json!({"anchor": "widgets.secret", "text": "correct horse"}),
+        )
+        .await);
+    ok(&s.call("invoke", json!({"anchor": "widgets.counter"})).await);
+    ok(&s.call("finish", json!({"summary": "counted once"})).await);
+    s.stop().await;
+    file
+}
+
+#[test]
+fn a_recorded_session_replays_and_a_relabelled_control_is_the_drifted_step() {
+    let dir = tempfile::tempdir().unwrap();
+    run(async {
+        record(dir.path()).await;
+    });
+    let file = dir.path().join("journeys/widgets.agent.jsonl");
+    let recorded = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<Value> = recorded
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["transcript"], "waymark-agent-transcript");
+    let tools: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l["tool"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            "navigate",
+            "read_screen",
+            "fill",
+            "fill",
+            "invoke",
+            "finish"
+        ]
+    );
+    assert_eq!(lines[3]["arguments"]["text"], "SW1A 1AA");
+    assert_eq!(lines[4]["arguments"]["text"], "[redacted]");
+    assert!(!recorded.contains("correct horse"), "a secret was recorded");
+
+    let no_env: [(&str, &OsStr); 0] = [];
+    let anchors = anchors();
+    let args = ["run", "--anchors", anchors.as_str()];
+    waymark(dir.path(), args, &no_env)
+        .exits(0)
+        .says("widgets.agent");
+
+    // The app "renamed" the counter since the recording.
+    std::fs::write(&file, recorded.replace("Clicked 0 times", "Count clicks")).unwrap();
+    waymark(dir.path(), args, &no_env)
+        .exits(1)
+        .says("step 1 (`navigate`) drifted")
+        .says("`widgets.counter` was labelled \"Count clicks\", now \"Clicked 0 times\"")
+        .says("recorded:")
+        .says("replayed:");
+}
