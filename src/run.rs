@@ -327,7 +327,10 @@ fn agent_journeys(paths: &[PathBuf]) -> Result<Vec<crate::transcript::Transcript
 }
 
 /// The control page, when asked for: served for the run's lifetime, its URL printed.
-async fn control_page(hub: &Arc<Hub>, wanted: bool) -> Result<Option<ControlPage>, RunError> {
+pub(crate) async fn control_page(
+    hub: &Arc<Hub>,
+    wanted: bool,
+) -> Result<Option<ControlPage>, RunError> {
     if !wanted {
         return Ok(None);
     }
@@ -379,7 +382,7 @@ pub(crate) struct Run<'a> {
     /// Names this run as the owner of its tabs.
     id: String,
     /// The profile's cookies, set in each journey's fresh browser context.
-    cookies: &'a [Cookie],
+    pub(crate) cookies: &'a [Cookie],
 }
 
 /// A name for this run, unique on the machine for its lifetime.

@@ -26,9 +26,11 @@ use super::call::{
 use super::{elicit, render};
 use crate::anchor::AnchorRef;
 use crate::browser::{Chromium, ChromiumTab};
+use crate::control::cookies::{Cookie, Profile};
+use crate::control::page;
 use crate::control::{Control, Guardrail, Hub, JourneyKind, TabId};
 use crate::registry::Registry;
-use crate::run::{RunError, Settings, Target, exit, load_registry};
+use crate::run::{RunError, Settings, Target, control_page, exit, load_registry};
 use crate::tools::{Attribution, ErrorCode, RoundTrip, ToolError, Tools};
 use crate::transcript::{Header, Recorder};
 
@@ -47,14 +49,25 @@ pub async fn serve(settings: &Settings, record: Option<&Path>) -> Result<u8, Run
         .map(Guardrail::load)
         .transpose()?
         .map(Arc::new);
+    let cookies = match &settings.profile {
+        Some(name) => Profile::named(name)?.cookies()?,
+        None => Vec::new(),
+    };
+    let hub = Arc::new(Hub::new());
+    // The person's way in when the client cannot ask: take the tab, answer, finish a handoff.
+    let _page = control_page(&hub, settings.control_page).await?;
     let target = Target::start(settings.base_url.as_deref()).await?;
     let recorder = record
         .map(|path| Recorder::create(path, &Header::new(target.base.as_str())))
         .transpose()?;
     let server = Server::new(
         settings.clone(),
-        registry,
-        guardrail,
+        Gates {
+            registry,
+            guardrail,
+            hub,
+            cookies,
+        },
         target.base.clone(),
         recorder,
     );
@@ -79,10 +92,20 @@ pub struct Server {
     tool_router: ToolRouter<Server>,
 }
 
+/// What the session's tab is gated and started with.
+struct Gates {
+    registry: Arc<Registry>,
+    guardrail: Option<Arc<Guardrail>>,
+    hub: Arc<Hub>,
+    cookies: Vec<Cookie>,
+}
+
 struct Inner {
     settings: Settings,
     registry: Arc<Registry>,
     guardrail: Option<Arc<Guardrail>>,
+    /// The profile's cookies, set in the tab's browser context.
+    cookies: Vec<Cookie>,
     base: Url,
     hub: Arc<Hub>,
     run: String,
@@ -102,13 +125,7 @@ struct Session {
 }
 
 impl Server {
-    fn new(
-        settings: Settings,
-        registry: Arc<Registry>,
-        guardrail: Option<Arc<Guardrail>>,
-        base: Url,
-        recorder: Option<Recorder>,
-    ) -> Server {
+    fn new(settings: Settings, gates: Gates, base: Url, recorder: Option<Recorder>) -> Server {
         let mut tool_router = Server::tool_router();
         if settings.tools.read_only {
             for name in ACTING {
@@ -118,10 +135,11 @@ impl Server {
         Server {
             inner: Arc::new(Inner {
                 settings,
-                registry,
-                guardrail,
+                registry: gates.registry,
+                guardrail: gates.guardrail,
+                cookies: gates.cookies,
                 base,
-                hub: Arc::new(Hub::new()),
+                hub: gates.hub,
                 run: format!("mcp-{}", std::process::id()),
                 session: tokio::sync::Mutex::new(None),
                 busy: tokio::sync::Mutex::new(()),
@@ -247,15 +265,17 @@ impl Inner {
             .await
             .map_err(|_| not_started(format!("no answer within {} s", LAUNCH_TIMEOUT.as_secs())))?
             .map_err(|e| not_started(e.to_string()))?;
-        let tab = match browser.new_tab().await {
+        let tab = match browser.new_tab_with_cookies(&self.cookies).await {
             Ok(tab) => tab,
             Err(e) => {
                 browser.close().await;
                 return Err(not_started(e.to_string()));
             }
         };
+        let camera = tab.camera();
         let kind = JourneyKind::Agent;
         let tab_id = self.hub.register(&self.run, "mcp");
+        self.hub.set_screenshot(tab_id, page::camera_source(camera));
         let control = Control {
             hub: Arc::clone(&self.hub),
             tab: tab_id,

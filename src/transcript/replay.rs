@@ -207,7 +207,7 @@ pub(crate) async fn run_one(run: &Run<'_>, transcript: &Transcript) -> Outcome {
         line,
         column: None,
     };
-    let tab = match run.browser.new_tab().await {
+    let tab = match run.browser.new_tab_with_cookies(run.cookies).await {
         Ok(tab) => tab,
         Err(e) => {
             let f = failure(

@@ -79,6 +79,15 @@ struct Session {
 
 impl Session {
     async fn start(person: Person, args: &[&str]) -> Session {
+        Session::start_with(person, args, Stdio::inherit()).await.0
+    }
+
+    /// Starts the server with `stderr` as given; the piped stderr, when asked for.
+    async fn start_with(
+        person: Person,
+        args: &[&str],
+        stderr: Stdio,
+    ) -> (Session, Option<tokio::process::ChildStderr>) {
         let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_waymark"));
         cmd.arg("mcp")
             .arg("--anchors")
@@ -91,8 +100,8 @@ impl Session {
                 cmd.env_remove(key);
             }
         }
-        let (transport, _) = TokioChildProcess::builder(cmd)
-            .stderr(Stdio::inherit())
+        let (transport, err) = TokioChildProcess::builder(cmd)
+            .stderr(stderr)
             .spawn()
             .expect("spawn `waymark mcp`");
         let group = transport.id().and_then(|id| i32::try_from(id).ok());
@@ -101,11 +110,12 @@ impl Session {
             .await
             .expect("the server answered initialize in time")
             .expect("the MCP session starts");
-        Session {
+        let session = Session {
             client: Some(client),
             asked,
             group,
-        }
+        };
+        (session, err)
     }
 
     fn client(&self) -> &RunningService<RoleClient, Person> {
@@ -460,4 +470,99 @@ fn a_recorded_session_replays_and_a_relabelled_control_is_the_drifted_step() {
         .says("`widgets.counter` was labelled \"Count clicks\", now \"Clicked 0 times\"")
         .says("recorded:")
         .says("replayed:");
+}
+
+/// The control page's URL, as the server prints it on stderr; the rest of stderr is passed
+/// through.
+async fn control_page_url(stderr: tokio::process::ChildStderr) -> String {
+    use tokio::io::AsyncBufReadExt;
+    let (found, url) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let mut lines = tokio::io::BufReader::new(stderr).lines();
+        let mut found = Some(found);
+        while let Ok(Some(line)) = lines.next_line().await {
+            match (line.strip_prefix("control page: "), found.take()) {
+                (Some(url), Some(tx)) => {
+                    let _ = tx.send(url.to_string());
+                }
+                (_, tx) => {
+                    found = tx;
+                    eprintln!("{line}");
+                }
+            }
+        }
+    });
+    tokio::time::timeout(LIMIT, url)
+        .await
+        .expect("the control page's URL is printed in time")
+        .expect("the control page's URL is printed")
+}
+
+/// `method` on `path` under the control page at `url`: the status and the body.
+async fn page(url: &str, method: &str, path: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let url = url::Url::parse(url).expect("the control page's URL parses");
+    let addr = url.authority().to_string();
+    let exchange = async {
+        let mut stream = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        let request = format!(
+            "{method} {}{path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            url.path()
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut reply = Vec::new();
+        stream.read_to_end(&mut reply).await.unwrap();
+        reply
+    };
+    let reply = tokio::time::timeout(LIMIT, exchange)
+        .await
+        .expect("the control page answers in time");
+    let reply = String::from_utf8_lossy(&reply).into_owned();
+    let (head, body) = reply.split_once("\r\n\r\n").unwrap_or((&reply, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, body.to_string())
+}
+
+#[test]
+fn a_person_who_takes_the_tab_mid_session_pauses_every_call_until_they_give_it_back() {
+    run(async {
+        let (s, stderr) = Session::start_with(
+            Person::new(false, false),
+            &["--control-page"],
+            Stdio::piped(),
+        )
+        .await;
+        let url = control_page_url(stderr.expect("piped stderr")).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        let (status, state) = page(&url, "GET", "api/state").await;
+        assert_eq!(status, 200, "{state}");
+        let state: Value = serde_json::from_str(&state).unwrap();
+        let tab = state["tabs"][0]["id"]
+            .as_u64()
+            .expect("the session's tab is listed");
+        assert_eq!(
+            page(&url, "POST", &format!("api/tabs/{tab}/take")).await.0,
+            204
+        );
+
+        let paused = s.call("read_screen", json!({})).await;
+        failed(&paused, "paused_by_user");
+        failed(
+            &s.call("invoke", json!({"anchor": "widgets.counter"})).await,
+            "paused_by_user",
+        );
+
+        assert_eq!(
+            page(&url, "POST", &format!("api/tabs/{tab}/return"))
+                .await
+                .0,
+            204
+        );
+        ok(&s.call("read_screen", json!({})).await);
+        s.stop().await;
+    });
 }
