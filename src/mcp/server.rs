@@ -28,7 +28,7 @@ use crate::anchor::AnchorRef;
 use crate::browser::{Chromium, ChromiumTab};
 use crate::control::cookies::{Cookie, Profile};
 use crate::control::page;
-use crate::control::{Control, Guardrail, Hub, JourneyKind, TabId};
+use crate::control::{Control, Guardrail, Hub, JourneyKind, TabId, TabState};
 use crate::registry::Registry;
 use crate::run::{RunError, Settings, Target, control_page, exit, load_registry};
 use crate::tools::{Attribution, ErrorCode, RoundTrip, ToolError, Tools};
@@ -40,8 +40,15 @@ const ACTING: [&str; 4] = ["invoke", "press", "fill", "handoff"];
 /// Longest wait for the browser to start on the first call.
 const LAUNCH_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The description budget of a read when `--budget` is not given: what a model's context
+/// can take in one answer (about 150 controls); the rest is reported by region.
+const DEFAULT_BUDGET: usize = 24_000;
+
 /// Serves the tools over stdio until the client goes away; the exit code.
 pub async fn serve(settings: &Settings, record: Option<&Path>) -> Result<u8, RunError> {
+    let mut settings = settings.clone();
+    settings.tools.budget.get_or_insert(DEFAULT_BUDGET);
+    let settings = &settings;
     let registry = Arc::new(load_registry(settings.anchors.as_deref())?);
     let guardrail = settings
         .guardrail
@@ -176,8 +183,11 @@ impl Server {
                     (value, text, true, false)
                 }
                 Ok(tools) => {
-                    let _turn = match call {
-                        Call::Handoff(_) => None,
+                    let _turn = match &call {
+                        Call::Handoff(args) => {
+                            self.inner.done_through_client(&args.reason).await;
+                            None
+                        }
                         _ => Some(self.inner.busy.lock().await),
                     };
                     let secret = secret_target(&tools, &call);
@@ -302,6 +312,41 @@ impl Inner {
             tab: tab_id,
         });
         Ok(tools)
+    }
+
+    /// Lets the person finish the coming handoff through the client too (when it can show
+    /// a question): once the tab is handed over, they are asked to say when they are done.
+    async fn done_through_client(&self, reason: &str) {
+        let peer = self.peer.lock().ok().and_then(|p| p.clone());
+        let tab = self.session.lock().await.as_ref().map(|s| s.tab);
+        let (Some(peer), Some(tab)) = (peer, tab) else {
+            return;
+        };
+        if !elicit::can_ask(&peer) {
+            return;
+        }
+        let hub = Arc::clone(&self.hub);
+        let reason = reason.to_string();
+        let timeout = self.settings.tools.handoff_timeout;
+        tokio::spawn(async move {
+            // The handoff begins once the call passes its gates; one refused never begins.
+            let handed = async {
+                while hub.tab(tab).map(|t| t.state) != Some(TabState::Handoff) {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            };
+            if tokio::time::timeout(Duration::from_secs(10), handed)
+                .await
+                .is_err()
+            {
+                return;
+            }
+            let asked = tokio::time::timeout(timeout, elicit::done(&peer, &reason)).await;
+            if asked == Ok(true) {
+                // A handoff that already ended (timed out) has nothing left to finish.
+                let _ = hub.done(tab);
+            }
+        });
     }
 
     /// The tab's route as of its last call.

@@ -37,8 +37,8 @@ impl std::fmt::Display for Drift {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "step {} ({}) drifted: {}\n  recorded: {}\n  replayed: {}",
-            self.step, self.call, self.why, self.recorded, self.replayed
+            "step {} ({}, line {}) drifted: {}\n  recorded: {}\n  replayed: {}",
+            self.step, self.call, self.line, self.why, self.recorded, self.replayed
         )
     }
 }
@@ -161,7 +161,7 @@ fn compare(
             continue;
         }
         let now = after.iter().find(|c| self::reference(c) == reference);
-        let cut = |c: Option<&Value>| json!({"route": replayed["route"], "control": c.cloned().unwrap_or(Value::Null)});
+        let cut = |c: Option<&Value>| json!({"route": replayed["route"], "control": c.map(brief).unwrap_or(Value::Null)});
         let why = match now {
             None => format!(
                 "`{reference}` ({}) is no longer on screen",
@@ -173,10 +173,16 @@ fn compare(
             ),
             Some(_) => continue,
         };
-        let was = json!({"route": recorded["route"], "control": control});
+        let was = json!({"route": recorded["route"], "control": brief(control)});
         return Some((why, was, cut(now)));
     }
     None
+}
+
+/// A control as a drift report shows it: what tells it apart, not every field.
+fn brief(control: &Value) -> Value {
+    json!({"anchor": control["anchor"], "key": control["key"], "label": control["label"],
+           "role": control["role"], "disabled": control["disabled"], "region": control["region"]})
 }
 
 /// `anchor` or `anchor[key]` of a control as serialized.
@@ -235,11 +241,15 @@ pub(crate) async fn run_one(run: &Run<'_>, transcript: &Transcript) -> Outcome {
     tools.close().await;
     match replayed {
         Ok(Ok(done)) => {
-            let output = done
+            let output: Vec<String> = done
                 .skipped
                 .iter()
                 .map(|n| format!("step {n} (a handoff) was not replayed: the person's part"))
                 .collect();
+            // A passing journey's output is not reported: say what was left out here.
+            for line in &output {
+                eprintln!("note: `{}` {line}", transcript.name);
+            }
             outcome(None, output)
         }
         Ok(Err(ReplayError::Drift(drift))) => {
@@ -248,7 +258,8 @@ pub(crate) async fn run_one(run: &Run<'_>, transcript: &Transcript) -> Outcome {
                 "drifted",
                 drift.to_string(),
                 Attribution::App,
-                Some(drift.line),
+                // The message names the line: a transcript line is too long to quote.
+                None,
             );
             outcome(Some(f), Vec::new())
         }

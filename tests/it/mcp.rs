@@ -394,7 +394,43 @@ fn a_cut_read_says_what_was_not_shown_in_one_sentence() {
             said.contains("ask for a region with read_screen(region)."),
             "{said}"
         );
+        let budgeted = s.call("read_screen", json!({"budget": 2000})).await;
+        let cut = &ok(&budgeted)["screen"]["truncation"];
+        assert_eq!(cut["cut_at"], "description", "{cut}");
+        assert!(
+            text(&budgeted).contains("not shown, mostly in region"),
+            "{}",
+            text(&budgeted)
+        );
         s.stop().await;
+    });
+}
+
+#[test]
+fn a_handoff_ends_when_the_person_says_done_through_the_client_and_times_out_otherwise() {
+    run(async {
+        let done = Session::start(Person::new(true, true), &[]).await;
+        ok(&done.call("navigate", json!({"route": "/widgets"})).await);
+        let handed = done.call("handoff", json!({"reason": "log in"})).await;
+        let value = ok(&handed);
+        assert_eq!(value["route"], "/widgets");
+        assert!(
+            value["screen"].is_null(),
+            "nothing of the person's time comes back"
+        );
+        assert!(
+            done.asked().iter().any(|q| q.contains("to log in")),
+            "{:?}",
+            done.asked()
+        );
+        done.stop().await;
+
+        let args = ["--handoff-timeout", "1"];
+        let away = Session::start(Person::new(true, false), &args).await;
+        ok(&away.call("navigate", json!({"route": "/widgets"})).await);
+        let handed = away.call("handoff", json!({"reason": "log in"})).await;
+        failed(&handed, "handoff_timed_out");
+        away.stop().await;
     });
 }
 
@@ -466,7 +502,7 @@ fn a_recorded_session_replays_and_a_relabelled_control_is_the_drifted_step() {
     std::fs::write(&file, recorded.replace("Clicked 0 times", "Count clicks")).unwrap();
     waymark(dir.path(), args, &no_env)
         .exits(1)
-        .says("step 1 (`navigate`) drifted")
+        .says("step 1 (`navigate`, line 2) drifted")
         .says("`widgets.counter` was labelled \"Count clicks\", now \"Clicked 0 times\"")
         .says("recorded:")
         .says("replayed:");
