@@ -7,6 +7,7 @@ mod call;
 mod elicit;
 mod render;
 mod server;
+mod tools;
 
 pub use call::Call;
 pub use server::serve;
