@@ -111,16 +111,16 @@ fn observation(n: usize) -> RawObservation {
                 ),
             };
             RawControl {
-                anchor: format!("{region}.{kind}-{j}"),
+                anchor: format!("{region}.{kind}-{j}").into(),
                 key: None,
-                label,
-                role: role.to_string(),
+                label: label.into(),
+                role: role.into(),
                 disabled: rnd.below(100) < 9,
                 editable,
-                value,
+                value: value.map(Into::into),
                 secret: false,
                 checked,
-                region,
+                region: region.into(),
                 visible: true,
                 focused: false,
                 bbox: [

@@ -215,10 +215,7 @@ fn same_role(collector: &str, ax: &AxView) -> bool {
 }
 
 fn reference(c: &RawControl) -> String {
-    match &c.key {
-        Some(k) => format!("{}[{k}]", c.anchor),
-        None => c.anchor.clone(),
-    }
+    c.reference()
 }
 
 /// Compares each control with its accessibility view (`views[i]` belongs to
@@ -241,8 +238,8 @@ pub fn compare(controls: &[RawControl], views: &[Option<AxView>]) -> PerceptionA
         }
         let fault =
             |property: Property, collector: String, accessibility: String| PerceptionFault {
-                anchor: c.anchor.clone(),
-                key: c.key.clone(),
+                anchor: c.anchor.to_string(),
+                key: c.key.as_ref().map(|k| k.to_string()),
                 property,
                 collector,
                 accessibility,
@@ -261,7 +258,7 @@ pub fn compare(controls: &[RawControl], views: &[Option<AxView>]) -> PerceptionA
             let suppressed = ax.ignored_reasons.iter().find_map(|r| suppression(r));
             match suppressed {
                 Some(reason) if c.visible => {
-                    let key = (c.region.clone(), reason);
+                    let key = (c.region.to_string(), reason);
                     match hidden.iter_mut().find(|(k, _)| *k == key) {
                         Some((_, refs)) => refs.push(reference(c)),
                         None => hidden.push((key, vec![reference(c)])),
@@ -294,7 +291,7 @@ pub fn compare(controls: &[RawControl], views: &[Option<AxView>]) -> PerceptionA
         if !same_role(&c.role, ax) {
             audit
                 .faults
-                .push(fault(Property::Role, c.role.clone(), ax.role.clone()));
+                .push(fault(Property::Role, c.role.to_string(), ax.role.clone()));
         }
         if c.disabled != ax.disabled {
             let word = |d: bool| if d { "disabled" } else { "enabled" }.to_string();

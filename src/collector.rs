@@ -222,10 +222,7 @@ impl CollectorRead {
 
 /// `anchor` or `anchor[key]`.
 fn reference(c: &RawControl) -> String {
-    match &c.key {
-        Some(k) => format!("{}[{k}]", c.anchor),
-        None => c.anchor.clone(),
-    }
+    c.reference()
 }
 
 /// The same control as a reader sees it: box and focus aside.
@@ -244,7 +241,12 @@ fn same(a: &RawControl, b: &RawControl) -> bool {
 
 /// What changed between two full reads of the same document.
 fn compare(before: &[RawControl], after: &[RawControl]) -> Changes {
-    Changes::matching(before, after, reference, same)
+    Changes::matching(
+        before,
+        after,
+        |c| (c.anchor.as_str(), c.key.as_deref()),
+        same,
+    )
 }
 
 /// What `settle` saw: `quiet`, `navigating` or `busy`, and the read taken in the same trip.

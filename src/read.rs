@@ -130,10 +130,10 @@ pub fn table(s: &InferredState) -> String {
                 state.push(format!("= {v:?}"));
             }
             [
-                c.region.clone(),
+                c.region.to_string(),
                 c.reference(),
-                c.role.clone(),
-                c.label.clone(),
+                c.role.to_string(),
+                c.label.to_string(),
                 state.join(" "),
             ]
         })

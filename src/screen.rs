@@ -23,17 +23,22 @@ use serde::{Deserialize, Serialize};
 use crate::audit::PerceptionAudit;
 use crate::registry::Registry;
 
+mod text;
+
+pub use text::Text;
+
 /// One control as the collector found it.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 pub struct RawControl {
     /// `data-anchor`.
-    pub anchor: String,
+    pub anchor: Text,
     /// `data-anchor-key`, for repeated controls.
-    pub key: Option<String>,
+    pub key: Option<Text>,
     /// Accessible name, as Chromium computes it for the common cases.
-    pub label: String,
+    pub label: Text,
     /// ARIA role, explicit or implicit.
-    pub role: String,
+    #[serde(deserialize_with = "text::interned")]
+    pub role: Text,
     /// Disabled (natively, by a disabled fieldset, or `aria-disabled`).
     #[serde(default)]
     pub disabled: bool,
@@ -41,14 +46,15 @@ pub struct RawControl {
     #[serde(default)]
     pub editable: bool,
     /// Current value (secrets redacted); `None` for controls without one.
-    pub value: Option<String>,
+    pub value: Option<Text>,
     /// A secret field (a password, a one-time code, a card number): its value is never read.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub secret: bool,
     /// Checked state of checkboxes, radios and `aria-checked`.
     pub checked: Option<bool>,
     /// `data-anchor-region` of the nearest container (or a landmark, or `page`).
-    pub region: String,
+    #[serde(deserialize_with = "text::interned")]
+    pub region: Text,
     /// Rendered and not hidden by CSS.
     #[serde(default = "yes")]
     pub visible: bool,
@@ -57,6 +63,16 @@ pub struct RawControl {
     pub focused: bool,
     /// Box in top-document CSS pixels (scroll-independent): x, y, width, height.
     pub bbox: [i64; 4],
+}
+
+impl RawControl {
+    /// `anchor` or `anchor[key]`, the way journeys address it.
+    pub fn reference(&self) -> String {
+        match &self.key {
+            Some(k) => format!("{}[{k}]", self.anchor),
+            None => self.anchor.to_string(),
+        }
+    }
 }
 
 fn yes() -> bool {
@@ -185,23 +201,23 @@ pub struct RawObservation {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Control {
     /// Anchor id.
-    pub anchor: String,
+    pub anchor: Text,
     /// Row key of a repeated control.
-    pub key: Option<String>,
+    pub key: Option<Text>,
     /// The words on screen that name it.
-    pub label: String,
+    pub label: Text,
     /// ARIA role.
-    pub role: String,
+    pub role: Text,
     /// Cannot be acted on.
     pub disabled: bool,
     /// Accepts `fill`.
     pub editable: bool,
     /// Current value (secrets redacted).
-    pub value: Option<String>,
+    pub value: Option<Text>,
     /// Checked state, for checkable controls.
     pub checked: Option<bool>,
     /// The region it sits in.
-    pub region: String,
+    pub region: Text,
     /// Visible on the page (it may still need scrolling).
     pub visible: bool,
 }
@@ -211,7 +227,7 @@ impl Control {
     pub fn reference(&self) -> String {
         match &self.key {
             Some(k) => format!("{}[{k}]", self.anchor),
-            None => self.anchor.clone(),
+            None => self.anchor.to_string(),
         }
     }
 }
@@ -388,10 +404,7 @@ pub fn infer(
         .controls
         .iter()
         .find(|c| c.focused)
-        .map(|c| match &c.key {
-            Some(k) => format!("{}[{k}]", c.anchor),
-            None => c.anchor.clone(),
-        });
+        .map(RawControl::reference);
     let (controls, truncation) = cut(raw, view);
     let nodes = match (&raw.evidence, view.nodes) {
         (Some(ev), true) => Some((
@@ -450,30 +463,12 @@ fn shown(c: &RawControl) -> Control {
     }
 }
 
-/// Roles a person acts on.
-const ACTIONABLE: &[&str] = &[
-    "button",
-    "link",
-    "checkbox",
-    "radio",
-    "switch",
-    "textbox",
-    "searchbox",
-    "combobox",
-    "listbox",
-    "spinbutton",
-    "slider",
-    "tab",
-    "menuitem",
-    "menuitemcheckbox",
-    "menuitemradio",
-    "option",
-    "treeitem",
-];
+/// How many ranks [`rank`] has.
+const RANKS: u8 = 5;
 
 /// Priority of keeping a control under the description budget: 0 it has the focus, 1 its
 /// region has, 2 in the viewport, 3 enabled and actionable, 4 the rest.
-fn rank(c: &RawControl, focus_region: Option<&str>, viewport: [f64; 4]) -> usize {
+fn rank(c: &RawControl, focus_region: Option<&str>, viewport: [f64; 4]) -> u8 {
     if c.focused {
         return 0;
     }
@@ -485,10 +480,77 @@ fn rank(c: &RawControl, focus_region: Option<&str>, viewport: [f64; 4]) -> usize
     if c.visible && x < vx + vw && x + w > vx && y < vy + vh && y + h > vy {
         return 2;
     }
-    if c.visible && !c.disabled && ACTIONABLE.contains(&c.role.as_str()) {
+    if c.visible && !c.disabled && actionable(&c.role) {
         return 3;
     }
     4
+}
+
+/// Roles a person acts on.
+fn actionable(role: &str) -> bool {
+    matches!(
+        role,
+        "button"
+            | "link"
+            | "checkbox"
+            | "radio"
+            | "switch"
+            | "textbox"
+            | "searchbox"
+            | "combobox"
+            | "listbox"
+            | "spinbutton"
+            | "slider"
+            | "tab"
+            | "menuitem"
+            | "menuitemcheckbox"
+            | "menuitemradio"
+            | "option"
+            | "treeitem"
+    )
+}
+
+/// Controls the description cut dropped, counted by region and role on borrowed names:
+/// regions come in runs (document order), roles are few, so a 50,000-control cut touches a
+/// map once per run of a region rather than allocating two keys per control.
+#[derive(Default)]
+struct Dropped<'a> {
+    regions: Vec<(&'a str, usize)>,
+    roles: Vec<(&'a str, usize)>,
+}
+
+impl<'a> Dropped<'a> {
+    fn count(&mut self, c: &'a RawControl) {
+        match self.regions.last_mut() {
+            Some((region, n)) if *region == c.region.as_str() => *n += 1,
+            _ => self.regions.push((c.region.as_str(), 1)),
+        }
+        match self
+            .roles
+            .iter_mut()
+            .find(|(role, _)| *role == c.role.as_str())
+        {
+            Some((_, n)) => *n += 1,
+            None => self.roles.push((c.role.as_str(), 1)),
+        }
+    }
+
+    fn add_to(
+        self,
+        by_region: &mut BTreeMap<String, usize>,
+        by_role: &mut BTreeMap<String, usize>,
+    ) {
+        let mut runs: BTreeMap<&str, usize> = BTreeMap::new();
+        for (region, n) in self.regions {
+            *runs.entry(region).or_default() += n;
+        }
+        for (region, n) in runs {
+            *by_region.entry(region.to_string()).or_default() += n;
+        }
+        for (role, n) in self.roles {
+            *by_role.entry(role.to_string()).or_default() += n;
+        }
+    }
 }
 
 /// Counts the characters written to it.
@@ -533,31 +595,36 @@ fn cut(raw: &RawObservation, view: &View) -> (Vec<Control>, Option<Truncation>) 
                 raw.viewport[0],
                 raw.viewport[1],
             ];
-            let mut order: [Vec<usize>; 5] = Default::default();
-            for (i, c) in raw.controls.iter().enumerate() {
-                order[rank(c, focus_region, viewport)].push(i);
-            }
-            let mut keep: Vec<Option<Control>> = vec![None; collected];
+            let ranks: Vec<u8> = raw
+                .controls
+                .iter()
+                .map(|c| rank(c, focus_region, viewport))
+                .collect();
+            let mut keep = vec![false; collected];
             let mut used = 0;
-            'fill: for i in order.iter().flatten() {
-                let control = shown(&raw.controls[*i]);
-                let cost = description_len(&control);
-                if used + cost > budget {
-                    break 'fill;
+            'fill: for r in 0..RANKS {
+                for (i, c) in raw.controls.iter().enumerate() {
+                    if ranks[i] != r {
+                        continue;
+                    }
+                    let cost = description_len(&shown(c));
+                    if used + cost > budget {
+                        break 'fill;
+                    }
+                    used += cost;
+                    keep[i] = true;
                 }
-                used += cost;
-                keep[*i] = Some(control);
             }
             let mut controls = Vec::new();
+            let mut dropped = Dropped::default();
             for (kept, c) in keep.into_iter().zip(&raw.controls) {
-                match kept {
-                    Some(control) => controls.push(control),
-                    None => {
-                        *by_region.entry(c.region.clone()).or_default() += 1;
-                        *by_role.entry(c.role.clone()).or_default() += 1;
-                    }
+                if kept {
+                    controls.push(shown(c));
+                } else {
+                    dropped.count(c);
                 }
             }
+            dropped.add_to(&mut by_region, &mut by_role);
             let cut = controls.len() < collected;
             (controls, cut)
         }
@@ -834,7 +901,7 @@ mod tests {
                             c.role = roles[*role].into();
                             c.disabled = *disabled;
                             c.bbox = [0, *y, 100, 20];
-                            c.label = "x".repeat(*label);
+                            c.label = "x".repeat(*label).into();
                             c
                         })
                         .collect();
@@ -874,7 +941,7 @@ mod tests {
                         // Per region: shown + dropped = what the page has there.
                         let mut on_page: BTreeMap<String, usize> = r.dropped_by_region.clone();
                         for c in &r.controls {
-                            *on_page.entry(c.region.clone()).or_default() += 1;
+                            *on_page.entry(c.region.to_string()).or_default() += 1;
                         }
                         for (region, n) in &on_page {
                             let kept = s.controls.iter().filter(|c| &c.region == region).count();

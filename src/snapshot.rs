@@ -362,19 +362,19 @@ fn render(
             let volatile = registry.anchor(&c.anchor).is_some_and(|a| a.volatile);
             let by = |field| rules.iter().any(|r| r.hits(&c.anchor, field));
             SnapControl {
-                anchor: c.anchor.clone(),
-                key: c.key.clone(),
+                anchor: c.anchor.to_string(),
+                key: c.key.as_ref().map(|k| k.to_string()),
                 label: if by("label") {
                     "[redacted]".into()
                 } else {
                     scrub(&c.label)
                 },
-                role: c.role.clone(),
+                role: c.role.to_string(),
                 disabled: c.disabled,
                 editable: c.editable,
                 value: hide(volatile || by("value"), c.value.as_deref().map(scrub)),
                 checked: c.checked,
-                region: c.region.clone(),
+                region: c.region.to_string(),
                 visible: c.visible,
             }
         })

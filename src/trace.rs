@@ -524,8 +524,8 @@ mod tests {
             controls: (0..controls)
                 .map(|i| RawControl {
                     anchor: "claims.open".into(),
-                    key: Some(i.to_string()),
-                    label: format!("Open {i}"),
+                    key: Some(i.to_string().into()),
+                    label: format!("Open {i}").into(),
                     role: "button".into(),
                     disabled: false,
                     editable: false,

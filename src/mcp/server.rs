@@ -232,9 +232,9 @@ fn secret_target(tools: &Tools<ChromiumTab>, call: &Call) -> bool {
         return false;
     };
     tools.last_observation().is_some_and(|raw| {
-        raw.controls
-            .iter()
-            .any(|c| c.secret && c.anchor == target.id.as_str() && c.key == target.key)
+        raw.controls.iter().any(|c| {
+            c.secret && c.anchor == target.id.as_str() && c.key.as_deref() == target.key.as_deref()
+        })
     })
 }
 

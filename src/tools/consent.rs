@@ -60,8 +60,8 @@ impl<T: Tab> Tools<T> {
             Target::Anchor(a) => raw
                 .controls
                 .iter()
-                .find(|c| c.anchor == a.id.as_str() && c.key == a.key)
-                .map(|c| (c.label.clone(), c.secret)),
+                .find(|c| c.anchor == a.id.as_str() && c.key.as_deref() == a.key.as_deref())
+                .map(|c| (c.label.to_string(), c.secret)),
             Target::Node(n) => raw
                 .evidence
                 .as_ref()?
