@@ -59,6 +59,21 @@
     rowheader: 1, heading: 1, tooltip: 1, gridcell: 1
   };
 
+  // Elements whose value or checked state changes without a mutation.
+  var LIVE = { INPUT: 1, TEXTAREA: 1, SELECT: 1 };
+
+  // How a field's value is read again after an input: `v` its value, `s` a secret's
+  // (redacted), `c` its checked state, `1` a single select's option (only when its index
+  // moved), `m` a multiple select's; none for buttons, whose value is their label.
+  function liveKind(el) {
+    if (el.tagName === 'SELECT') return el.multiple ? 'm' : '1';
+    if (el.tagName === 'TEXTAREA') return 'v';
+    var t = el.type;
+    if (t === 'checkbox' || t === 'radio') return 'c';
+    if (t === 'button' || t === 'submit' || t === 'reset' || t === 'image') return null;
+    return isSecret(el) ? 's' : 'v';
+  }
+
   var TEXT_TYPES = {
     text: 1, search: 1, email: 1, url: 1, tel: 1, password: 1, number: 1, date: 1,
     'datetime-local': 1, month: 1, week: 1, time: 1
@@ -259,10 +274,18 @@
       nextId: 1,
       watched: new WeakSet(),
       observer: null,
-      cache: null
+      cache: null,
+      // For settle: mutations seen (count, time) and the time of the last input event
+      // (click, key, input) after the last prepare.
+      mutations: 0,
+      lastMutation: 0,
+      lastEvent: 0,
+      preparedAt: 0
     };
     W.observer = new MutationObserver(function (records) {
       W.dirty = true;
+      W.mutations++;
+      W.lastMutation = performance.now();
       for (var i = 0; i < records.length; i++) {
         if (records[i].type === 'childList') { W.rootsDirty = true; break; }
       }
@@ -277,9 +300,14 @@
     // other fields' values in script (a line total), which no event names. So any input
     // means every control's value and checked state are read again (labels, roles,
     // regions and boxes only change with a mutation).
-    var mark = function () { W.valuesDirty = true; };
+    var mark = function () { W.valuesDirty = true; W.lastEvent = performance.now(); };
     root.addEventListener('input', mark, true);
     root.addEventListener('change', mark, true);
+    // When the action's input reached the page: settle's quiet window runs from there.
+    var acted = function () { W.lastEvent = performance.now(); };
+    ['click', 'mouseup', 'keydown', 'keyup'].forEach(function (type) {
+      root.addEventListener(type, acted, { capture: true, passive: true });
+    });
   }
 
   function idOf(el) {
@@ -448,7 +476,7 @@
   }
 
   // The part of a read's answer besides the records: where the page is and what it holds.
-  function headOf(token, roots, total, droppedByRegion, droppedByRole) {
+  function headOf(token, roots, total, droppedByRegion, droppedByRole, dialog) {
     var active = deepActive();
     var focusEl = active && active.closest ? active.closest('[data-anchor]') : null;
     var focusId = focusEl ? (W.ids.get(focusEl) || null) : null;
@@ -458,7 +486,7 @@
       url: location.href,
       title: document.title,
       status: nav && nav.responseStatus ? nav.responseStatus : null,
-      dialog: openDialog(roots),
+      dialog: dialog === undefined ? openDialog(roots) : dialog,
       focus: focusId,
       total: total,
       dropped_by_region: droppedByRegion,
@@ -480,9 +508,9 @@
     var roots = collectRoots();
     var prev = W.cache;
     var reuse = prev && !W.dirty && prev.max === max;
-    var ids = [], json = new Map(), recs = new Map(), elOf = new Map(), total = 0;
+    var ids = [], json = new Map(), recs = new Map(), elOf = new Map(), total = 0, live = [];
     var droppedByRegion = {}, droppedByRole = {};
-    var labels = null;
+    var labels = null, dialog;
     var valuesDirty = W.valuesDirty;
     if (reuse) {
       ids = prev.ids;
@@ -492,21 +520,40 @@
       json = prev.json;
       recs = prev.recs;
       elOf = prev.elOf;
+      live = prev.live;
+      // A dialog opens and closes with a mutation: until one, the last answer stands.
+      dialog = prev.dialog;
       if (valuesDirty) {
-        // Copy on write: the held read's records stay as they were, for the delta.
-        json = new Map(prev.json);
-        ids.forEach(function (id) {
-          var el = elOf.get(id), rec = recs.get(id);
-          var value = valueOf(el), checked = checkedOf(el);
+        // Only fields hold a value or checked state that changes without a mutation (an
+        // output, a content-editable or aria-checked change mutates the DOM, which makes
+        // the whole read dirty). Copy on write: the held read's records stay as they were,
+        // for the delta.
+        live.forEach(function (f) {
+          var el = f.el, rec = recs.get(f.id), value = null, checked = null;
+          // What a person typed during a handoff is never read back (see valueOf).
+          var typed = W.typed && W.typed.has(el);
+          switch (typed ? 'typed' : f.kind) {
+            case 'typed': value = valueOf(el); checked = checkedOf(el); break;
+            case 'v': value = el.value; break;
+            case 's': value = el.value ? '[redacted]' : ''; break;
+            case 'c': checked = el.checked; break;
+            case '1':
+              // A single select's text changes with its index (or with a mutation).
+              if (el.selectedIndex === f.index) return;
+              f.index = el.selectedIndex;
+              value = valueOf(el);
+              break;
+            default: value = valueOf(el); checked = checkedOf(el);
+          }
           var was = rec.value === undefined ? null : rec.value;
           var wasChecked = rec.checked === undefined ? null : rec.checked;
           if (value === was && checked === wasChecked) return;
           var next = Object.assign({}, rec);
           if (value === null) delete next.value; else next.value = value;
           if (checked === null) delete next.checked; else next.checked = checked;
-          recs = recs === prev.recs ? new Map(prev.recs) : recs;
-          recs.set(id, next);
-          json.set(id, JSON.stringify(next));
+          if (recs === prev.recs) { recs = new Map(prev.recs); json = new Map(prev.json); }
+          recs.set(f.id, next);
+          json.set(f.id, JSON.stringify(next));
         });
       }
     } else {
@@ -529,8 +576,11 @@
           recs.set(id, rec);
           elOf.set(id, el);
           json.set(id, JSON.stringify(rec));
+          var kind = LIVE[el.tagName] && liveKind(el);
+          if (kind) live.push({ id: id, el: el, kind: kind, index: el.selectedIndex });
         }
       });
+      dialog = openDialog(roots);
     }
     // Evidence is gathered again after any mutation or input; otherwise the last is reused.
     var ev = null, capsKey = caps ? JSON.stringify(caps) : null;
@@ -543,20 +593,24 @@
     var token = W.doc + ':' + W.epoch;
     var capped = ids.length < total;
     W.cache = { token: token, max: max, ids: ids, json: json, recs: recs, elOf: elOf, total: total,
-      droppedByRegion: droppedByRegion, droppedByRole: droppedByRole, ev: ev, caps: capsKey };
+      droppedByRegion: droppedByRegion, droppedByRole: droppedByRole, ev: ev, caps: capsKey,
+      live: live, dialog: dialog, byAnchor: reuse ? prev.byAnchor : null };
 
-    var head = headOf(token, roots, total, droppedByRegion, droppedByRole);
+    var head = headOf(token, roots, total, droppedByRegion, droppedByRole, dialog);
     if (ev) head.evidence = ev;
     var parts = [];
     if (since && prev && since === prev.token && !capped) {
       head.kind = 'delta';
       head.base = since;
-      var sameOrder = prev.ids.length === ids.length && prev.ids.every(function (v, i) { return v === ids[i]; });
+      var sameOrder = prev.ids === ids || (prev.ids.length === ids.length && prev.ids.every(function (v, i) { return v === ids[i]; }));
       head.order = sameOrder ? null : ids;
-      ids.forEach(function (id) {
-        var now = json.get(id);
-        if (prev.json.get(id) !== now) parts.push('[' + id + ',' + now + ']');
-      });
+      // Records reused outright (no mutation, no input) cannot have changed.
+      if (prev.json !== json) {
+        ids.forEach(function (id) {
+          var now = json.get(id);
+          if (prev.json.get(id) !== now) parts.push('[' + id + ',' + now + ']');
+        });
+      }
       head.collector_ms = performance.now() - t0;
       var h = JSON.stringify(head);
       return h.slice(0, -1) + ',"changed":[' + parts.join(',') + ']}';
@@ -616,6 +670,25 @@
   }
 
   function findAll(anchor, key) {
+    var c = W.cache;
+    // The last whole read, when nothing changed since and nothing was cut, knows every
+    // anchored element: look it up instead of matching a selector against the whole DOM.
+    if (c && !W.dirty && c.ids.length === c.total) {
+      if (!c.byAnchor) {
+        c.byAnchor = new Map();
+        c.ids.forEach(function (id) {
+          var a = c.recs.get(id).anchor, list = c.byAnchor.get(a);
+          if (list) list.push(id); else c.byAnchor.set(a, [id]);
+        });
+      }
+      var hits = [];
+      (c.byAnchor.get(anchor) || []).forEach(function (id) {
+        var rec = c.recs.get(id);
+        var k = rec.key === undefined ? null : rec.key;
+        if (key === null || key === undefined || k === key) hits.push({ el: c.elOf.get(id) });
+      });
+      return hits;
+    }
     var sel = '[data-anchor="' + CSS.escape(anchor) + '"]';
     if (key !== null && key !== undefined) sel += '[data-anchor-key="' + CSS.escape(key) + '"]';
     var found = [];
@@ -743,6 +816,7 @@
   }
 
   function prepare(a) {
+    W.preparedAt = performance.now();
     var t = target(a);
     if (!t.el) return t.info;
     var el = t.el;
@@ -838,24 +912,32 @@
   // Timers run in the order they fall due, so a page timer due sooner (a 10 ms interval
   // that keeps changing the DOM) always runs first — even when a loaded machine makes
   // every timer late. Wall-clock gaps alone would call such a page quiet.
-  function settle(quietMs, maxMs) {
+  //
+  // The first window starts at `since`, when the action's input reached the page (or its
+  // last mutation after that), not when this call arrived: the browser may have spent that
+  // long handling the input (an edit relays out a dense page), and a timer the page set
+  // in answer to the input still falls due before ours. Without a known start (the input
+  // was not seen), the window starts now.
+  function actionTime() {
+    collectRoots();
+    if (!W.preparedAt || W.lastEvent < W.preparedAt) return performance.now();
+    return Math.max(W.lastEvent, W.lastMutation);
+  }
+
+  function settle(quietMs, maxMs, since) {
     return new Promise(function (resolve) {
       var start = performance.now();
-      var seq = 0;
-      var obs = new MutationObserver(function () { seq++; });
-      obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-      function done(state) { obs.disconnect(); resolve(state); }
-      function arm() {
-        var mark = seq;
+      function arm(delay) {
+        var mark = W.mutations;
         setTimeout(function () {
-          if (window.__wmNav) return done('navigating');
-          if (seq === mark && !(window.__wmInflight > 0)) return done('quiet');
-          if (performance.now() - start >= maxMs) return done('busy');
-          arm();
-        }, quietMs);
+          if (window.__wmNav) return resolve('navigating');
+          if (W.mutations === mark && !(window.__wmInflight > 0)) return resolve('quiet');
+          if (performance.now() - start >= maxMs) return resolve('busy');
+          arm(quietMs);
+        }, delay);
       }
-      if (window.__wmNav) return done('navigating');
-      arm();
+      if (window.__wmNav) return resolve('navigating');
+      arm(Math.max(0, since + quietMs - start));
     });
   }
 
@@ -899,14 +981,18 @@
       handoffMark(args.on);
       return '"ok"';
     case 'settle':
-      return settle(args.quiet_ms, args.max_ms).then(function (state) {
+      return settle(args.quiet_ms, args.max_ms, actionTime()).then(function (state) {
+        var waited = performance.now() - t0;
         t0 = performance.now();
         var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
-        return '{"state":' + JSON.stringify(state) + ',"read":' + r + '}';
+        return '{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited + ',"read":' + r + '}';
       });
     case 'finish_fill': {
+      // Taken before the change event this dispatches, which is not the action's input.
+      var since = actionTime();
       var fin = finishFill(args);
-      return settle(args.quiet_ms, args.max_ms).then(function (state) {
+      return settle(args.quiet_ms, args.max_ms, since).then(function (state) {
+        fin.waited_ms = performance.now() - t0;
         t0 = performance.now();
         fin.state = state;
         var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);

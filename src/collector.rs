@@ -14,10 +14,25 @@ use crate::tools::Changes;
 
 const SOURCE: &str = include_str!("collector.js");
 
-/// The expression that runs operation `op` with `args` in the page.
+/// The expression that runs operation `op` with `args` in the page, and leaves the
+/// collector installed in the document for [`installed`] to call.
 pub(crate) fn expression(op: &str, args: &serde_json::Value) -> String {
     // `op` is one of our own constants; args is serialized JSON, hence a valid JS literal.
-    format!("({SOURCE})({}, {args})", json!(op))
+    format!("(window.__waymarkRun = ({SOURCE}))({}, {args})", json!(op))
+}
+
+/// What [`installed`] answers in a document the collector was never sent to.
+pub(crate) const MISSING: &str = "waymark:missing";
+
+/// The expression that runs operation `op` with the collector an earlier [`expression`]
+/// installed in this document, or answers [`MISSING`]: a few bytes to send and compile
+/// instead of the whole collector on every call.
+pub(crate) fn installed(op: &str, args: &serde_json::Value) -> String {
+    format!(
+        "(window.__waymarkRun ? window.__waymarkRun({}, {args}) : {})",
+        json!(op),
+        json!(MISSING)
+    )
 }
 
 /// An expression giving the elements the page knows by `ids` (the element ids of a read),
@@ -276,6 +291,11 @@ mod tests {
         let e = expression("read", &json!({"max": 5}));
         assert!(e.starts_with('(') && e.contains("(function (op, args)"));
         assert!(e.ends_with(r#")("read", {"max":5})"#));
+        let short = installed("read", &json!({"max": 5}));
+        assert!(
+            !short.contains("function") && short.contains(MISSING),
+            "{short}"
+        );
     }
 
     fn head(kind: &str, token: &str) -> String {

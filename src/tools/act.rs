@@ -12,7 +12,7 @@ use super::{Attribution, Changes, ErrorCode, Outcome, RoundTrip, ToolError, Tool
 use super::{browser_error, capture_error};
 use crate::anchor::{AnchorId, AnchorRef};
 use crate::browser::{BrowserError, Tab, is_known_key};
-use crate::collector::{self, FillFinished, Prepared, Settled};
+use crate::collector::{FillFinished, Prepared, Settled};
 use crate::screen::InferredState;
 
 /// How an action touches its target.
@@ -144,8 +144,7 @@ impl<T: Tab> Tools<T> {
         }
         args["mode"] = json!(mode);
         args["text"] = json!(text);
-        let expr = collector::expression("prepare", &args);
-        let json = self.evaluate(&expr).await?;
+        let json = self.collect("prepare", &args).await?;
         serde_json::from_str(&json).map_err(capture_error)
     }
 
@@ -162,7 +161,7 @@ impl<T: Tab> Tools<T> {
         let quiet = self.options.quiet.as_millis() as u64;
         let max = self.options.settle_timeout.as_millis() as u64;
         let bound = self.options.settle_timeout + self.options.script_timeout;
-        let expr = match expected {
+        let (op, args) = match expected {
             Some(expected) => {
                 let mut args = json!({"expected": expected,
                         "quiet_ms": quiet, "max_ms": max, "max": self.options.max_controls,
@@ -171,11 +170,11 @@ impl<T: Tab> Tools<T> {
                     args["anchor"] = json!(a.id.as_str());
                     args["key"] = json!(a.key);
                 }
-                collector::expression("finish_fill", &args)
+                ("finish_fill", args)
             }
-            None => collector::expression(
+            None => (
                 "settle",
-                &json!({"quiet_ms": quiet, "max_ms": max, "max": self.options.max_controls,
+                json!({"quiet_ms": quiet, "max_ms": max, "max": self.options.max_controls,
                         "since": self.held_token(), "evidence": self.evidence()}),
             ),
         };
@@ -183,7 +182,7 @@ impl<T: Tab> Tools<T> {
         // settle script races the browser's own word that a new document started loading.
         let mut watch = watch;
         let reply = {
-            let settled = self.tab.evaluate(&expr, bound);
+            let settled = self.collect_within(op, &args, bound);
             let started = self.tab.navigation_started(&mut watch);
             tokio::select! {
                 reply = settled => Some(reply),

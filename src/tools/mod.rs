@@ -340,17 +340,49 @@ impl<T: Tab> Tools<T> {
         view: &View,
     ) -> Result<(InferredState, Option<Changes>), ToolError> {
         let start = Instant::now();
-        let expr = collector::expression(
-            "read",
-            &json!({"max": self.options.max_controls, "since": self.held_token(),
-                    "region": view.region, "evidence": self.evidence_for(view.nodes)}),
-        );
-        let json = self.evaluate(&expr).await?;
+        let args = json!({"max": self.options.max_controls, "since": self.held_token(),
+                "region": view.region, "evidence": self.evidence_for(view.nodes)});
+        let json = self.collect("read", &args).await?;
         let read: CollectorRead = serde_json::from_str(&json).map_err(capture_error)?;
         if let (Some(region), Some(regions)) = (&view.region, &read.regions) {
             return Err(no_such_region(region, regions));
         }
         self.conclude(read, start, view).await
+    }
+
+    /// Runs collector operation `op` with `args` in the page: by the collector installed in
+    /// the document when there is one, else by sending it whole (which installs it).
+    async fn collect(&self, op: &str, args: &serde_json::Value) -> Result<String, ToolError> {
+        let timeout = self.options.script_timeout;
+        match self.collect_within(op, args, timeout).await {
+            // A page caught between documents: one more try once the new one has loaded.
+            Err(BrowserError::ContextLost) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                self.collect_within(op, args, timeout)
+                    .await
+                    .map_err(browser_error)
+            }
+            other => other.map_err(browser_error),
+        }
+    }
+
+    /// [`collect`](Tools::collect) bounded by `timeout`, one try, with the browser's error.
+    async fn collect_within(
+        &self,
+        op: &str,
+        args: &serde_json::Value,
+        timeout: Duration,
+    ) -> Result<String, BrowserError> {
+        let reply = self
+            .tab
+            .evaluate(&collector::installed(op, args), timeout)
+            .await?;
+        if reply != collector::MISSING {
+            return Ok(reply);
+        }
+        self.tab
+            .evaluate(&collector::expression(op, args), timeout)
+            .await
     }
 
     /// Evaluates an in-page operation. A page caught between documents (the script's
