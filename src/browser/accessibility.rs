@@ -76,7 +76,7 @@ impl Command for Raw {
     type Response = Value;
 }
 
-async fn send(
+pub(super) async fn send(
     page: &Page,
     limit: Duration,
     method: &'static str,

@@ -346,6 +346,16 @@ impl ChromiumTab {
 }
 
 impl ChromiumTab {
+    /// The naive per-element read, for the benches' contrast only (see `naive.rs`): the
+    /// first `limit` elements matching `selector`, three CDP commands per element.
+    pub async fn naive_read(
+        &self,
+        selector: &str,
+        limit: usize,
+    ) -> Result<Vec<super::NaiveElement>, BrowserError> {
+        super::naive::read(&self.page, selector, limit, self.timeout).await
+    }
+
     /// A handle that takes screenshots of this tab without owning it (for the control
     /// page, while the journey's tools own the tab); once the tab is closed it errors.
     pub fn camera(&self) -> TabCamera {

@@ -8,6 +8,7 @@
 mod accessibility;
 mod chromium;
 mod launch;
+mod naive;
 
 use std::future::Future;
 use std::time::Duration;
@@ -15,6 +16,7 @@ use std::time::Duration;
 pub use accessibility::AxView;
 pub use chromium::{Chromium, ChromiumTab, TabCamera};
 pub use launch::{LaunchOptions, find_browser, kill_launched_browsers};
+pub use naive::NaiveElement;
 
 /// Whether `name` is a key [`Tab::press_key`] can press.
 pub fn is_known_key(name: &str) -> bool {
