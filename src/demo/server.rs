@@ -119,6 +119,7 @@ fn router(state: AppState) -> Router {
         .route("/returns/{id}", get(returns::detail))
         .route("/widgets", get(widgets::widgets))
         .route("/widgets/frame", get(widgets::frame))
+        .route("/widgets/later", get(widgets::later))
         .route("/dense", get(dense::serve))
         .route("/api/saves", get(api_saves))
         .fallback(fallback)

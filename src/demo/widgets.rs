@@ -182,3 +182,25 @@ pub(crate) async fn frame() -> Response {
     );
     html(bare_page("Embedded form", &body))
 }
+
+/// `GET /widgets/later`: controls the page answers a moment after the input, from a timer
+/// (12 ms), with no request in flight: what settle's quiet window must still wait for.
+pub(crate) async fn later() -> Response {
+    let body = "<div class=\"card row\" data-anchor-region=\"later\">\n\
+         <div class=\"field\"><button type=\"button\" id=\"later-button\" \
+         data-anchor=\"later.button\">Not yet</button></div>\n\
+         <div class=\"field\"><label for=\"later-field\">Later field</label>\
+         <input type=\"text\" id=\"later-field\" data-anchor=\"later.field\"></div>\n\
+         <div class=\"field\"><output id=\"later-echo\" data-anchor=\"later.echo\" \
+         aria-label=\"Echo\"></output></div>\n\
+         </div>\n<script>\n\
+         document.getElementById('later-button').addEventListener('click', function (e) {\n\
+           setTimeout(function () { e.target.textContent = 'Answered'; }, 12);\n\
+         });\n\
+         document.getElementById('later-field').addEventListener('input', function (e) {\n\
+           var v = e.target.value;\n\
+           setTimeout(function () { document.getElementById('later-echo').value = v; }, 12);\n\
+         });\n\
+         </script>\n";
+    html(bare_page("Answers later", body))
+}

@@ -110,3 +110,30 @@ fn invoke_submits_a_form_and_lands_on_what_it_created() {
         tools.close().await;
     });
 }
+
+/// Regression (settle's window now starts at the action's input, not at the settle call):
+/// a control the page changes from a timer it set in answer to the input is still waited for.
+#[test]
+fn a_timer_the_page_sets_in_answer_to_an_action_is_waited_for() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/widgets/later").await;
+        let rt = tools.invoke("later.button", None).await;
+        let screen = ok(&rt);
+        assert_eq!(control(screen, "later.button", None).label, "Answered");
+        let changes = rt
+            .changes
+            .as_ref()
+            .expect("a press that stays reports changes");
+        assert_eq!(changes.changed, ["later.button"]);
+        let rt = tools.fill("later.field", "echoed").await;
+        let screen = ok(&rt);
+        assert_eq!(
+            control(screen, "later.echo", None).value.as_deref(),
+            Some("echoed")
+        );
+        let changes = rt.changes.as_ref().expect("a fill reports changes");
+        assert_eq!(changes.changed, ["later.field", "later.echo"]);
+        tools.close().await;
+    });
+}
