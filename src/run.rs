@@ -258,16 +258,7 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<u8, RunError>
         .as_deref()
         .map(TraceDir::create)
         .transpose()?;
-    let guardrail = settings
-        .guardrail
-        .as_deref()
-        .map(Guardrail::load)
-        .transpose()?
-        .map(Arc::new);
-    let cookies = match &settings.profile {
-        Some(name) => Profile::named(name)?.cookies()?,
-        None => Vec::new(),
-    };
+    let (guardrail, cookies) = guardrail_and_cookies(settings)?;
     let hub = Arc::new(Hub::new());
     let _page = control_page(&hub, settings.control_page).await?;
     let target = Target::start(settings.base_url.as_deref()).await?;
@@ -340,6 +331,24 @@ pub(crate) async fn control_page(
     // On stderr, beside the progress: stdout is the report.
     eprintln!("control page: {}", page.url());
     Ok(Some(page))
+}
+
+/// What every session of a run shares besides the app and the browser: the guardrail
+/// (checked before anything starts) and the profile's cookies.
+pub(crate) fn guardrail_and_cookies(
+    settings: &Settings,
+) -> Result<(Option<Arc<Guardrail>>, Vec<Cookie>), RunError> {
+    let guardrail = settings
+        .guardrail
+        .as_deref()
+        .map(Guardrail::load)
+        .transpose()?
+        .map(Arc::new);
+    let cookies = match &settings.profile {
+        Some(name) => Profile::named(name)?.cookies()?,
+        None => Vec::new(),
+    };
+    Ok((guardrail, cookies))
 }
 
 /// Handles snapshot files no journey referenced; false when that fails the run.

@@ -21,11 +21,13 @@ use super::call::{Call, REDACTED};
 use super::{elicit, render};
 use crate::anchor::AnchorRef;
 use crate::browser::{Chromium, ChromiumTab};
-use crate::control::cookies::{Cookie, Profile};
+use crate::control::cookies::Cookie;
 use crate::control::page;
 use crate::control::{Control, Guardrail, Hub, JourneyKind, TabId, TabState};
 use crate::registry::Registry;
-use crate::run::{RunError, Settings, Target, control_page, exit, load_registry};
+use crate::run::{
+    RunError, Settings, Target, control_page, exit, guardrail_and_cookies, load_registry,
+};
 use crate::tools::{Attribution, ErrorCode, RoundTrip, ToolError, Tools};
 use crate::transcript::{Header, Recorder};
 
@@ -45,16 +47,7 @@ pub async fn serve(settings: &Settings, record: Option<&Path>) -> Result<u8, Run
     settings.tools.budget.get_or_insert(DEFAULT_BUDGET);
     let settings = &settings;
     let registry = Arc::new(load_registry(settings.anchors.as_deref())?);
-    let guardrail = settings
-        .guardrail
-        .as_deref()
-        .map(Guardrail::load)
-        .transpose()?
-        .map(Arc::new);
-    let cookies = match &settings.profile {
-        Some(name) => Profile::named(name)?.cookies()?,
-        None => Vec::new(),
-    };
+    let (guardrail, cookies) = guardrail_and_cookies(settings)?;
     let hub = Arc::new(Hub::new());
     // The person's way in when the client cannot ask: take the tab, answer, finish a handoff.
     let _page = control_page(&hub, settings.control_page).await?;
