@@ -76,17 +76,7 @@ pub async fn serve(hub: Arc<Hub>) -> Result<ControlPage, io::Error> {
         ],
     });
     let app = Router::new().fallback(handle).with_state(page);
-    let (shutdown, stop) = oneshot::channel::<()>();
-    tokio::spawn(async move {
-        let served = axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = stop.await;
-            })
-            .await;
-        if let Err(err) = served {
-            tracing::warn!(%err, "the control page stopped with an error");
-        }
-    });
+    let shutdown = crate::demo::serve_until_dropped(listener, app, "the control page");
     Ok(ControlPage {
         url: format!("http://{addr}/{token}/"),
         shutdown: Some(shutdown),

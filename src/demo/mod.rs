@@ -19,4 +19,5 @@ mod state;
 mod widgets;
 
 pub use dense::dense_page;
+pub(crate) use server::serve_until_dropped;
 pub use server::{DemoApp, DemoError};

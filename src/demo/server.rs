@@ -45,18 +45,7 @@ impl DemoApp {
         let addr = listener.local_addr().map_err(DemoError::LocalAddr)?;
         let state = Shared::seeded();
         let app = router(state.clone());
-        let (shutdown, stop) = oneshot::channel::<()>();
-        tokio::spawn(async move {
-            let served = axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    // Either an explicit signal or the handle was dropped.
-                    let _ = stop.await;
-                })
-                .await;
-            if let Err(err) = served {
-                tracing::warn!(%err, "demo app stopped with an error");
-            }
-        });
+        let shutdown = serve_until_dropped(listener, app, "demo app");
         tracing::debug!(%addr, "demo app listening");
         Ok(DemoApp {
             base_url: format!("http://{addr}"),
@@ -138,6 +127,28 @@ async fn api_saves(State(state): State<AppState>) -> Response {
         "by_form": store.by_form,
     }))
     .into_response()
+}
+
+/// Serves `app` on `listener` in the background until the returned sender is dropped or
+/// signalled; `what` names the server in the warning if it stops with an error.
+pub(crate) fn serve_until_dropped(
+    listener: TcpListener,
+    app: axum::Router,
+    what: &'static str,
+) -> oneshot::Sender<()> {
+    let (shutdown, stop) = oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let served = axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                // Either an explicit signal or the handle was dropped.
+                let _ = stop.await;
+            })
+            .await;
+        if let Err(err) = served {
+            tracing::warn!(%err, "{what} stopped with an error");
+        }
+    });
+    shutdown
 }
 
 #[cfg(test)]

@@ -15,17 +15,26 @@ use crate::harness::{block_on, control as control_of, failed, ok, open, probed_t
 fn gated<T: Tab>(tools: Tools<T>, hub: &Arc<Hub>, consent: ConsentPolicy) -> (Tools<T>, u64) {
     let tab = hub.register("run-a", "test");
     let control = Control {
+        consent,
+        ..script_control(hub, tab, "run-a")
+    };
+    (tools.with_control(control), tab)
+}
+
+/// A scripted journey's gates on `tab` for `run`: consent `allow`, nobody on a terminal,
+/// no guardrail, no client to ask.
+fn script_control(hub: &Arc<Hub>, tab: u64, run: &str) -> Control {
+    Control {
         hub: Arc::clone(hub),
         tab,
-        run: "run-a".into(),
+        run: run.into(),
         kind: JourneyKind::Script,
-        consent,
+        consent: ConsentPolicy::Allow,
         terminal: false,
         consent_timeout: Duration::from_secs(20),
         guardrail: None,
         asker: None,
-    };
-    (tools.with_control(control), tab)
+    }
 }
 
 /// Answers the first question that appears, as a person on the control page would; the
@@ -127,15 +136,8 @@ fn the_guardrail_denies_before_anyone_is_asked_and_names_itself() {
     let (tools, _) = tools();
     let tab = hub.register("run-a", "test");
     let tools = tools.with_control(Control {
-        hub: Arc::clone(&hub),
-        tab,
-        run: "run-a".into(),
-        kind: JourneyKind::Script,
-        consent: ConsentPolicy::Allow,
-        terminal: false,
-        consent_timeout: Duration::from_secs(5),
         guardrail: Some(Arc::new(rail)),
-        asker: None,
+        ..script_control(&hub, tab, "run-a")
     });
     block_on(async {
         open(&tools, "/orders/42").await;
@@ -191,17 +193,7 @@ fn another_run_is_not_the_tab_s_owner() {
     let hub = Arc::new(Hub::new());
     let owned = hub.register("run-a", "first");
     let (tools, _) = tools();
-    let tools = tools.with_control(Control {
-        hub: Arc::clone(&hub),
-        tab: owned,
-        run: "run-b".into(),
-        kind: JourneyKind::Script,
-        consent: ConsentPolicy::Allow,
-        terminal: false,
-        consent_timeout: Duration::from_secs(5),
-        guardrail: None,
-        asker: None,
-    });
+    let tools = tools.with_control(script_control(&hub, owned, "run-b"));
     block_on(async {
         let e = failed(&tools.navigate("/widgets").await, ErrorCode::NotOwner).clone();
         assert!(
@@ -282,15 +274,8 @@ fn agents_ask_before_typing_after_untrusted_text_was_read() {
     let (tools, _) = tools();
     let tab = hub.register("run-a", "agent");
     let tools = tools.with_control(Control {
-        hub: Arc::clone(&hub),
-        tab,
-        run: "run-a".into(),
         kind: JourneyKind::Agent,
-        consent: ConsentPolicy::Allow,
-        terminal: false,
-        consent_timeout: Duration::from_secs(5),
-        guardrail: None,
-        asker: None,
+        ..script_control(&hub, tab, "run-a")
     });
     block_on(async {
         open(&tools, "/widgets").await;
