@@ -299,6 +299,7 @@ async fn measure<T: Tab>(
     let mut cuts = Cuts::default();
     let first = screen(tools.navigate(&plan.route).await).map_err(failed("navigate".into()))?;
     cuts.see(&first);
+    let first_in_page_ms = tools.last_in_page_ms().map(round);
 
     // The floor of an action, one trivial round trip, is sampled ten times up front and once
     // before every measured call, so it sees the same load on the machine as the calls do.
@@ -364,6 +365,7 @@ async fn measure<T: Tab>(
         ),
         read: ReadTimes {
             first_ms: round(first.elapsed_ms),
+            first_in_page_ms,
             median_ms,
             min_ms,
             max_ms,
