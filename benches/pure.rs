@@ -1,5 +1,5 @@
-//! The Rust half of a read, with no browser: parse the collector's JSON into a
-//! [`RawObservation`], [`infer`] the state, and diff two states with [`Changes::between`],
+//! The Rust half of a read, with no browser: parse the collector's reply (its wire form,
+//! records as arrays) into a [`RawObservation`], [`infer`] the state, and diff two states with [`Changes::between`],
 //! on synthetic dense screens of 1,000 / 10,000 / 50,000 controls shaped like the dense
 //! bench page (40 controls per region; buttons, text fields, selects, checkboxes, links;
 //! labels, values and boxes of realistic length). DESIGN's target: parse + infer of a
@@ -18,6 +18,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use waymark::registry::Registry;
 use waymark::screen::{Chrome, InferredState, RawControl, RawObservation, View, infer};
 use waymark::tools::Changes;
+use waymark::wire;
 
 const SIZES: [usize; 3] = [1_000, 10_000, 50_000];
 const PER_REGION: usize = 40;
@@ -163,13 +164,13 @@ fn pure(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(4));
     for n in SIZES {
         let raw = observation(n);
-        let json = serde_json::to_string(&raw).expect("serializes");
-        let parsed: RawObservation = serde_json::from_str(&json).expect("parses");
+        let json = wire::encode_full(&raw);
+        let parsed = wire::parse_full(&json).expect("parses");
         assert_eq!(parsed, raw);
         eprintln!("read n={n}: {} KiB of JSON", json.len() / 1024);
         group.throughput(Throughput::Elements(n as u64));
         group.bench_with_input(BenchmarkId::new("parse", n), &json, |b, json| {
-            b.iter(|| serde_json::from_str::<RawObservation>(black_box(json)).expect("parses"))
+            b.iter(|| wire::parse_full(black_box(json)).expect("parses"))
         });
         group.bench_with_input(BenchmarkId::new("infer", n), &raw, |b, raw| {
             b.iter(|| state(black_box(raw), &registry))
@@ -197,7 +198,7 @@ fn pure(c: &mut Criterion) {
         });
         group.bench_with_input(BenchmarkId::new("parse_infer", n), &json, |b, json| {
             b.iter(|| {
-                let raw: RawObservation = serde_json::from_str(black_box(json)).expect("parses");
+                let raw = wire::parse_full(black_box(json)).expect("parses");
                 state(&raw, &registry)
             })
         });

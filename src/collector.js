@@ -275,6 +275,11 @@
       watched: new WeakSet(),
       observer: null,
       cache: null,
+      // Roles and regions repeat from control to control: records name them by their index
+      // in this table, which only grows for the life of the document, so an index means the
+      // same string in every read of it (a delta sends only the entries added since its base).
+      strs: [],
+      strIdx: new Map(),
       // For settle: mutations seen (count, time) and the time of the last input event
       // (click, key, input) after the last prepare.
       mutations: 0,
@@ -423,6 +428,39 @@
     return rec;
   }
 
+  function strId(s) {
+    var i = W.strIdx.get(s);
+    if (i === undefined) { i = W.strs.length; W.strs.push(s); W.strIdx.set(s, i); }
+    return i;
+  }
+
+  // A record as it travels: an array, not an object, so a dense read carries no key names
+  // and half the quotes (the reply is JSON inside CDP's JSON: every quote is escaped twice).
+  //   [anchor, label, role#, region#, x, y, width, height, flags, value?, key?]
+  // role# and region# index the document's string table; flags: 1 disabled, 2 editable,
+  // 4 secret, 8 not visible, 16 checked, 32 unchecked. `value` (null for none) is there
+  // when the control has a value or a key; `key` when it has one.
+  function wire(rec) {
+    var flags = (rec.disabled ? 1 : 0) | (rec.editable ? 2 : 0) | (rec.secret ? 4 : 0)
+      | (rec.visible === false ? 8 : 0) | (rec.checked === true ? 16 : rec.checked === false ? 32 : 0);
+    var b = rec.bbox;
+    var a = [rec.anchor, rec.label, strId(rec.role), strId(rec.region), b[0], b[1], b[2], b[3], flags];
+    if (rec.value !== undefined || rec.key !== undefined) a.push(rec.value === undefined ? null : rec.value);
+    if (rec.key !== undefined) a.push(rec.key);
+    return JSON.stringify(a);
+  }
+
+  // Ids as runs, [first, count, first, count…]: a read's ids are mostly consecutive.
+  function runs(ids) {
+    var out = [];
+    for (var i = 0; i < ids.length; i++) {
+      var n = out.length;
+      if (n && out[n - 2] + out[n - 1] === ids[i]) out[n - 1]++;
+      else out.push(ids[i], 1);
+    }
+    return out;
+  }
+
   // What a read gathers beyond the anchored controls when evidence is asked for: the
   // controls the page offers without an anchor (capped at `caps.nodes`, all counted) and the
   // visible text runs, one per text node with words, with their boxes (capped at
@@ -553,7 +591,7 @@
           if (checked === null) delete next.checked; else next.checked = checked;
           if (recs === prev.recs) { recs = new Map(prev.recs); json = new Map(prev.json); }
           recs.set(f.id, next);
-          json.set(f.id, JSON.stringify(next));
+          json.set(f.id, wire(next));
         });
       }
     } else {
@@ -575,7 +613,7 @@
           var rec = record(el, role, region, labels, r.origin);
           recs.set(id, rec);
           elOf.set(id, el);
-          json.set(id, JSON.stringify(rec));
+          json.set(id, wire(rec));
           var kind = LIVE[el.tagName] && liveKind(el);
           if (kind) live.push({ id: id, el: el, kind: kind, index: el.selectedIndex });
         }
@@ -594,7 +632,7 @@
     var capped = ids.length < total;
     W.cache = { token: token, max: max, ids: ids, json: json, recs: recs, elOf: elOf, total: total,
       droppedByRegion: droppedByRegion, droppedByRole: droppedByRole, ev: ev, caps: capsKey,
-      live: live, dialog: dialog, byAnchor: reuse ? prev.byAnchor : null };
+      live: live, dialog: dialog, byAnchor: reuse ? prev.byAnchor : null, nstrs: W.strs.length };
 
     var head = headOf(token, roots, total, droppedByRegion, droppedByRole, dialog);
     if (ev) head.evidence = ev;
@@ -603,7 +641,9 @@
       head.kind = 'delta';
       head.base = since;
       var sameOrder = prev.ids === ids || (prev.ids.length === ids.length && prev.ids.every(function (v, i) { return v === ids[i]; }));
-      head.order = sameOrder ? null : ids;
+      head.order = sameOrder ? null : runs(ids);
+      head.strings_from = prev.nstrs;
+      head.strings = W.strs.slice(prev.nstrs);
       // Records reused outright (no mutation, no input) cannot have changed.
       if (prev.json !== json) {
         ids.forEach(function (id) {
@@ -616,7 +656,9 @@
       return h.slice(0, -1) + ',"changed":[' + parts.join(',') + ']}';
     }
     head.kind = 'full';
-    head.ids = ids;
+    head.ids = runs(ids);
+    head.strings_from = 0;
+    head.strings = W.strs;
     ids.forEach(function (id) { parts.push(json.get(id)); });
     head.collector_ms = performance.now() - t0;
     var full = JSON.stringify(head);
@@ -646,14 +688,16 @@
           continue;
         }
         ids.push(idOf(el));
-        parts.push(JSON.stringify(record(el, role, region, labels, r.origin)));
+        parts.push(wire(record(el, role, region, labels, r.origin)));
       }
     });
     var head = headOf('', roots, total, droppedByRegion, droppedByRole);
     if (caps) head.evidence = gatherEvidence(roots, caps);
     if (total === 0) head.regions = counts;
     head.kind = 'full';
-    head.ids = ids;
+    head.ids = runs(ids);
+    head.strings_from = 0;
+    head.strings = W.strs;
     head.collector_ms = performance.now() - t0;
     var full = JSON.stringify(head);
     return full.slice(0, -1) + ',"controls":[' + parts.join(',') + ']}';

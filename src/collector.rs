@@ -5,11 +5,13 @@
 //! round trip, one parse.
 
 use serde::Deserialize;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde_json::json;
 
 use std::collections::{BTreeMap, HashMap};
+use std::fmt;
 
-use crate::screen::{Chrome, Evidence, RawControl, RawObservation};
+use crate::screen::{Chrome, Evidence, RawControl, RawObservation, Text};
 use crate::tools::Changes;
 
 const SOURCE: &str = include_str!("collector.js");
@@ -119,14 +121,229 @@ pub(crate) struct CollectorRead {
     /// A region read that found nothing: the regions the screen has, counted.
     #[serde(default)]
     pub regions: Option<BTreeMap<String, usize>>,
+    /// Element ids of a full read, as runs: `[first, count, first, count…]`.
     #[serde(default)]
     ids: Option<Vec<u64>>,
     #[serde(default)]
-    controls: Option<Vec<RawControl>>,
+    controls: Option<Vec<Wire>>,
+    /// A delta's new order of element ids, as runs, when it changed.
     #[serde(default)]
     order: Option<Vec<u64>>,
     #[serde(default)]
-    changed: Option<Vec<(u64, RawControl)>>,
+    changed: Option<Vec<(u64, Wire)>>,
+    /// Where `strings` starts in the document's string table (0 for a full read; a delta
+    /// sends only the entries added since its base).
+    #[serde(default)]
+    strings_from: usize,
+    /// Entries of the document's string table (roles and regions), from `strings_from`.
+    #[serde(default)]
+    strings: Vec<Text>,
+}
+
+/// One record as the collector sends it (see `wire` in `collector.js`):
+/// `[anchor, label, role#, region#, x, y, width, height, flags, value?, key?]`, role and
+/// region being indices into the document's string table.
+#[derive(Debug)]
+struct Wire {
+    anchor: Text,
+    label: Text,
+    role: usize,
+    region: usize,
+    bbox: [i64; 4],
+    flags: u32,
+    value: Option<Text>,
+    key: Option<Text>,
+}
+
+const DISABLED: u32 = 1;
+const EDITABLE: u32 = 2;
+const SECRET: u32 = 4;
+const HIDDEN: u32 = 8;
+const CHECKED: u32 = 16;
+const UNCHECKED: u32 = 32;
+
+impl<'de> Deserialize<'de> for Wire {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Wire, D::Error> {
+        d.deserialize_seq(WireVisitor)
+    }
+}
+
+struct WireVisitor;
+
+impl<'de> Visitor<'de> for WireVisitor {
+    type Value = Wire;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "a control record: [anchor, label, role, region, x, y, w, h, flags, value?, key?]",
+        )
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Wire, A::Error> {
+        fn next<'de, T: Deserialize<'de>, A: SeqAccess<'de>>(
+            seq: &mut A,
+            i: usize,
+        ) -> Result<T, A::Error> {
+            seq.next_element()?
+                .ok_or_else(|| de::Error::invalid_length(i, &WireVisitor))
+        }
+        let anchor = next(&mut seq, 0)?;
+        let label = next(&mut seq, 1)?;
+        let role = next(&mut seq, 2)?;
+        let region = next(&mut seq, 3)?;
+        let bbox = [
+            next(&mut seq, 4)?,
+            next(&mut seq, 5)?,
+            next(&mut seq, 6)?,
+            next(&mut seq, 7)?,
+        ];
+        let flags = next(&mut seq, 8)?;
+        let value = seq.next_element::<Option<Text>>()?.flatten();
+        let key = seq.next_element::<Text>()?;
+        if seq.next_element::<de::IgnoredAny>()?.is_some() {
+            return Err(de::Error::invalid_length(12, &WireVisitor));
+        }
+        Ok(Wire {
+            anchor,
+            label,
+            role,
+            region,
+            bbox,
+            flags,
+            value,
+            key,
+        })
+    }
+}
+
+impl Wire {
+    /// The control this record describes, its role and region looked up in `strings`.
+    fn control(self, strings: &[Text]) -> Result<RawControl, String> {
+        let lookup = |i: usize, what: &str| {
+            strings.get(i).cloned().ok_or_else(|| {
+                format!(
+                    "`{}` names {what} #{i}, past the {} strings the runner holds",
+                    self.anchor,
+                    strings.len()
+                )
+            })
+        };
+        let role = lookup(self.role, "role")?;
+        let region = lookup(self.region, "region")?;
+        let flags = self.flags;
+        Ok(RawControl {
+            anchor: self.anchor,
+            key: self.key,
+            label: self.label,
+            role,
+            disabled: flags & DISABLED != 0,
+            editable: flags & EDITABLE != 0,
+            value: self.value,
+            secret: flags & SECRET != 0,
+            checked: match (flags & CHECKED != 0, flags & UNCHECKED != 0) {
+                (true, _) => Some(true),
+                (false, true) => Some(false),
+                _ => None,
+            },
+            region,
+            visible: flags & HIDDEN == 0,
+            focused: false,
+            bbox: self.bbox,
+        })
+    }
+}
+
+/// Ids from runs `[first, count, first, count…]`, at most `limit` of them.
+fn expand_runs(runs: &[u64], limit: usize) -> Result<Vec<u64>, String> {
+    if runs.len() % 2 != 0 {
+        return Err("id runs of odd length".into());
+    }
+    let count = runs
+        .chunks_exact(2)
+        .try_fold(0u64, |sum, r| sum.checked_add(r[1]))
+        .filter(|n| *n <= limit as u64)
+        .ok_or_else(|| format!("id runs name more than the {limit} controls of the read"))?;
+    let mut ids = Vec::with_capacity(count as usize);
+    for r in runs.chunks_exact(2) {
+        let end = r[0].checked_add(r[1]).ok_or("an id run overflows")?;
+        ids.extend(r[0]..end);
+    }
+    Ok(ids)
+}
+
+/// The wire form of a full read of `raw` (element ids 1…n), as the collector would send it:
+/// what benches and tests feed [`parse_full`].
+pub fn encode_full<'a>(raw: &'a RawObservation) -> String {
+    let mut strings: Vec<&str> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut id = |s: &'a str| -> usize {
+        *index.entry(s).or_insert_with(|| {
+            strings.push(s);
+            strings.len() - 1
+        })
+    };
+    let records: Vec<serde_json::Value> = raw
+        .controls
+        .iter()
+        .map(|c| {
+            let checked = match c.checked {
+                Some(true) => CHECKED,
+                Some(false) => UNCHECKED,
+                None => 0,
+            };
+            let flags = [
+                (c.disabled, DISABLED),
+                (c.editable, EDITABLE),
+                (c.secret, SECRET),
+                (!c.visible, HIDDEN),
+            ]
+            .iter()
+            .filter(|(on, _)| *on)
+            .fold(checked, |f, (_, bit)| f | bit);
+            let mut r = json!([
+                c.anchor.as_str(),
+                c.label.as_str(),
+                id(c.role.as_str()),
+                id(c.region.as_str()),
+                c.bbox[0],
+                c.bbox[1],
+                c.bbox[2],
+                c.bbox[3],
+                flags
+            ]);
+            if let Some(list) = r.as_array_mut() {
+                if c.value.is_some() || c.key.is_some() {
+                    list.push(json!(c.value.as_deref()));
+                }
+                if let Some(k) = &c.key {
+                    list.push(json!(k.as_str()));
+                }
+            }
+            r
+        })
+        .collect();
+    let focus = raw.controls.iter().position(|c| c.focused).map(|i| i + 1);
+    json!({
+        "token": "bench:1", "url": raw.url, "title": raw.title, "status": raw.status,
+        "dialog": raw.dialog, "focus": focus, "total": raw.total,
+        "dropped_by_region": raw.dropped_by_region, "dropped_by_role": raw.dropped_by_role,
+        "viewport": raw.viewport, "scroll": raw.scroll, "kind": "full",
+        "ids": [1, raw.controls.len()], "strings_from": 0, "strings": strings,
+        "collector_ms": raw.collector_ms, "controls": records,
+    })
+    .to_string()
+}
+
+/// Parses a full read in the collector's wire form into the observation it describes: the
+/// runner's own parse, for benches and tests.
+pub fn parse_full(json: &str) -> Result<RawObservation, String> {
+    let read: CollectorRead = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    read.apply(None).map(|(_, raw, _, _)| raw)
+}
+
+/// Every record's control, role and region looked up in `strings`.
+fn controls(wires: Vec<Wire>, strings: &[Text]) -> Result<Vec<RawControl>, String> {
+    wires.into_iter().map(|w| w.control(strings)).collect()
 }
 
 /// The last read the runner holds: what a delta applies to.
@@ -135,33 +352,54 @@ pub(crate) struct HeldRead {
     pub token: String,
     pub ids: Vec<u64>,
     pub raw: RawObservation,
+    /// The document's string table as of this read.
+    pub strings: Vec<Text>,
 }
+
+/// A read applied to the one held: the element ids in order, the observation, what changed
+/// (same document only) and the document's string table.
+pub(crate) type Applied = (Vec<u64>, RawObservation, Option<Changes>, Vec<Text>);
 
 impl CollectorRead {
     /// The full observation this read describes, given the read held before it, with the
     /// element ids in order and — when it is the same document — what changed since. A
     /// delta says what changed itself: nothing else is compared.
-    pub fn apply(
-        self,
-        held: Option<HeldRead>,
-    ) -> Result<(Vec<u64>, RawObservation, Option<Changes>), String> {
-        let (ids, mut controls, changes) = match self.kind.as_str() {
+    pub fn apply(self, held: Option<HeldRead>) -> Result<Applied, String> {
+        let (ids, mut controls, changes, strings) = match self.kind.as_str() {
             "full" => {
-                let controls = self.controls.ok_or("a full read without controls")?;
+                if self.strings_from != 0 {
+                    return Err("a full read with part of a string table".into());
+                }
+                let strings = self.strings;
+                let controls = controls(
+                    self.controls.ok_or("a full read without controls")?,
+                    &strings,
+                )?;
+                let ids = expand_runs(&self.ids.ok_or("a full read without ids")?, controls.len())?;
                 let changes = held
                     .filter(|h| h.raw.url == self.url)
                     .map(|h| compare(&h.raw.controls, &controls));
-                (
-                    self.ids.ok_or("a full read without ids")?,
-                    controls,
-                    changes,
-                )
+                (ids, controls, changes, strings)
             }
             "delta" => {
                 let held = held
                     .filter(|h| Some(&h.token) == self.base.as_ref())
                     .ok_or("a delta against a read the runner does not hold")?;
-                let changed = self.changed.unwrap_or_default();
+                let mut strings = held.strings;
+                if self.strings_from != strings.len() {
+                    return Err(format!(
+                        "a delta's strings start at #{} but the runner holds {}",
+                        self.strings_from,
+                        strings.len()
+                    ));
+                }
+                strings.extend(self.strings);
+                let changed = self
+                    .changed
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(id, w)| w.control(&strings).map(|c| (id, c)))
+                    .collect::<Result<Vec<_>, _>>()?;
                 match self.order {
                     // Same controls in the same order: replace the changed records in place.
                     None => {
@@ -180,9 +418,11 @@ impl CollectorRead {
                                 }
                             }
                         }
-                        (ids, controls, Some(changes))
+                        (ids, controls, Some(changes), strings)
                     }
                     Some(order) => {
+                        let limit = held.ids.len() + changed.len();
+                        let order = expand_runs(&order, limit)?;
                         let mut by_id: HashMap<u64, RawControl> =
                             held.ids.into_iter().zip(held.raw.controls).collect();
                         let mut changes = Changes::default();
@@ -203,7 +443,7 @@ impl CollectorRead {
                         let mut gone: Vec<&RawControl> = by_id.values().collect();
                         gone.sort_by_key(|c| (c.bbox[1], c.bbox[0]));
                         changes.removed = gone.into_iter().map(reference).collect();
-                        (order, controls, Some(changes))
+                        (order, controls, Some(changes), strings)
                     }
                 }
             }
@@ -231,7 +471,7 @@ impl CollectorRead {
             chrome: Chrome::default(),
             audit: None,
         };
-        Ok((ids, raw, changes))
+        Ok((ids, raw, changes, strings))
     }
 }
 
@@ -304,40 +544,156 @@ mod tests {
         )
     }
 
-    const A: &str =
-        r#"{"anchor":"a.one","label":"One","role":"button","region":"r","bbox":[0,0,1,1]}"#;
-    const B: &str = r#"{"anchor":"a.two","label":"Two","role":"textbox","editable":true,"value":"","region":"r","bbox":[0,0,1,1]}"#;
+    // [anchor, label, role#, region#, x, y, w, h, flags, value?, key?]; strings: button,
+    // r, textbox.
+    const A: &str = r#"["a.one","One",0,1,0,0,1,1,0]"#;
+    const B: &str = r#"["a.two","Two",2,1,0,0,1,1,2,""]"#;
 
-    #[test]
-    fn a_delta_applies_to_the_read_it_names() {
+    fn full_read() -> (Vec<u64>, RawObservation, Vec<Text>) {
         let full: CollectorRead = serde_json::from_str(&format!(
-            r#"{{{},"ids":[1,2],"controls":[{A},{B}]}}"#,
+            r#"{{{},"ids":[1,2],"strings":["button","r","textbox"],"controls":[{A},{B}]}}"#,
             head("full", "d:1")
         ))
         .unwrap();
-        let (ids, raw, _) = full.apply(None).unwrap();
-        assert!(raw.controls[1].focused && !raw.controls[0].focused);
-        assert!(
-            raw.controls[0].visible,
-            "visible unless the collector says otherwise"
+        let (ids, raw, _, strings) = full.apply(None).unwrap();
+        (ids, raw, strings)
+    }
+
+    #[test]
+    fn a_full_read_expands_records_runs_and_strings() {
+        let (ids, raw, strings) = full_read();
+        assert_eq!(ids, [1, 2]);
+        assert_eq!(strings.len(), 3);
+        let (a, b) = (&raw.controls[0], &raw.controls[1]);
+        assert!(b.focused && !a.focused);
+        assert!(a.visible, "visible unless the collector says otherwise");
+        assert_eq!((&*a.role, &*a.region), ("button", "r"));
+        assert_eq!(
+            (&*b.role, b.editable, b.value.as_deref()),
+            ("textbox", true, Some(""))
         );
-        let held = HeldRead {
+        assert_eq!(
+            (a.value.as_ref(), a.key.as_ref(), a.checked),
+            (None, None, None)
+        );
+    }
+
+    #[test]
+    fn flags_value_and_key_read_back() {
+        let read: CollectorRead = serde_json::from_str(&format!(
+            r#"{{{},"ids":[7,1,3,1],"strings":["checkbox","r"],"controls":[["c.one","One",0,1,1,2,3,4,61,null,"k1"],["c.two","Two",0,1,0,0,0,0,32]]}}"#,
+            head("full", "d:1")
+        ))
+        .unwrap();
+        let (ids, raw, _, _) = read.apply(None).unwrap();
+        assert_eq!(ids, [7, 3]);
+        let (a, b) = (&raw.controls[0], &raw.controls[1]);
+        assert!(a.disabled && !a.editable && a.secret && !a.visible);
+        assert_eq!(
+            (a.checked, a.value.as_ref(), a.key.as_deref()),
+            (Some(true), None, Some("k1"))
+        );
+        assert_eq!(a.bbox, [1, 2, 3, 4]);
+        assert_eq!(b.checked, Some(false));
+        assert_eq!(a.reference(), "c.one[k1]");
+    }
+
+    #[test]
+    fn the_wire_form_reads_back_as_the_observation() {
+        let (_, mut raw, _) = full_read();
+        raw.controls[0].key = Some("k".into());
+        raw.controls[0].checked = Some(false);
+        raw.controls[1].visible = false;
+        raw.controls[1].secret = true;
+        raw.controls[1].disabled = true;
+        let back = parse_full(&encode_full(&raw)).unwrap();
+        assert_eq!(back, raw);
+    }
+
+    #[test]
+    fn malformed_records_runs_and_strings_are_errors_not_panics() {
+        let bad = |ids: &str, strings: &str, controls: &str| {
+            serde_json::from_str::<CollectorRead>(&format!(
+                r#"{{{},"ids":{ids},"strings":{strings},"controls":{controls}}}"#,
+                head("full", "d:1")
+            ))
+            .map_err(|e| e.to_string())
+            .and_then(|r| r.apply(None).map(|_| ()))
+            .expect_err("refused")
+        };
+        let e = bad("[1,2]", r#"["button"]"#, &format!("[{A},{A}]"));
+        assert!(e.contains("region #1"), "{e}");
+        let e = bad("[1,5]", r#"["button","r"]"#, &format!("[{A},{A}]"));
+        assert!(e.contains("more than the 2"), "{e}");
+        let e = bad("[1]", r#"["button","r"]"#, &format!("[{A}]"));
+        assert!(e.contains("odd"), "{e}");
+        let e = bad("[1,1]", r#"["button","r"]"#, r#"[["a","b",0]]"#);
+        assert!(e.contains("invalid length"), "{e}");
+        let e = bad(
+            "[1,1]",
+            r#"["button","r"]"#,
+            r#"[["a","b",0,1,0,0,0,0,0,null,"k",9]]"#,
+        );
+        assert!(e.contains("invalid length"), "{e}");
+        let e = bad(
+            "[18446744073709551615,1]",
+            r#"["button","r"]"#,
+            &format!("[{A}]"),
+        );
+        assert!(e.contains("overflows"), "{e}");
+    }
+
+    #[test]
+    fn a_delta_applies_to_the_read_it_names() {
+        let (ids, raw, strings) = full_read();
+        let held = |ids: Vec<u64>, raw: RawObservation, strings: Vec<Text>| HeldRead {
             token: "d:1".into(),
             ids,
             raw,
+            strings,
         };
-        let changed = B.replace(r#""value":"""#, r#""value":"typed""#);
+        // The changed record names a string the delta adds to the table.
+        let changed = r#"["a.two","Two",3,1,0,0,1,1,2,"typed"]"#;
         let delta: CollectorRead = serde_json::from_str(&format!(
-            r#"{{{},"base":"d:1","order":null,"changed":[[2,{changed}]]}}"#,
+            r#"{{{},"base":"d:1","order":null,"strings_from":3,"strings":["searchbox"],"changed":[[2,{changed}]]}}"#,
             head("delta", "d:2")
         ))
         .unwrap();
-        let (_, raw, changes) = delta.apply(Some(held)).unwrap();
-        assert_eq!(raw.controls[0].label, "One");
-        assert_eq!(raw.controls[1].value.as_deref(), Some("typed"));
+        let (_, raw2, changes, strings2) = delta
+            .apply(Some(held(ids.clone(), raw.clone(), strings.clone())))
+            .unwrap();
+        assert_eq!(raw2.controls[0].label, "One");
+        assert_eq!(raw2.controls[1].value.as_deref(), Some("typed"));
+        assert_eq!(&*raw2.controls[1].role, "searchbox");
+        assert_eq!(strings2.len(), 4);
         let changes = changes.expect("a delta says what changed");
         assert_eq!(changes.changed, ["a.two"]);
         assert!(changes.added.is_empty() && changes.removed.is_empty());
+
+        // A delta whose strings do not continue the held table is refused.
+        let skewed: CollectorRead = serde_json::from_str(&format!(
+            r#"{{{},"base":"d:1","order":null,"strings_from":5,"strings":[],"changed":[]}}"#,
+            head("delta", "d:2")
+        ))
+        .unwrap();
+        let e = skewed.apply(Some(held(ids.clone(), raw.clone(), strings.clone())));
+        assert!(e.is_err_and(|e| e.contains("#5")));
+
+        // A new order (runs) with a control added and one gone.
+        let added = r#"["a.three","Three",0,1,0,0,1,1,0]"#;
+        let reordered: CollectorRead = serde_json::from_str(&format!(
+            r#"{{{},"base":"d:1","order":[3,1,1,1],"strings_from":3,"strings":[],"changed":[[3,{added}]]}}"#,
+            head("delta", "d:2")
+        ))
+        .unwrap();
+        let (ids3, raw3, changes, _) = reordered.apply(Some(held(ids, raw, strings))).unwrap();
+        assert_eq!(ids3, [3, 1]);
+        assert_eq!(raw3.controls[0].anchor, "a.three");
+        let changes = changes.unwrap();
+        assert_eq!(
+            (changes.added, changes.removed),
+            (vec!["a.three".to_string()], vec!["a.two".to_string()])
+        );
     }
 
     #[test]

@@ -15,6 +15,11 @@ pub mod bench;
 pub mod browser;
 pub mod cli;
 mod collector;
+/// The in-page collector's wire form, for benches and tests: not a stable interface.
+#[doc(hidden)]
+pub mod wire {
+    pub use crate::collector::{encode_full, parse_full};
+}
 pub mod control;
 pub mod demo;
 pub mod journey;

@@ -427,7 +427,7 @@ impl<T: Tab> Tools<T> {
         } else {
             None
         };
-        let (ids, mut raw, changes) = read.apply(base).map_err(capture_error)?;
+        let (ids, mut raw, changes, strings) = read.apply(base).map_err(capture_error)?;
         raw.chrome = self.chrome(&raw.url, raw.status);
         if self.options.audit {
             let audit = self.audit(&ids, &raw.controls).await;
@@ -446,7 +446,12 @@ impl<T: Tab> Tools<T> {
             .reads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if whole {
-            *held = Some(HeldRead { token, ids, raw });
+            *held = Some(HeldRead {
+                token,
+                ids,
+                raw,
+                strings,
+            });
         } else if let Ok(mut region) = self.region_raw.lock() {
             // Kept (not held for deltas) as the evidence of this read, for the trace.
             *region = Some((seq, raw));
