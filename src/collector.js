@@ -981,7 +981,11 @@
         }, delay);
       }
       if (window.__wmNav) return resolve('navigating');
-      arm(Math.max(0, since + quietMs - start));
+      // The rest of the window that started at `since`; a call that arrives after that
+      // window ended (a loaded machine) waits a whole window from now, since mutations are
+      // only counted from here: a zero wait would call a page that changes every 10 ms quiet.
+      var rest = since + quietMs - start;
+      arm(rest > 0 ? rest : quietMs);
     });
   }
 
