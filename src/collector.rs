@@ -567,6 +567,10 @@ mod tests {
         let (a, b) = (&raw.controls[0], &raw.controls[1]);
         assert!(b.focused && !a.focused);
         assert!(a.visible, "visible unless the collector says otherwise");
+        assert!(
+            std::ptr::eq(a.region.as_str(), b.region.as_str()),
+            "one region string shared by the controls that name it"
+        );
         assert_eq!((&*a.role, &*a.region), ("button", "r"));
         assert_eq!(
             (&*b.role, b.editable, b.value.as_deref()),

@@ -37,7 +37,6 @@ pub struct RawControl {
     /// Accessible name, as Chromium computes it for the common cases.
     pub label: Text,
     /// ARIA role, explicit or implicit.
-    #[serde(deserialize_with = "text::interned")]
     pub role: Text,
     /// Disabled (natively, by a disabled fieldset, or `aria-disabled`).
     #[serde(default)]
@@ -53,7 +52,6 @@ pub struct RawControl {
     /// Checked state of checkboxes, radios and `aria-checked`.
     pub checked: Option<bool>,
     /// `data-anchor-region` of the nearest container (or a landmark, or `page`).
-    #[serde(deserialize_with = "text::interned")]
     pub region: Text,
     /// Rendered and not hidden by CSS.
     #[serde(default = "yes")]

@@ -6,11 +6,11 @@
 //! 250,000 of them for a 50,000-control inference. A `Text` is an `Arc<str>`: handing it on
 //! is a reference count. It serializes as the plain string it holds, so no output changes.
 //!
-//! Roles come from a short fixed list and regions repeat control after control, so parsing
-//! them with [`interned`] shares one allocation among all the controls that carry them.
+//! Roles and regions repeat control after control: the collector names them by index in a
+//! per-document string table (see `collector.rs`), so every control of a read shares one
+//! `Text` per role and per region.
 
 use std::borrow::Borrow;
-use std::cell::RefCell;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -154,41 +154,6 @@ impl<'de> Deserialize<'de> for Text {
     }
 }
 
-/// How many distinct recent strings [`interned`] remembers per thread: regions arrive in
-/// runs and roles are few, so a handful covers a dense read.
-const RECENT: usize = 32;
-
-thread_local! {
-    static RECENTLY_SEEN: RefCell<Vec<Text>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Shares the allocation of a string seen a moment ago on this thread.
-fn intern(s: &str) -> Text {
-    RECENTLY_SEEN.with(|seen| {
-        let mut seen = seen.borrow_mut();
-        if let Some(i) = seen.iter().position(|t| &*t.0 == s) {
-            let t = seen[i].clone();
-            // Most recent first: the next control most likely has the same region.
-            if i > 0 {
-                seen[..=i].rotate_right(1);
-            }
-            return t;
-        }
-        let t = Text::from(s);
-        if seen.len() == RECENT {
-            seen.pop();
-        }
-        seen.insert(0, t.clone());
-        t
-    })
-}
-
-/// Deserializes a string that repeats from record to record (a role, a region), sharing
-/// one allocation among the repeats (`#[serde(deserialize_with = "text::interned")]`).
-pub fn interned<'de, D: Deserializer<'de>>(d: D) -> Result<Text, D::Error> {
-    d.deserialize_str(TextVisitor(intern))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,18 +167,5 @@ mod tests {
         assert_eq!(serde_json::to_string(&t).unwrap(), r#""Approve""#);
         let back: Text = serde_json::from_str(r#""a \"quoted\" one""#).unwrap();
         assert_eq!(back, r#"a "quoted" one"#);
-    }
-
-    #[test]
-    fn interned_strings_share_their_allocation() {
-        #[derive(Deserialize)]
-        struct R {
-            #[serde(deserialize_with = "interned")]
-            region: Text,
-        }
-        let rs: Vec<R> =
-            serde_json::from_str(r#"[{"region":"billing"},{"region":"billing"}]"#).unwrap();
-        assert!(Arc::ptr_eq(&rs[0].region.0, &rs[1].region.0));
-        assert_eq!(rs[1].region, "billing");
     }
 }
