@@ -981,11 +981,10 @@
         }, delay);
       }
       if (window.__wmNav) return resolve('navigating');
-      // The rest of the window that started at `since` or at the last mutation after it;
-      // mutations are only counted from here, so a window that already ended (a call that
-      // arrived late on a loaded machine) is waited again whole: a shorter wait could fall
-      // between two ticks of a page that changes every 10 ms and call it quiet.
-      var rest = Math.max(since, W.lastMutation) + quietMs - start;
+      // The rest of the window that started at `since`; a call that arrives after that
+      // window ended (a loaded machine) waits a whole window from now, since mutations are
+      // only counted from here: a zero wait would call a page that changes every 10 ms quiet.
+      var rest = since + quietMs - start;
       arm(rest > 0 ? rest : quietMs);
     });
   }
