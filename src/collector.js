@@ -280,17 +280,12 @@
       // same string in every read of it (a delta sends only the entries added since its base).
       strs: [],
       strIdx: new Map(),
-      // For settle: mutations seen (count, time) and the time of the last input event
-      // (click, key, input) after the last prepare.
-      mutations: 0,
-      lastMutation: 0,
-      lastEvent: 0,
-      preparedAt: 0
+      // For settle: how many mutation batches the observer has seen.
+      mutations: 0
     };
     W.observer = new MutationObserver(function (records) {
       W.dirty = true;
       W.mutations++;
-      W.lastMutation = performance.now();
       for (var i = 0; i < records.length; i++) {
         if (records[i].type === 'childList') { W.rootsDirty = true; break; }
       }
@@ -305,14 +300,9 @@
     // other fields' values in script (a line total), which no event names. So any input
     // means every control's value and checked state are read again (labels, roles,
     // regions and boxes only change with a mutation).
-    var mark = function () { W.valuesDirty = true; W.lastEvent = performance.now(); };
+    var mark = function () { W.valuesDirty = true; };
     root.addEventListener('input', mark, true);
     root.addEventListener('change', mark, true);
-    // When the action's input reached the page: settle's quiet window runs from there.
-    var acted = function () { W.lastEvent = performance.now(); };
-    ['click', 'mouseup', 'keydown', 'keyup'].forEach(function (type) {
-      root.addEventListener(type, acted, { capture: true, passive: true });
-    });
   }
 
   function idOf(el) {
@@ -860,7 +850,6 @@
   }
 
   function prepare(a) {
-    W.preparedAt = performance.now();
     var t = target(a);
     if (!t.el) return t.info;
     var el = t.el;
@@ -951,41 +940,33 @@
   }
 
   // Resolves when the page is quiet, when a cross-document navigation has started, or
-  // after max_ms of continuous change. Quiet means: a timer armed quiet_ms after the last
-  // mutation fired with no mutation since and no request the action started in flight.
-  // Timers run in the order they fall due, so a page timer due sooner (a 10 ms interval
-  // that keeps changing the DOM) always runs first — even when a loaded machine makes
-  // every timer late. Wall-clock gaps alone would call such a page quiet.
+  // after max_ms of continuous change. Quiet means: a timer armed for a whole quiet_ms
+  // window fired with no mutation since it was armed and no request the action started in
+  // flight. A page timer due sooner than ours (a 10 ms interval that keeps changing the
+  // DOM) runs first, even when a loaded machine makes every timer late, so its mutation is
+  // seen; wall-clock gaps alone would call such a page quiet.
   //
-  // The first window starts at `since`, when the action's input reached the page (or its
-  // last mutation after that), not when this call arrived: the browser may have spent that
-  // long handling the input (an edit relays out a dense page), and a timer the page set
-  // in answer to the input still falls due before ours. Without a known start (the input
-  // was not seen), the window starts now.
-  function actionTime() {
+  // Every window is a whole quiet_ms from when it is armed, the first included. Starting
+  // the first one at the action's input instead (to spare the time the call took to get
+  // here) armed timers of a few ms or none, and Chromium may run such a short timer before
+  // an overdue page timer of a longer delay: on a loaded machine a 10 ms interval was seen
+  // to tick after our 0–5 ms check, which then called the page quiet. A timer the page set
+  // in answer to the input, due within quiet_ms of it, still falls due before ours.
+  function settle(quietMs, maxMs) {
     collectRoots();
-    if (!W.preparedAt || W.lastEvent < W.preparedAt) return performance.now();
-    return Math.max(W.lastEvent, W.lastMutation);
-  }
-
-  function settle(quietMs, maxMs, since) {
     return new Promise(function (resolve) {
       var start = performance.now();
-      function arm(delay) {
+      function arm() {
         var mark = W.mutations;
         setTimeout(function () {
           if (window.__wmNav) return resolve('navigating');
           if (W.mutations === mark && !(window.__wmInflight > 0)) return resolve('quiet');
           if (performance.now() - start >= maxMs) return resolve('busy');
-          arm(quietMs);
-        }, delay);
+          arm();
+        }, quietMs);
       }
       if (window.__wmNav) return resolve('navigating');
-      // The rest of the window that started at `since`; a call that arrives after that
-      // window ended (a loaded machine) waits a whole window from now, since mutations are
-      // only counted from here: a zero wait would call a page that changes every 10 ms quiet.
-      var rest = since + quietMs - start;
-      arm(rest > 0 ? rest : quietMs);
+      arm();
     });
   }
 
@@ -1029,17 +1010,15 @@
       handoffMark(args.on);
       return '"ok"';
     case 'settle':
-      return settle(args.quiet_ms, args.max_ms, actionTime()).then(function (state) {
+      return settle(args.quiet_ms, args.max_ms).then(function (state) {
         var waited = performance.now() - t0;
         t0 = performance.now();
         var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
         return '{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited + ',"read":' + r + '}';
       });
     case 'finish_fill': {
-      // Taken before the change event this dispatches, which is not the action's input.
-      var since = actionTime();
       var fin = finishFill(args);
-      return settle(args.quiet_ms, args.max_ms, since).then(function (state) {
+      return settle(args.quiet_ms, args.max_ms).then(function (state) {
         fin.waited_ms = performance.now() - t0;
         t0 = performance.now();
         fin.state = state;
