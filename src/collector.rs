@@ -11,7 +11,7 @@ use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-use crate::screen::{Chrome, Evidence, RawControl, RawObservation, Text};
+use crate::screen::{Chrome, Evidence, RawControl, RawObservation, Text, parse_shared};
 use crate::tools::Changes;
 
 const SOURCE: &str = include_str!("collector.js");
@@ -336,8 +336,8 @@ pub fn encode_full<'a>(raw: &'a RawObservation) -> String {
 
 /// Parses a full read in the collector's wire form into the observation it describes: the
 /// runner's own parse, for benches and tests.
-pub fn parse_full(json: &str) -> Result<RawObservation, String> {
-    let read: CollectorRead = serde_json::from_str(json).map_err(|e| e.to_string())?;
+pub fn parse_full(json: String) -> Result<RawObservation, String> {
+    let read: CollectorRead = parse_shared(json).map_err(|e| e.to_string())?;
     read.apply(None).map(|(_, raw, _, _)| raw)
 }
 
@@ -610,7 +610,7 @@ mod tests {
         raw.controls[1].visible = false;
         raw.controls[1].secret = true;
         raw.controls[1].disabled = true;
-        let back = parse_full(&encode_full(&raw)).unwrap();
+        let back = parse_full(encode_full(&raw)).unwrap();
         assert_eq!(back, raw);
     }
 

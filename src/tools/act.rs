@@ -13,7 +13,7 @@ use super::{browser_error, capture_error};
 use crate::anchor::{AnchorId, AnchorRef};
 use crate::browser::{BrowserError, Tab, is_known_key};
 use crate::collector::{FillFinished, Prepared, Settled};
-use crate::screen::InferredState;
+use crate::screen::{InferredState, parse_shared};
 
 /// How an action touches its target.
 pub(super) enum Act<'a> {
@@ -194,7 +194,7 @@ impl<T: Tab> Tools<T> {
             None | Some(Err(BrowserError::ContextLost)) => navigating(),
             Some(Err(e)) => return Err(browser_error(e)),
             Some(Ok(s)) if expected.is_some() => {
-                let f: FillFinished = serde_json::from_str(&s).map_err(capture_error)?;
+                let f: FillFinished = parse_shared(s).map_err(capture_error)?;
                 if f.status != "ok" {
                     return Err(ToolError::new(
                         ErrorCode::NotOnScreen,
@@ -205,7 +205,7 @@ impl<T: Tab> Tools<T> {
                 (f.state, f.read, f.actual)
             }
             Some(Ok(s)) => {
-                let s: Settled = serde_json::from_str(&s).map_err(capture_error)?;
+                let s: Settled = parse_shared(s).map_err(capture_error)?;
                 (s.state, s.read, None)
             }
         };
