@@ -3,9 +3,9 @@
 //! A dense read carries five strings per control (anchor, label, role, region, value), and
 //! the same strings travel from the raw layer into the inferred one, into the held read and
 //! the round trip. As `String`s every hand-over was an allocation and a copy per string —
-//! 250,000 of them for a 50,000-control inference. A `Text` is a range of an `Arc<str>`:
-//! handing it on is a reference count, and the strings of a parsed reply are ranges of one
-//! copy of the reply (see [`parse_shared`]). It serializes as the plain string it holds, so
+//! 250,000 of them for a 50,000-control inference. A `Text` is a range of a shared string:
+//! handing it on is a reference count, and the strings of a parsed reply are ranges of the
+//! reply itself (see [`parse_shared`]). It serializes as the plain string it holds, so
 //! no output changes.
 //!
 //! Roles and regions repeat control after control: the collector names them by index in a
@@ -27,7 +27,9 @@ use serde::{Deserialize, Serialize, Serializer};
 /// buffer — its own, or the whole reply it was parsed from (see [`parse_shared`]).
 #[derive(Clone)]
 pub struct Text {
-    buf: Arc<str>,
+    // An `Arc<String>` rather than an `Arc<str>`: a thin pointer keeps a `Text` at 16
+    // bytes, and a reply becomes shared without a copy.
+    buf: Arc<String>,
     start: u32,
     end: u32,
 }
@@ -38,7 +40,7 @@ impl Text {
         &self.buf[self.start as usize..self.end as usize]
     }
 
-    fn whole(buf: Arc<str>) -> Text {
+    fn whole(buf: Arc<String>) -> Text {
         // A string past 4 GiB cannot come from a page read; saturate rather than wrap.
         let end = u32::try_from(buf.len()).unwrap_or(u32::MAX);
         Text { buf, start: 0, end }
@@ -48,16 +50,16 @@ impl Text {
 thread_local! {
     /// The reply being parsed on this thread by [`parse_shared`], whose strings become
     /// ranges of it.
-    static SOURCE: RefCell<Option<Arc<str>>> = const { RefCell::new(None) };
+    static SOURCE: RefCell<Option<Arc<String>>> = const { RefCell::new(None) };
 }
 
-/// Parses `json` with every string that needs no unescaping kept as a range of one shared
-/// copy of `json` instead of an allocation of its own: a 50,000-control read holds 150,000
-/// strings, and allocating and freeing each was a quarter of its parse. The copy lives as
-/// long as any of its strings does — one reply per read held, about what the strings
-/// alone would take with an allocation's overhead each.
+/// Parses `json` with every string that needs no unescaping kept as a range of `json`
+/// itself (shared, not copied) instead of an allocation of its own: a 50,000-control read
+/// holds 150,000 strings, and allocating and freeing each was a quarter of its parse. The
+/// reply lives as long as any of its strings does — one reply per read held, about what
+/// the strings alone would take with an allocation's overhead each.
 pub fn parse_shared<T: DeserializeOwned>(json: String) -> serde_json::Result<T> {
-    let source: Arc<str> = Arc::from(json);
+    let source = Arc::new(json);
     let previous = SOURCE.with(|s| s.replace(Some(Arc::clone(&source))));
     let parsed = serde_json::from_str(&source);
     SOURCE.with(|s| s.replace(previous));
@@ -66,7 +68,7 @@ pub fn parse_shared<T: DeserializeOwned>(json: String) -> serde_json::Result<T> 
 
 impl Default for Text {
     fn default() -> Self {
-        Text::whole(Arc::from(""))
+        Text::whole(Arc::new(String::new()))
     }
 }
 
@@ -129,19 +131,19 @@ impl fmt::Display for Text {
 
 impl From<&str> for Text {
     fn from(s: &str) -> Self {
-        Text::whole(Arc::from(s))
+        Text::whole(Arc::new(s.into()))
     }
 }
 
 impl From<String> for Text {
     fn from(s: String) -> Self {
-        Text::whole(Arc::from(s))
+        Text::whole(Arc::new(s))
     }
 }
 
 impl From<&String> for Text {
     fn from(s: &String) -> Self {
-        Text::whole(Arc::from(s.as_str()))
+        Text::whole(Arc::new(s.clone()))
     }
 }
 
