@@ -125,7 +125,7 @@ pub(crate) struct CollectorRead {
     #[serde(default)]
     ids: Option<Vec<u64>>,
     #[serde(default)]
-    controls: Option<Vec<Wire>>,
+    controls: Option<Records>,
     /// A delta's new order of element ids, as runs, when it changed.
     #[serde(default)]
     order: Option<Vec<u64>>,
@@ -216,22 +216,28 @@ impl<'de> Visitor<'de> for WireVisitor {
     }
 }
 
+/// `strings[i]`, or an error naming the control and the index past the table.
+fn lookup(strings: &[Text], i: usize, what: &str, anchor: &Text) -> Result<Text, String> {
+    strings.get(i).cloned().ok_or_else(|| {
+        format!(
+            "`{anchor}` names {what} #{i}, past the {} strings the runner holds",
+            strings.len()
+        )
+    })
+}
+
 impl Wire {
     /// The control this record describes, its role and region looked up in `strings`.
     fn control(self, strings: &[Text]) -> Result<RawControl, String> {
-        let lookup = |i: usize, what: &str| {
-            strings.get(i).cloned().ok_or_else(|| {
-                format!(
-                    "`{}` names {what} #{i}, past the {} strings the runner holds",
-                    self.anchor,
-                    strings.len()
-                )
-            })
-        };
-        let role = lookup(self.role, "role")?;
-        let region = lookup(self.region, "region")?;
+        let role = lookup(strings, self.role, "role", &self.anchor)?;
+        let region = lookup(strings, self.region, "region", &self.anchor)?;
+        Ok(self.with(role, region))
+    }
+
+    /// The control this record describes, with the role and region given.
+    fn with(self, role: Text, region: Text) -> RawControl {
         let flags = self.flags;
-        Ok(RawControl {
+        RawControl {
             anchor: self.anchor,
             key: self.key,
             label: self.label,
@@ -249,7 +255,55 @@ impl Wire {
             visible: flags & HIDDEN == 0,
             focused: false,
             bbox: self.bbox,
-        })
+        }
+    }
+}
+
+/// The records of a full read, parsed straight into controls — a 50,000-record
+/// intermediate vector was an eighth of the parse. Roles and regions wait as indices in
+/// `names` until the string table, which comes in the same reply, is known.
+#[derive(Debug, Default)]
+struct Records {
+    controls: Vec<RawControl>,
+    names: Vec<[usize; 2]>,
+}
+
+impl Records {
+    /// The controls, each with its role and region looked up in `strings`.
+    fn resolve(self, strings: &[Text]) -> Result<Vec<RawControl>, String> {
+        let mut controls = self.controls;
+        for (c, [role, region]) in controls.iter_mut().zip(self.names) {
+            c.role = lookup(strings, role, "role", &c.anchor)?;
+            c.region = lookup(strings, region, "region", &c.anchor)?;
+        }
+        Ok(controls)
+    }
+}
+
+impl<'de> Deserialize<'de> for Records {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Records, D::Error> {
+        d.deserialize_seq(RecordsVisitor)
+    }
+}
+
+struct RecordsVisitor;
+
+impl<'de> Visitor<'de> for RecordsVisitor {
+    type Value = Records;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of control records")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Records, A::Error> {
+        let mut records = Records::default();
+        while let Some(w) = seq.next_element::<Wire>()? {
+            records.names.push([w.role, w.region]);
+            records
+                .controls
+                .push(w.with(Text::default(), Text::default()));
+        }
+        Ok(records)
     }
 }
 
@@ -341,11 +395,6 @@ pub fn parse_full(json: String) -> Result<RawObservation, String> {
     read.apply(None).map(|(_, raw, _, _)| raw)
 }
 
-/// Every record's control, role and region looked up in `strings`.
-fn controls(wires: Vec<Wire>, strings: &[Text]) -> Result<Vec<RawControl>, String> {
-    wires.into_iter().map(|w| w.control(strings)).collect()
-}
-
 /// The last read the runner holds: what a delta applies to.
 #[derive(Debug)]
 pub(crate) struct HeldRead {
@@ -371,10 +420,10 @@ impl CollectorRead {
                     return Err("a full read with part of a string table".into());
                 }
                 let strings = self.strings;
-                let controls = controls(
-                    self.controls.ok_or("a full read without controls")?,
-                    &strings,
-                )?;
+                let controls = self
+                    .controls
+                    .ok_or("a full read without controls")?
+                    .resolve(&strings)?;
                 let ids = expand_runs(&self.ids.ok_or("a full read without ids")?, controls.len())?;
                 let changes = held
                     .filter(|h| h.raw.url == self.url)

@@ -18,7 +18,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
@@ -66,9 +66,12 @@ pub fn parse_shared<T: DeserializeOwned>(json: String) -> serde_json::Result<T> 
     parsed
 }
 
+/// The empty string every empty `Text` shares.
+static EMPTY: LazyLock<Arc<String>> = LazyLock::new(|| Arc::new(String::new()));
+
 impl Default for Text {
     fn default() -> Self {
-        Text::whole(Arc::new(String::new()))
+        Text::whole(Arc::clone(&EMPTY))
     }
 }
 
