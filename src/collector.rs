@@ -259,9 +259,10 @@ impl Wire {
     }
 }
 
-/// The records of a full read, parsed straight into controls — a 50,000-record
-/// intermediate vector was an eighth of the parse. Roles and regions wait as indices in
-/// `names` until the string table, which comes in the same reply, is known.
+/// The records of a full read, parsed straight into controls rather than into a vector of
+/// records first (a second 50,000-element vector at 50k, ~6 MB, and one more move of every
+/// record; ~5% of parse + infer). Roles and regions wait as indices in `names` until the
+/// string table, which comes in the same reply, is known.
 #[derive(Debug, Default)]
 struct Records {
     controls: Vec<RawControl>,
