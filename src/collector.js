@@ -554,6 +554,8 @@
     var droppedByRegion = {}, droppedByRole = {};
     var labels = null, dialog;
     var valuesDirty = W.valuesDirty;
+    // With records reused, the ids whose record a value change rewrote (in document order).
+    var rewritten = [];
     if (reuse) {
       ids = prev.ids;
       total = prev.total;
@@ -568,8 +570,9 @@
       if (valuesDirty) {
         // Only fields hold a value or checked state that changes without a mutation (an
         // output, a content-editable or aria-checked change mutates the DOM, which makes
-        // the whole read dirty). Copy on write: the held read's records stay as they were,
-        // for the delta.
+        // the whole read dirty). Records are rewritten in place and their ids listed for
+        // the delta: copying the held read's maps to compare them afterwards cost a
+        // 50,000-control fill two 50,000-entry copies and a comparison of every record.
         live.forEach(function (f) {
           var el = f.el, rec = recs.get(f.id), value = null, checked = null;
           // What a person typed during a handoff is never read back (see valueOf).
@@ -590,12 +593,10 @@
           var was = rec.value === undefined ? null : rec.value;
           var wasChecked = rec.checked === undefined ? null : rec.checked;
           if (value === was && checked === wasChecked) return;
-          var next = Object.assign({}, rec);
-          if (value === null) delete next.value; else next.value = value;
-          if (checked === null) delete next.checked; else next.checked = checked;
-          if (recs === prev.recs) { recs = new Map(prev.recs); json = new Map(prev.json); }
-          recs.set(f.id, next);
-          json.set(f.id, wire(next));
+          if (value === null) delete rec.value; else rec.value = value;
+          if (checked === null) delete rec.checked; else rec.checked = checked;
+          json.set(f.id, wire(rec));
+          rewritten.push(f.id);
         });
       }
     } else {
@@ -648,8 +649,11 @@
       head.order = sameOrder ? null : runs(ids);
       head.strings_from = prev.nstrs;
       head.strings = W.strs.slice(prev.nstrs);
-      // Records reused outright (no mutation, no input) cannot have changed.
-      if (prev.json !== json) {
+      if (reuse) {
+        // Records reused outright cannot have changed; those a value change rewrote are
+        // listed.
+        rewritten.forEach(function (id) { parts.push('[' + id + ',' + json.get(id) + ']'); });
+      } else {
         ids.forEach(function (id) {
           var now = json.get(id);
           if (prev.json.get(id) !== now) parts.push('[' + id + ',' + now + ']');

@@ -456,12 +456,16 @@ impl CollectorRead {
                         let (ids, mut controls) = (held.ids, held.raw.controls);
                         let mut changes = Changes::default();
                         if !changed.is_empty() {
-                            let at: HashMap<u64, usize> =
-                                ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+                            // An action changes a few controls: finding each by a scan beats
+                            // indexing every id of a 50,000-control read first.
+                            let at: Option<HashMap<u64, usize>> = (changed.len() > 16)
+                                .then(|| ids.iter().enumerate().map(|(i, id)| (*id, i)).collect());
                             for (id, control) in changed {
-                                let i = *at
-                                    .get(&id)
-                                    .ok_or("a delta changes a control the runner never saw")?;
+                                let i = match &at {
+                                    Some(at) => at.get(&id).copied(),
+                                    None => ids.iter().position(|x| *x == id),
+                                }
+                                .ok_or("a delta changes a control the runner never saw")?;
                                 let old = std::mem::replace(&mut controls[i], control);
                                 if !same(&old, &controls[i]) {
                                     changes.changed.push(reference(&controls[i]));
@@ -748,6 +752,75 @@ mod tests {
             (changes.added, changes.removed),
             (vec!["a.three".to_string()], vec!["a.two".to_string()])
         );
+    }
+
+    /// A delta finds the records it changes by scanning the held ids when it changes a few,
+    /// and by indexing them when it changes many: both land each record on its own id.
+    #[test]
+    fn a_delta_changing_few_or_many_records_lands_each_on_its_id() {
+        let n = 40u64;
+        let records: Vec<String> = (1..=n)
+            .map(|i| format!(r#"["a.f{i}","Field {i}",2,1,0,0,1,1,2,""]"#))
+            .collect();
+        let full: CollectorRead = serde_json::from_str(&format!(
+            r#"{{{},"ids":[1,{n}],"strings":["button","r","textbox"],"controls":[{}]}}"#,
+            head("full", "d:1"),
+            records.join(",")
+        ))
+        .unwrap();
+        let (ids, raw, _, strings) = full.apply(None).unwrap();
+        for count in [3u64, 20] {
+            // Every other id from the end: `count` records, none in order of the ids.
+            let touched: Vec<u64> = (0..count).map(|k| n - 2 * k).collect();
+            let changed: Vec<String> = touched
+                .iter()
+                .map(|i| format!(r#"[{i},["a.f{i}","Field {i}",2,1,0,0,1,1,2,"v{i}"]]"#))
+                .collect();
+            let delta: CollectorRead = serde_json::from_str(&format!(
+                r#"{{{},"base":"d:1","order":null,"strings_from":3,"strings":[],"changed":[{}]}}"#,
+                head("delta", "d:2"),
+                changed.join(",")
+            ))
+            .unwrap();
+            let held = HeldRead {
+                token: "d:1".into(),
+                ids: ids.clone(),
+                raw: raw.clone(),
+                strings: strings.clone(),
+            };
+            let (_, after, changes, _) = delta.apply(Some(held)).unwrap();
+            for (i, c) in (1..=n).zip(&after.controls) {
+                assert_eq!(c.anchor.as_str(), format!("a.f{i}"));
+                let want = touched.contains(&i).then(|| format!("v{i}"));
+                let want = want.as_deref().unwrap_or("");
+                assert_eq!(
+                    c.value.as_deref(),
+                    Some(want),
+                    "control {i} of {count} changed"
+                );
+            }
+            assert_eq!(changes.unwrap().changed.len(), count as usize);
+        }
+        // An id the runner never saw is refused either way.
+        for count in [1u64, 17] {
+            let changed: Vec<String> = (0..count)
+                .map(|k| format!(r#"[{},["a.x","X",2,1,0,0,1,1,2,""]]"#, 1000 + k))
+                .collect();
+            let delta: CollectorRead = serde_json::from_str(&format!(
+                r#"{{{},"base":"d:1","order":null,"strings_from":3,"strings":[],"changed":[{}]}}"#,
+                head("delta", "d:2"),
+                changed.join(",")
+            ))
+            .unwrap();
+            let held = HeldRead {
+                token: "d:1".into(),
+                ids: ids.clone(),
+                raw: raw.clone(),
+                strings: strings.clone(),
+            };
+            let e = delta.apply(Some(held)).unwrap_err();
+            assert!(e.contains("never saw"), "{e}");
+        }
     }
 
     #[test]

@@ -219,3 +219,59 @@ fn fill_with_an_unknown_option_lists_the_options() {
         tools.close().await;
     });
 }
+
+/// Fill after fill on one page: each round trip's changes name exactly the fields whose
+/// value moved (the one typed into, and one the page's script set in answer), never one an
+/// earlier fill changed, and every value read stays the last one written.
+#[test]
+fn fill_after_fill_reports_only_what_each_changed() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/widgets").await;
+        let changed = |rt: &waymark::tools::RoundTrip| {
+            let mut c = rt
+                .changes
+                .as_ref()
+                .expect("a fill reports changes")
+                .changed
+                .clone();
+            c.sort();
+            c
+        };
+        let first = tools.fill("widgets.labelledby", "SW1A 1AA").await;
+        ok(&first);
+        assert_eq!(changed(&first), ["widgets.labelledby"]);
+
+        let second = tools.fill("widgets.placeholder", "kettle").await;
+        ok(&second);
+        assert_eq!(changed(&second), ["widgets.mirror", "widgets.placeholder"]);
+
+        let third = tools.fill("widgets.labelledby", "EC1A 1BB").await;
+        let screen = ok(&third);
+        assert_eq!(changed(&third), ["widgets.labelledby"]);
+        let value = |s, anchor| control(s, anchor, None).value.clone();
+        assert_eq!(
+            value(screen, "widgets.labelledby").as_deref(),
+            Some("EC1A 1BB")
+        );
+        assert_eq!(
+            value(screen, "widgets.placeholder").as_deref(),
+            Some("kettle")
+        );
+        assert_eq!(value(screen, "widgets.mirror").as_deref(), Some("KETTLE"));
+
+        // The same value again changes nothing.
+        let same = tools.fill("widgets.labelledby", "EC1A 1BB").await;
+        ok(&same);
+        assert_eq!(changed(&same), Vec::<String>::new());
+
+        let read = tools.read_screen().await;
+        let screen = ok(&read);
+        assert_eq!(
+            value(screen, "widgets.labelledby").as_deref(),
+            Some("EC1A 1BB")
+        );
+        assert_eq!(value(screen, "widgets.mirror").as_deref(), Some("KETTLE"));
+        tools.close().await;
+    });
+}
