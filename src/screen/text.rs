@@ -3,10 +3,12 @@
 //! A dense read carries five strings per control (anchor, label, role, region, value), and
 //! the same strings travel from the raw layer into the inferred one, into the held read and
 //! the round trip. As `String`s every hand-over was an allocation and a copy per string —
-//! 250,000 of them for a 50,000-control inference. A `Text` is a range of a shared string:
-//! handing it on is a reference count, and the strings of a parsed reply are ranges of the
-//! reply itself (see [`parse_shared`]). It serializes as the plain string it holds, so
-//! no output changes.
+//! 250,000 of them for a 50,000-control inference. A `Text` of up to 22 bytes (most
+//! anchors, labels, roles and regions) is held in place: handing it on is a copy of 24
+//! bytes, with no allocation and no reference count. A longer one is a range of a shared
+//! string: handing it on is a reference count, and the long strings of a parsed reply are
+//! ranges of the reply itself (see [`parse_shared`]). It serializes as the plain string it
+//! holds, so no output changes.
 //!
 //! Roles and regions repeat control after control: the collector names them by index in a
 //! per-document string table (see `collector.rs`), so every control of a read shares one
@@ -18,32 +20,61 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
-/// An immutable, cheaply cloned string that reads like a `&str`: a range of a shared
-/// buffer — its own, or the whole reply it was parsed from (see [`parse_shared`]).
+/// An immutable, cheaply cloned string that reads like a `&str`: held in place when short,
+/// else a range of a shared buffer — its own, or the whole reply it was parsed from (see
+/// [`parse_shared`]).
 #[derive(Clone)]
-pub struct Text {
-    // An `Arc<String>` rather than an `Arc<str>`: a thin pointer keeps a `Text` at 16
-    // bytes, and a reply becomes shared without a copy.
-    buf: Arc<String>,
-    start: u32,
-    end: u32,
+pub struct Text(Repr);
+
+/// The longest string a `Text` holds in place: what fits beside its length in the 24
+/// bytes a shared range takes with its tag.
+const INLINE: usize = 22;
+
+#[derive(Clone)]
+enum Repr {
+    /// The bytes of a whole `&str` of at most [`INLINE`] bytes.
+    Inline { len: u8, bytes: [u8; INLINE] },
+    /// A range of a shared buffer. An `Arc<String>` rather than an `Arc<str>`: a thin
+    /// pointer keeps it at 16 bytes, and a reply becomes shared without a copy.
+    Shared {
+        buf: Arc<String>,
+        start: u32,
+        end: u32,
+    },
 }
 
 impl Text {
     /// The string.
     pub fn as_str(&self) -> &str {
-        &self.buf[self.start as usize..self.end as usize]
+        match &self.0 {
+            Repr::Inline { len, bytes } => {
+                // SAFETY: `Inline` is only built by `Text::inline`, from the whole of a
+                // `&str`: its first `len` bytes are that string's, valid UTF-8.
+                unsafe { std::str::from_utf8_unchecked(&bytes[..usize::from(*len)]) }
+            }
+            Repr::Shared { buf, start, end } => &buf[*start as usize..*end as usize],
+        }
+    }
+
+    /// `s` held in place, when it is short enough.
+    fn inline(s: &str) -> Option<Text> {
+        let len = u8::try_from(s.len())
+            .ok()
+            .filter(|l| usize::from(*l) <= INLINE)?;
+        let mut bytes = [0; INLINE];
+        bytes[..s.len()].copy_from_slice(s.as_bytes());
+        Some(Text(Repr::Inline { len, bytes }))
     }
 
     fn whole(buf: Arc<String>) -> Text {
         // A string past 4 GiB cannot come from a page read; saturate rather than wrap.
         let end = u32::try_from(buf.len()).unwrap_or(u32::MAX);
-        Text { buf, start: 0, end }
+        Text(Repr::Shared { buf, start: 0, end })
     }
 }
 
@@ -53,11 +84,12 @@ thread_local! {
     static SOURCE: RefCell<Option<Arc<String>>> = const { RefCell::new(None) };
 }
 
-/// Parses `json` with every string that needs no unescaping kept as a range of `json`
-/// itself (shared, not copied) instead of an allocation of its own: a 50,000-control read
-/// holds 150,000 strings, and allocating and freeing each was a quarter of its parse. The
-/// reply lives as long as any of its strings does — one reply per read held, about what
-/// the strings alone would take with an allocation's overhead each.
+/// Parses `json` with every long string that needs no unescaping kept as a range of
+/// `json` itself (shared, not copied) instead of an allocation of its own: a
+/// 50,000-control read holds 150,000 strings, and allocating and freeing each was a quarter
+/// of its parse. (Short strings are held in place, which is cheaper still.) The reply lives
+/// as long as any of its strings does — one reply per read held, about what the strings
+/// alone would take with an allocation's overhead each.
 pub fn parse_shared<T: DeserializeOwned>(json: String) -> serde_json::Result<T> {
     let source = Arc::new(json);
     let previous = SOURCE.with(|s| s.replace(Some(Arc::clone(&source))));
@@ -66,12 +98,12 @@ pub fn parse_shared<T: DeserializeOwned>(json: String) -> serde_json::Result<T> 
     parsed
 }
 
-/// The empty string every empty `Text` shares.
-static EMPTY: LazyLock<Arc<String>> = LazyLock::new(|| Arc::new(String::new()));
-
 impl Default for Text {
     fn default() -> Self {
-        Text::whole(Arc::clone(&EMPTY))
+        Text(Repr::Inline {
+            len: 0,
+            bytes: [0; INLINE],
+        })
     }
 }
 
@@ -134,19 +166,19 @@ impl fmt::Display for Text {
 
 impl From<&str> for Text {
     fn from(s: &str) -> Self {
-        Text::whole(Arc::new(s.into()))
+        Text::inline(s).unwrap_or_else(|| Text::whole(Arc::new(s.into())))
     }
 }
 
 impl From<String> for Text {
     fn from(s: String) -> Self {
-        Text::whole(Arc::new(s))
+        Text::inline(&s).unwrap_or_else(|| Text::whole(Arc::new(s)))
     }
 }
 
 impl From<&String> for Text {
     fn from(s: &String) -> Self {
-        Text::whole(Arc::new(s.clone()))
+        Text::from(s.as_str())
     }
 }
 
@@ -198,8 +230,9 @@ impl Serialize for Text {
     }
 }
 
-/// Builds a `Text` from whatever string the deserializer has: a range of the reply when
-/// the string lies in the one [`parse_shared`] is parsing, else one allocation.
+/// Builds a `Text` from whatever string the deserializer has: held in place when short, a
+/// range of the reply when the string lies in the one [`parse_shared`] is parsing, else
+/// one allocation.
 struct TextVisitor;
 
 impl<'de> Visitor<'de> for TextVisitor {
@@ -210,6 +243,9 @@ impl<'de> Visitor<'de> for TextVisitor {
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Text, E> {
+        if let Some(t) = Text::inline(v) {
+            return Ok(t);
+        }
         let shared = SOURCE.with(|s| {
             let source = s.borrow();
             let source = source.as_ref()?;
@@ -221,11 +257,11 @@ impl<'de> Visitor<'de> for TextVisitor {
             if end > source.len() {
                 return None;
             }
-            Some(Text {
+            Some(Text(Repr::Shared {
                 buf: Arc::clone(source),
                 start: u32::try_from(at).ok()?,
                 end: u32::try_from(end).ok()?,
-            })
+            }))
         });
         Ok(shared.unwrap_or_else(|| Text::from(v)))
     }
@@ -256,27 +292,61 @@ mod tests {
         assert_eq!(back, r#"a "quoted" one"#);
     }
 
+    /// The buffer a `Text` is a range of, or `None` when it holds its string in place.
+    fn buffer(t: &Text) -> Option<&Arc<String>> {
+        match &t.0 {
+            Repr::Inline { .. } => None,
+            Repr::Shared { buf, .. } => Some(buf),
+        }
+    }
+
     #[test]
-    fn a_parsed_reply_lends_its_strings_and_escaped_ones_get_their_own() {
-        let json = r#"["Approve", "a \"quoted\" one", "Approve"]"#.to_string();
+    fn a_parsed_reply_lends_its_long_strings_and_holds_short_ones_in_place() {
+        const LONG: &str = "Approve the claim and notify the adjuster";
+        let json =
+            format!(r#"["{LONG}", "a \"quoted\" one that is long enough", "{LONG}", "Save"]"#);
         let json_copy = json.clone();
         let texts: Vec<Text> = parse_shared(json).unwrap();
-        assert_eq!(texts[0], "Approve");
-        assert_eq!(texts[1], r#"a "quoted" one"#);
-        // The plain strings are ranges of one buffer: the reply's.
-        assert!(Arc::ptr_eq(&texts[0].buf, &texts[2].buf));
-        assert_eq!(&*texts[0].buf, json_copy.as_str());
+        assert_eq!(texts[0], LONG);
+        assert_eq!(texts[1], r#"a "quoted" one that is long enough"#);
+        assert_eq!(texts[3], "Save");
+        // The plain long strings are ranges of one buffer: the reply's.
+        let (a, c) = (buffer(&texts[0]).unwrap(), buffer(&texts[2]).unwrap());
+        assert!(Arc::ptr_eq(a, c));
+        assert_eq!(a.as_str(), json_copy.as_str());
         // The escaped one could not be borrowed: it has a buffer of its own.
-        assert!(!Arc::ptr_eq(&texts[0].buf, &texts[1].buf));
-        assert_eq!(&*texts[1].buf, r#"a "quoted" one"#);
-        // A range and a whole string of the same text are the same `Text`.
-        let own = Text::from("Approve");
+        let b = buffer(&texts[1]).unwrap();
+        assert!(!Arc::ptr_eq(a, b));
+        assert_eq!(b.as_str(), r#"a "quoted" one that is long enough"#);
+        // A short one is held in place, and so is the empty string.
+        assert!(buffer(&texts[3]).is_none());
+        assert!(buffer(&Text::default()).is_none());
+        assert_eq!(Text::default(), "");
+        // A range and a whole string of the same text are the same `Text`, and so are a
+        // short one held in place and one made from a `String`.
+        let own = Text::from(LONG);
         assert_eq!(texts[0], own);
-        let set: std::collections::HashSet<Text> = [own].into_iter().collect();
-        assert!(set.contains(&texts[2]));
-        assert_eq!(texts[0].cmp(&Text::from("Approvf")), Ordering::Less);
-        // Outside a shared parse, borrowed strings are copied.
-        let plain: Text = serde_json::from_str(r#""Approve""#).unwrap();
-        assert_eq!(plain.buf.len(), 7);
+        let set: std::collections::HashSet<Text> =
+            [own, Text::from("Save".to_string())].into_iter().collect();
+        assert!(set.contains(&texts[2]) && set.contains(&texts[3]));
+        assert_eq!(texts[3].cmp(&Text::from("Savf")), Ordering::Less);
+        // Outside a shared parse, a long borrowed string is copied into a buffer of its own.
+        let plain: Text = serde_json::from_str(&format!(r#""{LONG}""#)).unwrap();
+        assert_eq!(buffer(&plain).unwrap().len(), LONG.len());
+    }
+
+    #[test]
+    fn strings_up_to_the_inline_length_are_held_in_place_and_longer_ones_shared() {
+        for len in [0, 1, INLINE - 1, INLINE, INLINE + 1, 300] {
+            let s = "é".repeat(len / 2) + "x".repeat(len % 2).as_str();
+            assert_eq!(s.len(), len);
+            let t = Text::from(s.as_str());
+            assert_eq!(t.as_str(), s);
+            assert_eq!(buffer(&t).is_none(), len <= INLINE, "{len} bytes");
+            assert_eq!(t.clone(), t);
+        }
+        // A `Text` is no bigger than a `String`, with or without an `Option` around it.
+        assert_eq!(std::mem::size_of::<Text>(), 24);
+        assert_eq!(std::mem::size_of::<Option<Text>>(), 24);
     }
 }
