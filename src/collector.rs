@@ -769,13 +769,8 @@ mod tests {
         ))
         .unwrap();
         let (ids, raw, _, strings) = full.apply(None).unwrap();
-        for count in [3u64, 20] {
-            // Every other id from the end: `count` records, none in order of the ids.
-            let touched: Vec<u64> = (0..count).map(|k| n - 2 * k).collect();
-            let changed: Vec<String> = touched
-                .iter()
-                .map(|i| format!(r#"[{i},["a.f{i}","Field {i}",2,1,0,0,1,1,2,"v{i}"]]"#))
-                .collect();
+        // The delta `changed` describes, applied to the full read.
+        let apply = |changed: Vec<String>| {
             let delta: CollectorRead = serde_json::from_str(&format!(
                 r#"{{{},"base":"d:1","order":null,"strings_from":3,"strings":[],"changed":[{}]}}"#,
                 head("delta", "d:2"),
@@ -788,7 +783,16 @@ mod tests {
                 raw: raw.clone(),
                 strings: strings.clone(),
             };
-            let (_, after, changes, _) = delta.apply(Some(held)).unwrap();
+            delta.apply(Some(held))
+        };
+        for count in [3u64, 20] {
+            // Every other id from the end: `count` records, none in order of the ids.
+            let touched: Vec<u64> = (0..count).map(|k| n - 2 * k).collect();
+            let changed: Vec<String> = touched
+                .iter()
+                .map(|i| format!(r#"[{i},["a.f{i}","Field {i}",2,1,0,0,1,1,2,"v{i}"]]"#))
+                .collect();
+            let (_, after, changes, _) = apply(changed).unwrap();
             for (i, c) in (1..=n).zip(&after.controls) {
                 assert_eq!(c.anchor.as_str(), format!("a.f{i}"));
                 let want = touched.contains(&i).then(|| format!("v{i}"));
@@ -806,19 +810,7 @@ mod tests {
             let changed: Vec<String> = (0..count)
                 .map(|k| format!(r#"[{},["a.x","X",2,1,0,0,1,1,2,""]]"#, 1000 + k))
                 .collect();
-            let delta: CollectorRead = serde_json::from_str(&format!(
-                r#"{{{},"base":"d:1","order":null,"strings_from":3,"strings":[],"changed":[{}]}}"#,
-                head("delta", "d:2"),
-                changed.join(",")
-            ))
-            .unwrap();
-            let held = HeldRead {
-                token: "d:1".into(),
-                ids: ids.clone(),
-                raw: raw.clone(),
-                strings: strings.clone(),
-            };
-            let e = delta.apply(Some(held)).unwrap_err();
+            let e = apply(changed).unwrap_err();
             assert!(e.contains("never saw"), "{e}");
         }
     }
