@@ -481,7 +481,7 @@
     W.nodes = new Map();
     var labels = null;
     roots.forEach(function (r) {
-      var ox = r.origin ? r.origin[0] : scrollX, oy = r.origin ? r.origin[1] : scrollY;
+      var origin = originOf(r), ox = origin[0], oy = origin[1];
       var els = r.root.querySelectorAll(INTERACTIVE);
       for (var i = 0; i < els.length; i++) {
         var el = els[i];

@@ -92,6 +92,9 @@ pub(crate) struct Prepared {
     pub options: Vec<String>,
 }
 
+/// A delta changing at most this many records finds each among the held ids by a scan.
+const SCAN_AT_MOST: usize = 16;
+
 /// One read as the collector sends it: `full` (every record, with element ids) or `delta`
 /// against the read named `base` (only the records that changed, and the new order when
 /// it changed). One flat struct rather than a tagged enum: serde buffers flattened and
@@ -457,8 +460,9 @@ impl CollectorRead {
                         let mut changes = Changes::default();
                         if !changed.is_empty() {
                             // An action changes a few controls: finding each by a scan beats
-                            // indexing every id of a 50,000-control read first.
-                            let at: Option<HashMap<u64, usize>> = (changed.len() > 16)
+                            // indexing every id of a 50,000-control read first. Many changes
+                            // (a form reset) get the index, so the scan never turns quadratic.
+                            let at: Option<HashMap<u64, usize>> = (changed.len() > SCAN_AT_MOST)
                                 .then(|| ids.iter().enumerate().map(|(i, id)| (*id, i)).collect());
                             for (id, control) in changed {
                                 let i = match &at {
@@ -785,7 +789,8 @@ mod tests {
             };
             delta.apply(Some(held))
         };
-        for count in [3u64, 20] {
+        let many = SCAN_AT_MOST as u64 + 1;
+        for count in [3u64, many] {
             // Every other id from the end: `count` records, none in order of the ids.
             let touched: Vec<u64> = (0..count).map(|k| n - 2 * k).collect();
             let changed: Vec<String> = touched
@@ -806,7 +811,7 @@ mod tests {
             assert_eq!(changes.unwrap().changed.len(), count as usize);
         }
         // An id the runner never saw is refused either way.
-        for count in [1u64, 17] {
+        for count in [1u64, many] {
             let changed: Vec<String> = (0..count)
                 .map(|k| format!(r#"[{},["a.x","X",2,1,0,0,1,1,2,""]]"#, 1000 + k))
                 .collect();

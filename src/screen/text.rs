@@ -11,8 +11,9 @@
 //! holds, so no output changes.
 //!
 //! Roles and regions repeat control after control: the collector names them by index in a
-//! per-document string table (see `collector.rs`), so every control of a read shares one
-//! `Text` per role and per region.
+//! per-document string table (see `collector.rs`), so a read parses each role and region
+//! once, and every control that names it gets a copy of that `Text` (in place when short,
+//! else another count on the same buffer).
 
 use std::borrow::Borrow;
 use std::cell::RefCell;
@@ -63,11 +64,13 @@ impl Text {
 
     /// `s` held in place, when it is short enough.
     fn inline(s: &str) -> Option<Text> {
-        let len = u8::try_from(s.len())
-            .ok()
-            .filter(|l| usize::from(*l) <= INLINE)?;
+        if s.len() > INLINE {
+            return None;
+        }
         let mut bytes = [0; INLINE];
         bytes[..s.len()].copy_from_slice(s.as_bytes());
+        // At most INLINE (22): fits a u8.
+        let len = s.len() as u8;
         Some(Text(Repr::Inline { len, bytes }))
     }
 
