@@ -5,11 +5,11 @@
 //! round trip, one parse.
 
 use serde::Deserialize;
-use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde_json::json;
 
+mod packed;
+
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
 
 use crate::screen::{Chrome, Evidence, RawControl, RawObservation, Text, parse_shared};
 use crate::tools::Changes;
@@ -127,13 +127,17 @@ pub(crate) struct CollectorRead {
     /// Element ids of a full read, as runs: `[first, count, first, count…]`.
     #[serde(default)]
     ids: Option<Vec<u64>>,
+    /// A full read's records, packed (see [`packed`]).
     #[serde(default)]
-    controls: Option<Records>,
+    controls: Option<Text>,
     /// A delta's new order of element ids, as runs, when it changed.
     #[serde(default)]
     order: Option<Vec<u64>>,
+    /// A delta's changed records, packed, and their element ids.
     #[serde(default)]
-    changed: Option<Vec<(u64, Wire)>>,
+    changed: Option<Text>,
+    #[serde(default)]
+    changed_ids: Vec<u64>,
     /// Where `strings` starts in the document's string table (0 for a full read; a delta
     /// sends only the entries added since its base).
     #[serde(default)]
@@ -141,174 +145,6 @@ pub(crate) struct CollectorRead {
     /// Entries of the document's string table (roles and regions), from `strings_from`.
     #[serde(default)]
     strings: Vec<Text>,
-}
-
-/// One record as the collector sends it (see `wire` in `collector.js`):
-/// `[anchor, label, role#, region#, x, y, width, height, flags, value?, key?]`, role and
-/// region being indices into the document's string table.
-#[derive(Debug)]
-struct Wire {
-    anchor: Text,
-    label: Text,
-    role: usize,
-    region: usize,
-    bbox: [i64; 4],
-    flags: u32,
-    value: Option<Text>,
-    key: Option<Text>,
-}
-
-const DISABLED: u32 = 1;
-const EDITABLE: u32 = 2;
-const SECRET: u32 = 4;
-const HIDDEN: u32 = 8;
-const CHECKED: u32 = 16;
-const UNCHECKED: u32 = 32;
-
-impl<'de> Deserialize<'de> for Wire {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Wire, D::Error> {
-        d.deserialize_seq(WireVisitor)
-    }
-}
-
-struct WireVisitor;
-
-impl<'de> Visitor<'de> for WireVisitor {
-    type Value = Wire;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(
-            "a control record: [anchor, label, role, region, x, y, w, h, flags, value?, key?]",
-        )
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Wire, A::Error> {
-        fn next<'de, T: Deserialize<'de>, A: SeqAccess<'de>>(
-            seq: &mut A,
-            i: usize,
-        ) -> Result<T, A::Error> {
-            seq.next_element()?
-                .ok_or_else(|| de::Error::invalid_length(i, &WireVisitor))
-        }
-        let anchor = next(&mut seq, 0)?;
-        let label = next(&mut seq, 1)?;
-        let role = next(&mut seq, 2)?;
-        let region = next(&mut seq, 3)?;
-        let bbox = [
-            next(&mut seq, 4)?,
-            next(&mut seq, 5)?,
-            next(&mut seq, 6)?,
-            next(&mut seq, 7)?,
-        ];
-        let flags = next(&mut seq, 8)?;
-        let value = seq.next_element::<Option<Text>>()?.flatten();
-        let key = seq.next_element::<Text>()?;
-        if seq.next_element::<de::IgnoredAny>()?.is_some() {
-            return Err(de::Error::invalid_length(12, &WireVisitor));
-        }
-        Ok(Wire {
-            anchor,
-            label,
-            role,
-            region,
-            bbox,
-            flags,
-            value,
-            key,
-        })
-    }
-}
-
-/// `strings[i]`, or an error naming the control and the index past the table.
-fn lookup(strings: &[Text], i: usize, what: &str, anchor: &Text) -> Result<Text, String> {
-    strings.get(i).cloned().ok_or_else(|| {
-        format!(
-            "`{anchor}` names {what} #{i}, past the {} strings the runner holds",
-            strings.len()
-        )
-    })
-}
-
-impl Wire {
-    /// The control this record describes, its role and region looked up in `strings`.
-    fn control(self, strings: &[Text]) -> Result<RawControl, String> {
-        let role = lookup(strings, self.role, "role", &self.anchor)?;
-        let region = lookup(strings, self.region, "region", &self.anchor)?;
-        Ok(self.with(role, region))
-    }
-
-    /// The control this record describes, with the role and region given.
-    fn with(self, role: Text, region: Text) -> RawControl {
-        let flags = self.flags;
-        RawControl {
-            anchor: self.anchor,
-            key: self.key,
-            label: self.label,
-            role,
-            disabled: flags & DISABLED != 0,
-            editable: flags & EDITABLE != 0,
-            value: self.value,
-            secret: flags & SECRET != 0,
-            checked: match (flags & CHECKED != 0, flags & UNCHECKED != 0) {
-                (true, _) => Some(true),
-                (false, true) => Some(false),
-                _ => None,
-            },
-            region,
-            visible: flags & HIDDEN == 0,
-            focused: false,
-            bbox: self.bbox,
-        }
-    }
-}
-
-/// The records of a full read, parsed straight into controls rather than into a vector of
-/// records first (a second 50,000-element vector at 50k, ~6 MB, and one more move of every
-/// record; ~5% of parse + infer). Roles and regions wait as indices in `names` until the
-/// string table, which comes in the same reply, is known.
-#[derive(Debug, Default)]
-struct Records {
-    controls: Vec<RawControl>,
-    names: Vec<[usize; 2]>,
-}
-
-impl Records {
-    /// The controls, each with its role and region looked up in `strings`.
-    fn resolve(self, strings: &[Text]) -> Result<Vec<RawControl>, String> {
-        let mut controls = self.controls;
-        for (c, [role, region]) in controls.iter_mut().zip(self.names) {
-            c.role = lookup(strings, role, "role", &c.anchor)?;
-            c.region = lookup(strings, region, "region", &c.anchor)?;
-        }
-        Ok(controls)
-    }
-}
-
-impl<'de> Deserialize<'de> for Records {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Records, D::Error> {
-        d.deserialize_seq(RecordsVisitor)
-    }
-}
-
-struct RecordsVisitor;
-
-impl<'de> Visitor<'de> for RecordsVisitor {
-    type Value = Records;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a list of control records")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Records, A::Error> {
-        let mut records = Records::default();
-        while let Some(w) = seq.next_element::<Wire>()? {
-            records.names.push([w.role, w.region]);
-            records
-                .controls
-                .push(w.with(Text::default(), Text::default()));
-        }
-        Ok(records)
-    }
 }
 
 /// Ids from runs `[first, count, first, count…]`, at most `limit` of them.
@@ -340,45 +176,10 @@ pub fn encode_full<'a>(raw: &'a RawObservation) -> String {
             strings.len() - 1
         })
     };
-    let records: Vec<serde_json::Value> = raw
+    let records: Vec<String> = raw
         .controls
         .iter()
-        .map(|c| {
-            let checked = match c.checked {
-                Some(true) => CHECKED,
-                Some(false) => UNCHECKED,
-                None => 0,
-            };
-            let flags = [
-                (c.disabled, DISABLED),
-                (c.editable, EDITABLE),
-                (c.secret, SECRET),
-                (!c.visible, HIDDEN),
-            ]
-            .iter()
-            .filter(|(on, _)| *on)
-            .fold(checked, |f, (_, bit)| f | bit);
-            let mut r = json!([
-                c.anchor.as_str(),
-                c.label.as_str(),
-                id(c.role.as_str()),
-                id(c.region.as_str()),
-                c.bbox[0],
-                c.bbox[1],
-                c.bbox[2],
-                c.bbox[3],
-                flags
-            ]);
-            if let Some(list) = r.as_array_mut() {
-                if c.value.is_some() || c.key.is_some() {
-                    list.push(json!(c.value.as_deref()));
-                }
-                if let Some(k) = &c.key {
-                    list.push(json!(k.as_str()));
-                }
-            }
-            r
-        })
+        .map(|c| packed::pack(c, id(c.role.as_str()), id(c.region.as_str())))
         .collect();
     let focus = raw.controls.iter().position(|c| c.focused).map(|i| i + 1);
     json!({
@@ -387,7 +188,8 @@ pub fn encode_full<'a>(raw: &'a RawObservation) -> String {
         "dropped_by_region": raw.dropped_by_region, "dropped_by_role": raw.dropped_by_role,
         "viewport": raw.viewport, "scroll": raw.scroll, "kind": "full",
         "ids": [1, raw.controls.len()], "strings_from": 0, "strings": strings,
-        "collector_ms": raw.collector_ms, "controls": records,
+        "collector_ms": raw.collector_ms,
+        "controls": records.join(&char::from(packed::SEP).to_string()),
     })
     .to_string()
 }
@@ -424,11 +226,12 @@ impl CollectorRead {
                     return Err("a full read with part of a string table".into());
                 }
                 let strings = self.strings;
-                let controls = self
-                    .controls
-                    .ok_or("a full read without controls")?
-                    .resolve(&strings)?;
-                let ids = expand_runs(&self.ids.ok_or("a full read without ids")?, controls.len())?;
+                let records = self.controls.ok_or("a full read without controls")?;
+                // Each record takes at least its ten separators: a bound on what the ids
+                // may name before they are expanded.
+                let most = records.len() / (packed::FIELDS - 1) + 1;
+                let ids = expand_runs(&self.ids.ok_or("a full read without ids")?, most)?;
+                let controls = packed::records(&records, ids.len(), &strings)?;
                 let changes = held
                     .filter(|h| h.raw.url == self.url)
                     .map(|h| compare(&h.raw.controls, &controls));
@@ -447,12 +250,19 @@ impl CollectorRead {
                     ));
                 }
                 strings.extend(self.strings);
-                let changed = self
-                    .changed
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|(id, w)| w.control(&strings).map(|c| (id, c)))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let records = match &self.changed {
+                    Some(packed) => packed::records(packed, self.changed_ids.len(), &strings)?,
+                    None => Vec::new(),
+                };
+                if records.len() != self.changed_ids.len() {
+                    return Err(format!(
+                        "a delta with {} changed records for {} ids",
+                        records.len(),
+                        self.changed_ids.len()
+                    ));
+                }
+                let changed: Vec<(u64, RawControl)> =
+                    self.changed_ids.into_iter().zip(records).collect();
                 match self.order {
                     // Same controls in the same order: replace the changed records in place.
                     None => {
@@ -584,6 +394,60 @@ pub(crate) struct FillFinished {
 mod tests {
     use super::*;
 
+    /// A read written the way it reads best — records as arrays `[anchor, label, role#,
+    /// region#, x, y, w, h, flags, value?, key?]`, a delta's `changed` as `[[id, record]…]`
+    /// — in the wire form the collector sends: records packed (see [`packed`]).
+    fn wire(json: &str) -> String {
+        let pack = |records: &serde_json::Value| -> String {
+            let records = records.as_array().expect("records are an array");
+            let sep = char::from(packed::SEP).to_string();
+            let one = |r: &serde_json::Value| {
+                let mut fields: Vec<serde_json::Value> = r.as_array().expect("a record").clone();
+                let sep = char::from(packed::SEP);
+                let escaped = fields
+                    .iter()
+                    .any(|f| f.as_str().is_some_and(|s| s.contains(sep)));
+                if (9..=11).contains(&fields.len()) {
+                    let mut flags = fields[8].as_u64().expect("flags") as u32;
+                    if escaped {
+                        flags |= packed::ESCAPED;
+                    }
+                    if fields.get(9).is_some_and(|v| !v.is_null()) {
+                        flags |= packed::HAS_VALUE;
+                    }
+                    if fields.len() == 11 {
+                        flags |= packed::HAS_KEY;
+                    }
+                    fields[8] = flags.into();
+                    fields.resize(11, serde_json::Value::Null);
+                }
+                let field = |v: &serde_json::Value| match v {
+                    serde_json::Value::String(s) if escaped => packed::escape(s),
+                    serde_json::Value::String(s) => s.clone(),
+                    serde_json::Value::Null => String::new(),
+                    other => other.to_string(),
+                };
+                fields
+                    .iter()
+                    .map(field)
+                    .collect::<Vec<_>>()
+                    .join(&sep.to_string())
+            };
+            records.iter().map(one).collect::<Vec<_>>().join(&sep)
+        };
+        let mut read: serde_json::Value = serde_json::from_str(json).expect("test JSON");
+        if let Some(records) = read.get("controls").filter(|c| c.is_array()) {
+            read["controls"] = pack(records).into();
+        }
+        if let Some(changed) = read.get("changed").cloned() {
+            let pairs = changed.as_array().expect("changed pairs");
+            read["changed_ids"] = pairs.iter().map(|p| p[0].clone()).collect();
+            let records: serde_json::Value = pairs.iter().map(|p| p[1].clone()).collect();
+            read["changed"] = pack(&records).into();
+        }
+        read.to_string()
+    }
+
     #[test]
     fn expression_calls_the_collector_with_json_arguments() {
         let e = expression("read", &json!({"max": 5}));
@@ -602,16 +466,15 @@ mod tests {
         )
     }
 
-    // [anchor, label, role#, region#, x, y, w, h, flags, value?, key?]; strings: button,
-    // r, textbox.
+    // Records as [`wire`] takes them; strings: button, r, textbox.
     const A: &str = r#"["a.one","One",0,1,0,0,1,1,0]"#;
     const B: &str = r#"["a.two","Two",2,1,0,0,1,1,2,""]"#;
 
     fn full_read() -> (Vec<u64>, RawObservation, Vec<Text>) {
-        let full: CollectorRead = serde_json::from_str(&format!(
+        let full: CollectorRead = serde_json::from_str(&wire(&format!(
             r#"{{{},"ids":[1,2],"strings":["button","r","textbox"],"controls":[{A},{B}]}}"#,
             head("full", "d:1")
-        ))
+        )))
         .unwrap();
         let (ids, raw, _, strings) = full.apply(None).unwrap();
         (ids, raw, strings)
@@ -642,10 +505,10 @@ mod tests {
 
     #[test]
     fn flags_value_and_key_read_back() {
-        let read: CollectorRead = serde_json::from_str(&format!(
+        let read: CollectorRead = serde_json::from_str(&wire(&format!(
             r#"{{{},"ids":[7,1,3,1],"strings":["checkbox","r"],"controls":[["c.one","One",0,1,1,2,3,4,61,null,"k1"],["c.two","Two",0,1,0,0,0,0,32]]}}"#,
             head("full", "d:1")
-        ))
+        )))
         .unwrap();
         let (ids, raw, _, _) = read.apply(None).unwrap();
         assert_eq!(ids, [7, 3]);
@@ -668,6 +531,11 @@ mod tests {
         raw.controls[1].visible = false;
         raw.controls[1].secret = true;
         raw.controls[1].disabled = true;
+        // What could be taken for the packing is escaped, and read back as it was.
+        // A DEL in any string escapes its record; an ESC alone is sent as it is.
+        raw.controls[0].label = "DEL \u{7f}, ESC \u{1b} and \u{1b}1 as typed".into();
+        raw.controls[1].value = Some("\u{1b}1 \"quoted\"\nline\u{1b}".into());
+        raw.controls[1].bbox = [-20, -3, 0, 7];
         let back = parse_full(encode_full(&raw)).unwrap();
         assert_eq!(back, raw);
     }
@@ -675,10 +543,10 @@ mod tests {
     #[test]
     fn malformed_records_runs_and_strings_are_errors_not_panics() {
         let bad = |ids: &str, strings: &str, controls: &str| {
-            serde_json::from_str::<CollectorRead>(&format!(
+            serde_json::from_str::<CollectorRead>(&wire(&format!(
                 r#"{{{},"ids":{ids},"strings":{strings},"controls":{controls}}}"#,
                 head("full", "d:1")
-            ))
+            )))
             .map_err(|e| e.to_string())
             .and_then(|r| r.apply(None).map(|_| ()))
             .expect_err("refused")
@@ -686,17 +554,52 @@ mod tests {
         let e = bad("[1,2]", r#"["button"]"#, &format!("[{A},{A}]"));
         assert!(e.contains("region #1"), "{e}");
         let e = bad("[1,5]", r#"["button","r"]"#, &format!("[{A},{A}]"));
-        assert!(e.contains("more than the 2"), "{e}");
+        assert!(e.contains("5 ids for 2 controls"), "{e}");
+        // Runs naming far more ids than the records could hold are refused unexpanded.
+        let e = bad("[1,4000000000]", r#"["button","r"]"#, &format!("[{A},{A}]"));
+        assert!(e.contains("more than the"), "{e}");
         let e = bad("[1]", r#"["button","r"]"#, &format!("[{A}]"));
         assert!(e.contains("odd"), "{e}");
         let e = bad("[1,1]", r#"["button","r"]"#, r#"[["a","b",0]]"#);
-        assert!(e.contains("invalid length"), "{e}");
+        assert!(e.contains("record #0 ends after 3 of its 11 fields"), "{e}");
         let e = bad(
             "[1,1]",
             r#"["button","r"]"#,
             r#"[["a","b",0,1,0,0,0,0,0,null,"k",9]]"#,
         );
-        assert!(e.contains("invalid length"), "{e}");
+        assert!(e.contains("record #1 ends after 1 of its 11"), "{e}");
+        let e = bad(
+            "[1,1]",
+            r#"["button","r"]"#,
+            r#"[["a","b",0,1,"wide",0,0,0,0]]"#,
+        );
+        assert!(
+            e.contains("record #0 field 4 is `wide`, not a number"),
+            "{e}"
+        );
+        let e = bad(
+            "[1,1]",
+            r#"["button","r"]"#,
+            r#"[["a","b",-1,1,0,0,0,0,0]]"#,
+        );
+        assert!(e.contains("names role #-1, past the 2 strings"), "{e}");
+        // In an escaped record (flag 256), only `ESC 0` and `ESC 1`, not cut off by the end.
+        let sep = char::from(packed::SEP);
+        let fields = |label: &str| {
+            format!("a{sep}{label}{sep}0{sep}1{sep}0{sep}0{sep}0{sep}0{sep}256{sep}{sep}")
+        };
+        let e = bad(
+            "[1,1]",
+            r#"["button","r"]"#,
+            &json!(fields("x\u{1b}7")).to_string(),
+        );
+        assert!(e.contains("record #0 field 1 has a bad escape"), "{e}");
+        let e = bad(
+            "[1,1]",
+            r#"["button","r"]"#,
+            &json!(fields("x\u{1b}")).to_string(),
+        );
+        assert!(e.contains("record #0 field 1 has a bad escape"), "{e}");
         let e = bad(
             "[18446744073709551615,1]",
             r#"["button","r"]"#,
@@ -716,10 +619,10 @@ mod tests {
         };
         // The changed record names a string the delta adds to the table.
         let changed = r#"["a.two","Two",3,1,0,0,1,1,2,"typed"]"#;
-        let delta: CollectorRead = serde_json::from_str(&format!(
+        let delta: CollectorRead = serde_json::from_str(&wire(&format!(
             r#"{{{},"base":"d:1","order":null,"strings_from":3,"strings":["searchbox"],"changed":[[2,{changed}]]}}"#,
             head("delta", "d:2")
-        ))
+        )))
         .unwrap();
         let (_, raw2, changes, strings2) = delta
             .apply(Some(held(ids.clone(), raw.clone(), strings.clone())))
@@ -733,20 +636,20 @@ mod tests {
         assert!(changes.added.is_empty() && changes.removed.is_empty());
 
         // A delta whose strings do not continue the held table is refused.
-        let skewed: CollectorRead = serde_json::from_str(&format!(
+        let skewed: CollectorRead = serde_json::from_str(&wire(&format!(
             r#"{{{},"base":"d:1","order":null,"strings_from":5,"strings":[],"changed":[]}}"#,
             head("delta", "d:2")
-        ))
+        )))
         .unwrap();
         let e = skewed.apply(Some(held(ids.clone(), raw.clone(), strings.clone())));
         assert!(e.is_err_and(|e| e.contains("#5")));
 
         // A new order (runs) with a control added and one gone.
         let added = r#"["a.three","Three",0,1,0,0,1,1,0]"#;
-        let reordered: CollectorRead = serde_json::from_str(&format!(
+        let reordered: CollectorRead = serde_json::from_str(&wire(&format!(
             r#"{{{},"base":"d:1","order":[3,1,1,1],"strings_from":3,"strings":[],"changed":[[3,{added}]]}}"#,
             head("delta", "d:2")
-        ))
+        )))
         .unwrap();
         let (ids3, raw3, changes, _) = reordered.apply(Some(held(ids, raw, strings))).unwrap();
         assert_eq!(ids3, [3, 1]);
@@ -766,20 +669,20 @@ mod tests {
         let records: Vec<String> = (1..=n)
             .map(|i| format!(r#"["a.f{i}","Field {i}",2,1,0,0,1,1,2,""]"#))
             .collect();
-        let full: CollectorRead = serde_json::from_str(&format!(
+        let full: CollectorRead = serde_json::from_str(&wire(&format!(
             r#"{{{},"ids":[1,{n}],"strings":["button","r","textbox"],"controls":[{}]}}"#,
             head("full", "d:1"),
             records.join(",")
-        ))
+        )))
         .unwrap();
         let (ids, raw, _, strings) = full.apply(None).unwrap();
         // The delta `changed` describes, applied to the full read.
         let apply = |changed: Vec<String>| {
-            let delta: CollectorRead = serde_json::from_str(&format!(
+            let delta: CollectorRead = serde_json::from_str(&wire(&format!(
                 r#"{{{},"base":"d:1","order":null,"strings_from":3,"strings":[],"changed":[{}]}}"#,
                 head("delta", "d:2"),
                 changed.join(",")
-            ))
+            )))
             .unwrap();
             let held = HeldRead {
                 token: "d:1".into(),
@@ -822,10 +725,10 @@ mod tests {
 
     #[test]
     fn a_delta_against_another_read_is_refused() {
-        let delta: CollectorRead = serde_json::from_str(&format!(
+        let delta: CollectorRead = serde_json::from_str(&wire(&format!(
             r#"{{{},"base":"d:7","order":null,"changed":[]}}"#,
             head("delta", "d:8")
-        ))
+        )))
         .unwrap();
         assert!(delta.apply(None).is_err());
     }

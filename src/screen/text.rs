@@ -54,8 +54,8 @@ impl Text {
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Repr::Inline { len, bytes } => {
-                // SAFETY: `Inline` is only built by `Text::inline`, from the whole of a
-                // `&str`: its first `len` bytes are that string's, valid UTF-8.
+                // SAFETY: `Inline` is only built by `Text::inline` and `Text::slice`, from
+                // a whole `&str`: its first `len` bytes are that string's, valid UTF-8.
                 unsafe { std::str::from_utf8_unchecked(&bytes[..usize::from(*len)]) }
             }
             Repr::Shared { buf, start, end } => &buf[*start as usize..*end as usize],
@@ -72,6 +72,38 @@ impl Text {
         // At most INLINE (22): fits a u8.
         let len = s.len() as u8;
         Some(Text(Repr::Inline { len, bytes }))
+    }
+
+    /// The part of this string at `range` (byte offsets on char boundaries), or `None`
+    /// when the range is not one: held in place when short, else a range of the same
+    /// buffer, so the records of a packed read share the reply as its other strings do.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> Option<Text> {
+        let whole = self.as_str();
+        let part = whole.get(range.clone())?;
+        if part.len() <= INLINE {
+            // A fixed-size copy of the window the part starts (two moves, where a copy of
+            // the part's own length is a call): bytes past `len` are never read.
+            let mut bytes = [0; INLINE];
+            match whole.as_bytes().get(range.start..range.start + INLINE) {
+                Some(window) => bytes.copy_from_slice(window),
+                None => bytes[..part.len()].copy_from_slice(part.as_bytes()),
+            }
+            // At most INLINE (22): fits a u8.
+            let len = part.len() as u8;
+            return Some(Text(Repr::Inline { len, bytes }));
+        }
+        match &self.0 {
+            // A short text has no part too long to hold in place.
+            Repr::Inline { .. } => None,
+            Repr::Shared { buf, start, .. } => {
+                let start = *start as usize;
+                Some(Text(Repr::Shared {
+                    buf: Arc::clone(buf),
+                    start: u32::try_from(start + range.start).ok()?,
+                    end: u32::try_from(start + range.end).ok()?,
+                }))
+            }
+        }
     }
 
     fn whole(buf: Arc<String>) -> Text {
@@ -336,6 +368,29 @@ mod tests {
         // Outside a shared parse, a long borrowed string is copied into a buffer of its own.
         let plain: Text = serde_json::from_str(&format!(r#""{LONG}""#)).unwrap();
         assert_eq!(buffer(&plain).unwrap().len(), LONG.len());
+    }
+
+    #[test]
+    fn a_slice_of_a_shared_text_is_a_range_of_its_buffer_or_held_in_place() {
+        let whole = Text::from(format!("{}\u{7f}Save\u{7f}é", "x".repeat(40)));
+        let long = whole.slice(0..40).unwrap();
+        assert_eq!(long, "x".repeat(40));
+        assert!(Arc::ptr_eq(buffer(&long).unwrap(), buffer(&whole).unwrap()));
+        // A slice of a slice still counts from the buffer's start.
+        let inner = long.slice(10..35).unwrap();
+        assert_eq!(inner, "x".repeat(25));
+        assert!(Arc::ptr_eq(
+            buffer(&inner).unwrap(),
+            buffer(&whole).unwrap()
+        ));
+        let short = whole.slice(41..45).unwrap();
+        assert_eq!(short, "Save");
+        assert!(buffer(&short).is_none());
+        assert_eq!(short.slice(1..3).unwrap(), "av");
+        // Not a char boundary, or past the end: no slice, no panic.
+        assert!(whole.slice(47..48).is_none());
+        assert!(whole.slice(40..99).is_none());
+        assert!(short.slice(2..9).is_none());
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! Known-answer pages: `tests/fixtures/audit/*.html`, served on 127.0.0.1 by a small static
-//! server on the shared runtime (started once), each beside the read it must give
-//! (`NAME.expected.json`).
+//! Fixture pages (`tests/fixtures/audit/*.html`), served on 127.0.0.1 by a small static
+//! server on the shared runtime (started once); the known-answer ones beside the read they
+//! must give (`NAME.expected.json`).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};

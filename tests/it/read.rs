@@ -2,7 +2,13 @@
 //! technology names controls, roles, disabled and editable states, values with secrets
 //! redacted, regions and visibility.
 
-use crate::harness::{block_on, control, ok, open, tools};
+use std::sync::Arc;
+
+use waymark::registry::Registry;
+use waymark::tools::{ToolOptions, Tools};
+
+use crate::fixtures;
+use crate::harness::{block_on, control, ok, open, shared, tools};
 
 #[test]
 fn read_screen_returns_the_screen_without_moving() {
@@ -210,6 +216,52 @@ fn a_value_set_by_script_in_answer_to_typing_is_read() {
             .as_ref()
             .and_then(|s| s.control("widgets.mirror", None).cloned());
         assert_eq!(mirror.and_then(|m| m.value).as_deref(), Some("KETTLE"));
+        tools.close().await;
+    });
+}
+
+/// The collector packs a read's records with DEL between fields and escapes a record whose
+/// strings hold one: labels, values and keys holding DEL or ESC read back as the page has
+/// them, in a whole read and in the deltas after actions — including values the page's
+/// script sets, in a click's handler or later, which no event names.
+#[test]
+fn text_holding_the_packing_bytes_reads_back_exactly() {
+    let tab = block_on(shared().browser.new_tab()).expect("a tab");
+    let tools = Tools::new(
+        tab,
+        fixtures::base(),
+        Arc::new(Registry::empty()),
+        ToolOptions::default(),
+    );
+    block_on(async {
+        let screen = open(&tools, "/separators.html").await;
+        let name = control(&screen, "odd.name", None);
+        assert_eq!(name.label, "Name\u{7f}with DEL");
+        assert_eq!(name.value.as_deref(), Some("a\u{7f}b\u{1b}1c"));
+        let plain = control(&screen, "odd.plain", Some("k\u{1b}0"));
+        assert_eq!(plain.label, "Plain");
+        let wrote = tools.invoke("odd.write", None).await;
+        let after = ok(&wrote);
+        assert_eq!(
+            control(after, "odd.notes", None).value.as_deref(),
+            Some("line \"one\" \\ \u{7f}\u{7f}\ntwo\u{1b}")
+        );
+        let changes = wrote.changes.as_ref().expect("the page stayed");
+        assert_eq!(changes.changed, ["odd.notes"]);
+        assert_eq!(control(after, "odd.name", None).label, "Name\u{7f}with DEL");
+        // A value a timer sets after the action's read is seen by the next read.
+        let clicked = tools.invoke("odd.later", None).await;
+        assert_eq!(
+            control(ok(&clicked), "odd.name", None).value.as_deref(),
+            Some("a\u{7f}b\u{1b}1c"),
+            "the timer has not fired yet"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+        let read = tools.read_screen().await;
+        assert_eq!(
+            control(ok(&read), "odd.name", None).value.as_deref(),
+            Some("later\u{7f}")
+        );
         tools.close().await;
     });
 }

@@ -1,0 +1,312 @@
+//! A read's control records as the collector packs them (see `wire` in `collector.js`):
+//! one string of fields, eleven per record, every field but the last ended by [`SEP`]:
+//!
+//! `anchor SEP label SEP role# SEP region# SEP x SEP y SEP width SEP height SEP flags SEP value SEP key`
+//!
+//! `role#` and `region#` index the document's string table; `value` and `key` are empty
+//! unless `flags` says the control has one. When a string holds a `SEP`, its record is
+//! sent escaped (a flag): in each of its strings, [`ESC`] `1` stands for `SEP` and `ESC 0`
+//! for `ESC`. So the collector tests four short strings for one byte per record, and only
+//! escaped records are unescaped here.
+//!
+//! Why not a JSON array per record: the reply crosses CDP as a JSON string, where each of
+//! an array's quotes goes escaped (Chromium escaping 250,000 of them at 50,000 controls,
+//! then serde_json unescaping them), and serde_json dispatching on every value of every
+//! array cost as much as building the controls. `SEP` is DEL (0x7f): no text a person
+//! reads holds it, and CDP sends it as one byte, where a control character goes as six.
+
+use crate::screen::{RawControl, Text};
+
+/// Ends each field but the last.
+pub(super) const SEP: u8 = 0x7f;
+/// Starts an escape inside a string of an escaped record: `ESC 0` is `ESC`, `ESC 1` is
+/// `SEP`.
+const ESC: u8 = 0x1b;
+/// Fields in a record.
+pub(super) const FIELDS: usize = 11;
+
+const DISABLED: u32 = 1;
+const EDITABLE: u32 = 2;
+const SECRET: u32 = 4;
+const HIDDEN: u32 = 8;
+const CHECKED: u32 = 16;
+const UNCHECKED: u32 = 32;
+/// The record's `value` field holds its value (else the control has none).
+pub(super) const HAS_VALUE: u32 = 64;
+/// The record's `key` field holds its key.
+pub(super) const HAS_KEY: u32 = 128;
+/// The record's strings are escaped.
+pub(super) const ESCAPED: u32 = 256;
+
+/// The controls `packed` describes, in order, their roles and regions looked up in
+/// `strings` (the document's string table) and their strings borrowed from `packed`'s
+/// buffer (or held in place when short). `expected` sizes the result.
+pub(super) fn records(
+    packed: &Text,
+    expected: usize,
+    strings: &[Text],
+) -> Result<Vec<RawControl>, String> {
+    let mut out = Vec::with_capacity(expected);
+    let mut fields = Fields {
+        text: packed,
+        bytes: packed.as_bytes(),
+        at: 0,
+        done: packed.is_empty(),
+        record: 0,
+    };
+    while !fields.done {
+        fields.record = out.len();
+        out.push(fields.control(strings)?);
+    }
+    Ok(out)
+}
+
+/// A cursor over the fields of a packed string.
+struct Fields<'a> {
+    text: &'a Text,
+    bytes: &'a [u8],
+    /// Where the next field starts.
+    at: usize,
+    /// No field is left.
+    done: bool,
+    /// The record being read, for errors.
+    record: usize,
+}
+
+impl Fields<'_> {
+    /// The next field's range.
+    fn next(&mut self, field: usize) -> Result<(usize, usize), String> {
+        if self.done {
+            return Err(format!(
+                "record #{} ends after {field} of its {FIELDS} fields",
+                self.record
+            ));
+        }
+        // Fields are short (a word, a label, a number): a byte loop beats a vectorized
+        // search that must be set up for each.
+        let (bytes, start) = (self.bytes, self.at);
+        match bytes[start..].iter().position(|b| *b == SEP) {
+            Some(i) => {
+                self.at = start + i + 1;
+                Ok((start, start + i))
+            }
+            None => {
+                self.done = true;
+                self.at = bytes.len();
+                Ok((start, bytes.len()))
+            }
+        }
+    }
+
+    /// The next field, as text.
+    fn text(&mut self, field: usize) -> Result<Text, String> {
+        let (start, end) = self.next(field)?;
+        // Split at ASCII bytes of a `str`, so on char boundaries.
+        self.text
+            .slice(start..end)
+            .ok_or_else(|| format!("record #{} field {field} splits a character", self.record))
+    }
+
+    /// The next field, as an integer (a fraction or an exponent is rounded).
+    fn number(&mut self, field: usize) -> Result<i64, String> {
+        // Most are a few digits: read them as they are scanned.
+        let (bytes, start) = (self.bytes, self.at);
+        let mut n: i64 = 0;
+        let mut i = start;
+        while i < bytes.len() && i - start < 16 && bytes[i].is_ascii_digit() {
+            n = n * 10 + i64::from(bytes[i] - b'0');
+            i += 1;
+        }
+        if i > start && !self.done && bytes.get(i) == Some(&SEP) {
+            self.at = i + 1;
+            return Ok(n);
+        }
+        self.number_slow(field)
+    }
+
+    /// The next field, as any number JavaScript prints, rounded.
+    fn number_slow(&mut self, field: usize) -> Result<i64, String> {
+        let (start, end) = self.next(field)?;
+        let digits = &self.bytes[start..end];
+        integer(digits)
+            .or_else(|| {
+                std::str::from_utf8(digits)
+                    .ok()?
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|f| f.is_finite())
+                    // A box far past any screen saturates.
+                    .map(|f| f.round() as i64)
+            })
+            .ok_or_else(|| {
+                format!(
+                    "record #{} field {field} is `{}`, not a number",
+                    self.record,
+                    String::from_utf8_lossy(digits)
+                )
+            })
+    }
+
+    /// The next field, as an entry of the string table.
+    fn entry(&mut self, field: usize, strings: &[Text], anchor: &Text) -> Result<Text, String> {
+        let n = self.number(field)?;
+        let what = if field == 2 { "role" } else { "region" };
+        usize::try_from(n)
+            .ok()
+            .and_then(|i| strings.get(i))
+            .cloned()
+            .ok_or_else(|| {
+                format!(
+                    "record #{} (`{anchor}`) names {what} #{n}, past the {} strings the runner holds",
+                    self.record,
+                    strings.len()
+                )
+            })
+    }
+
+    fn control(&mut self, strings: &[Text]) -> Result<RawControl, String> {
+        let mut anchor = self.text(0)?;
+        let mut label = self.text(1)?;
+        let role = self.entry(2, strings, &anchor)?;
+        let region = self.entry(3, strings, &anchor)?;
+        let bbox = [
+            self.number(4)?,
+            self.number(5)?,
+            self.number(6)?,
+            self.number(7)?,
+        ];
+        let flags = self.number(8)?;
+        let flags = u32::try_from(flags)
+            .map_err(|_| format!("record #{} has flags {flags}", self.record))?;
+        let mut value = self.text(9)?;
+        let mut key = self.text(10)?;
+        if flags & ESCAPED != 0 {
+            let record = self.record;
+            let plain = |t: &Text, field: usize| {
+                unescape(t.as_bytes())
+                    .map(Text::from)
+                    .ok_or_else(|| format!("record #{record} field {field} has a bad escape"))
+            };
+            anchor = plain(&anchor, 0)?;
+            label = plain(&label, 1)?;
+            value = plain(&value, 9)?;
+            key = plain(&key, 10)?;
+        }
+        Ok(RawControl {
+            anchor,
+            key: (flags & HAS_KEY != 0).then_some(key),
+            label,
+            role,
+            disabled: flags & DISABLED != 0,
+            editable: flags & EDITABLE != 0,
+            value: (flags & HAS_VALUE != 0).then_some(value),
+            secret: flags & SECRET != 0,
+            checked: match (flags & CHECKED != 0, flags & UNCHECKED != 0) {
+                (true, _) => Some(true),
+                (false, true) => Some(false),
+                _ => None,
+            },
+            region,
+            visible: flags & HIDDEN == 0,
+            focused: false,
+            bbox,
+        })
+    }
+}
+
+/// A plain decimal integer, optionally negative: what `Math.round` prints.
+fn integer(digits: &[u8]) -> Option<i64> {
+    let (negative, digits) = match digits.split_first()? {
+        (b'-', rest) => (true, rest),
+        _ => (false, digits),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut n: i64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + i64::from(d - b'0');
+    }
+    Some(if negative { -n } else { n })
+}
+
+/// `field` with its escapes undone, or `None` for a bad escape.
+fn unescape(field: &[u8]) -> Option<String> {
+    let mut out = Vec::with_capacity(field.len());
+    let mut bytes = field.iter();
+    while let Some(&b) = bytes.next() {
+        if b != ESC {
+            out.push(b);
+            continue;
+        }
+        out.push(match bytes.next()? {
+            b'0' => ESC,
+            b'1' => SEP,
+            _ => return None,
+        });
+    }
+    String::from_utf8(out).ok()
+}
+
+/// `s` as a string field of an escaped record.
+pub(super) fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\u{1b}' => out.push_str("\u{1b}0"),
+            '\u{7f}' => out.push_str("\u{1b}1"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The flags field of `c`'s record.
+fn flags(c: &RawControl) -> u32 {
+    [
+        (c.disabled, DISABLED),
+        (c.editable, EDITABLE),
+        (c.secret, SECRET),
+        (!c.visible, HIDDEN),
+        (c.checked == Some(true), CHECKED),
+        (c.checked == Some(false), UNCHECKED),
+        (c.value.is_some(), HAS_VALUE),
+        (c.key.is_some(), HAS_KEY),
+    ]
+    .iter()
+    .filter(|(on, _)| *on)
+    .fold(0, |f, (_, bit)| f | bit)
+}
+
+/// `c`'s record, `role` and `region` being its entries in the string table: what the
+/// collector sends for it.
+pub(super) fn pack(c: &RawControl, role: usize, region: usize) -> String {
+    let sep = char::from(SEP);
+    let strings = [
+        c.anchor.as_str(),
+        c.label.as_str(),
+        c.value.as_deref().unwrap_or_default(),
+        c.key.as_deref().unwrap_or_default(),
+    ];
+    let escaped = strings.iter().any(|s| s.contains(sep));
+    let [anchor, label, value, key] =
+        strings.map(|s| if escaped { escape(s) } else { s.to_string() });
+    let flags = flags(c) | if escaped { ESCAPED } else { 0 };
+    [
+        anchor,
+        label,
+        role.to_string(),
+        region.to_string(),
+        c.bbox[0].to_string(),
+        c.bbox[1].to_string(),
+        c.bbox[2].to_string(),
+        c.bbox[3].to_string(),
+        flags.to_string(),
+        value,
+        key,
+    ]
+    .join(&sep.to_string())
+}
