@@ -1,6 +1,6 @@
 //! The Rust half of a read, with no browser: parse the collector's reply (its wire form,
-//! records as arrays) into a [`RawObservation`], [`infer`] the state, and diff two states with [`Changes::between`],
-//! on synthetic dense screens of 1,000 / 10,000 / 50,000 controls shaped like the dense
+//! records packed into one string) into a [`RawObservation`], [`infer`] the state, and
+//! diff two states with [`Changes::between`], on synthetic dense screens of 1,000 / 10,000 / 50,000 controls shaped like the dense
 //! bench page (40 controls per region; buttons, text fields, selects, checkboxes, links;
 //! labels, values and boxes of realistic length). DESIGN's target: parse + infer of a
 //! 50,000-control read under 5 ms.

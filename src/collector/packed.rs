@@ -5,9 +5,10 @@
 //!
 //! `role#` and `region#` index the document's string table; `value` and `key` are empty
 //! unless `flags` says the control has one. When a string holds a `SEP`, its record is
-//! sent escaped (a flag): in each of its strings, [`ESC`] `1` stands for `SEP` and `ESC 0`
-//! for `ESC`. So the collector tests four short strings for one byte per record, and only
-//! escaped records are unescaped here.
+//! sent escaped (flag [`ESCAPED`]): in each of its strings, [`ESC`] `1` stands for `SEP`
+//! and `ESC 0` for `ESC`; in any other record an `ESC` is just itself. So the collector
+//! tests four short strings for one byte per record, and only escaped records are
+//! unescaped here.
 //!
 //! Why not a JSON array per record: the reply crosses CDP as a JSON string, where each of
 //! an array's quotes goes escaped (Chromium escaping 250,000 of them at 50,000 controls,
