@@ -148,10 +148,15 @@ impl Fields<'_> {
             })
     }
 
-    /// The next field, as an entry of the string table.
-    fn entry(&mut self, field: usize, strings: &[Text], anchor: &Text) -> Result<Text, String> {
+    /// The next field, as an entry of the string table: the control's `what`.
+    fn entry(
+        &mut self,
+        field: usize,
+        what: &str,
+        strings: &[Text],
+        anchor: &Text,
+    ) -> Result<Text, String> {
         let n = self.number(field)?;
-        let what = if field == 2 { "role" } else { "region" };
         usize::try_from(n)
             .ok()
             .and_then(|i| strings.get(i))
@@ -168,8 +173,8 @@ impl Fields<'_> {
     fn control(&mut self, strings: &[Text]) -> Result<RawControl, String> {
         let mut anchor = self.text(0)?;
         let mut label = self.text(1)?;
-        let role = self.entry(2, strings, &anchor)?;
-        let region = self.entry(3, strings, &anchor)?;
+        let role = self.entry(2, "role", strings, &anchor)?;
+        let region = self.entry(3, "region", strings, &anchor)?;
         let bbox = [
             self.number(4)?,
             self.number(5)?,
