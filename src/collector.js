@@ -46,7 +46,9 @@
     if (el.tagName === 'SELECT' || el.tagName === 'TEXTAREA') return '';
     var out = '';
     var root = el.shadowRoot || el;
-    for (var c = root.firstChild; c; c = c.nextSibling) out += textOf(c, referenced, skip);
+    // Text only (the usual button, link or label): its text nodes, in one DOM call.
+    if (root === el && !el.firstElementChild) out = el.textContent;
+    else for (var c = root.firstChild; c; c = c.nextSibling) out += textOf(c, referenced, skip);
     var display = el.tagName === 'BR' || el.tagName === 'P' || el.tagName === 'DIV' || el.tagName === 'LI';
     return display ? ' ' + out + ' ' : out;
   }
@@ -65,13 +67,12 @@
   // How a field's value is read again after an input: `v` its value, `s` a secret's
   // (redacted), `c` its checked state, `1` a single select's option (only when its index
   // moved), `m` a multiple select's; none for buttons, whose value is their label.
-  function liveKind(el) {
-    if (el.tagName === 'SELECT') return el.multiple ? 'm' : '1';
-    if (el.tagName === 'TEXTAREA') return 'v';
-    var t = el.type;
+  function liveKind(el, tag, t, secret) {
+    if (tag === 'SELECT') return el.multiple ? 'm' : '1';
+    if (tag === 'TEXTAREA') return 'v';
     if (t === 'checkbox' || t === 'radio') return 'c';
     if (t === 'button' || t === 'submit' || t === 'reset' || t === 'image') return null;
-    return isSecret(el) ? 's' : 'v';
+    return secret ? 's' : 'v';
   }
 
   var TEXT_TYPES = {
@@ -92,7 +93,9 @@
     + 'switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid '
     + 'treeitem').split(' ').forEach(function (r) { ROLES[r] = 1; });
 
-  function roleOf(el) {
+  // `tag` and `type` (an input's) spare a dense read a DOM call each; other callers may
+  // leave them out. So in the helpers below.
+  function roleOf(el, tag, type) {
     var r = el.getAttribute('role');
     if (r) {
       var words = r.trim().toLowerCase().split(/\s+/);
@@ -103,7 +106,7 @@
         return words[i];
       }
     }
-    switch (el.tagName) {
+    switch (tag || el.tagName) {
       case 'BUTTON': return 'button';
       case 'A': return el.hasAttribute('href') ? 'link' : 'generic';
       case 'TEXTAREA': return 'textbox';
@@ -119,8 +122,9 @@
       case 'PROGRESS': return 'progressbar';
       case 'METER': return 'meter';
       case 'INPUT':
-        if (el.list && TYPABLE[el.type]) return 'combobox';
-        switch (el.type) {
+        type = type || el.type;
+        if (TYPABLE[type] && el.list) return 'combobox';
+        switch (type) {
           case 'checkbox': return 'checkbox';
           case 'radio': return 'radio';
           case 'button': case 'submit': case 'reset': case 'image': case 'file': return 'button';
@@ -150,7 +154,7 @@
   // Accessible name for the common cases, in the order Chromium applies them:
   // aria-labelledby, aria-label, native (input value / label[for] / wrapping label),
   // content (for roles named from content), alt, title, placeholder.
-  function nameOf(el, role, labels) {
+  function nameOf(el, role, labels, tag, type) {
     var v = el.getAttribute('aria-labelledby');
     if (v) {
       var root = rootNode(el);
@@ -164,9 +168,9 @@
     }
     v = el.getAttribute('aria-label');
     if (v && v.trim()) return norm(v);
-    var tag = el.tagName;
+    tag = tag || el.tagName;
     if (tag === 'INPUT') {
-      var t = el.type;
+      var t = type || el.type;
       if (t === 'button' || t === 'submit' || t === 'reset') {
         return norm(el.value) || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '');
       }
@@ -192,35 +196,53 @@
     return '';
   }
 
-  function isSecret(el) {
-    if (el.tagName !== 'INPUT') return false;
-    if (el.type === 'password') return true;
+  function isSecret(el, tag, type) {
+    if ((tag || el.tagName) !== 'INPUT') return false;
+    if ((type || el.type) === 'password') return true;
     var ac = (el.getAttribute('autocomplete') || '').toLowerCase();
     return ac.indexOf('one-time-code') >= 0 || ac.indexOf('cc-number') >= 0 || ac.indexOf('cc-csc') >= 0
       || ac.indexOf('current-password') >= 0 || ac.indexOf('new-password') >= 0;
   }
 
-  function disabledOf(el) {
-    if (el.matches(':disabled')) return true;
-    return el.closest('[aria-disabled="true"]') !== null;
+  // The elements `:disabled` can match: form controls, and form-associated custom elements.
+  var DISABLABLE = { BUTTON: 1, INPUT: 1, SELECT: 1, TEXTAREA: 1, OPTGROUP: 1, OPTION: 1, FIELDSET: 1 };
+
+  // `off`, when given, holds every element of the root at or inside an aria-disabled one
+  // (see ariaDisabledIn), which spares a dense read a `closest` per control.
+  function disabledOf(el, tag, off) {
+    tag = tag || el.tagName;
+    if ((DISABLABLE[tag] || tag.indexOf('-') > 0) && el.matches(':disabled')) return true;
+    return off ? off.has(el) : el.closest('[aria-disabled="true"]') !== null;
   }
 
-  function editableOf(el) {
-    var tag = el.tagName;
-    if (tag === 'INPUT') return !!TEXT_TYPES[el.type] && !el.readOnly && !el.disabled;
+  // The anchored elements of `root` that are, or sit inside, an element marked
+  // aria-disabled: what `closest('[aria-disabled="true"]')` finds, for all of them at once.
+  function ariaDisabledIn(root) {
+    var off = new Set(), marked = root.querySelectorAll('[aria-disabled="true"]');
+    for (var i = 0; i < marked.length; i++) {
+      off.add(marked[i]);
+      var inner = marked[i].querySelectorAll('[data-anchor]');
+      for (var j = 0; j < inner.length; j++) off.add(inner[j]);
+    }
+    return off;
+  }
+
+  function editableOf(el, tag, type) {
+    tag = tag || el.tagName;
+    if (tag === 'INPUT') return !!TEXT_TYPES[type || el.type] && !el.readOnly && !el.disabled;
     if (tag === 'TEXTAREA') return !el.readOnly && !el.disabled;
     if (tag === 'SELECT') return !el.disabled;
     return el.isContentEditable;
   }
 
-  function valueOf(el) {
+  function valueOf(el, tag, type, secret) {
     // What a person typed during a handoff is theirs: never read back.
     if (W.typed && W.typed.has(el)) return '[redacted]';
-    var tag = el.tagName;
+    tag = tag || el.tagName;
     if (tag === 'INPUT') {
-      var t = el.type;
+      var t = type || el.type;
       if (t === 'checkbox' || t === 'radio' || t === 'button' || t === 'submit' || t === 'reset' || t === 'image') return null;
-      if (isSecret(el)) return el.value ? '[redacted]' : '';
+      if (secret === undefined ? isSecret(el, tag, t) : secret) return el.value ? '[redacted]' : '';
       return el.value;
     }
     if (tag === 'TEXTAREA' || tag === 'OUTPUT') return el.value;
@@ -240,8 +262,11 @@
     return null;
   }
 
-  function checkedOf(el) {
-    if (el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) return el.checked;
+  function checkedOf(el, tag, type) {
+    if ((tag || el.tagName) === 'INPUT') {
+      type = type || el.type;
+      if (type === 'checkbox' || type === 'radio') return el.checked;
+    }
     var ac = el.getAttribute('aria-checked');
     if (ac === 'true') return true;
     if (ac === 'false') return false;
@@ -259,9 +284,11 @@
     return 'page';
   }
 
+  var VISIBILITY = { visibilityProperty: true };
+
   function visibleOf(el, rect) {
     if (rect.width === 0 && rect.height === 0) return false;
-    return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : true;
+    return el.checkVisibility ? el.checkVisibility(VISIBILITY) : true;
   }
 
   // ------------------------------------------------------------------ state
@@ -353,11 +380,13 @@
     function visit(root, origin, region) {
       roots.push({ root: root, origin: origin, region: region });
       watch(root);
-      var all = root.querySelectorAll('*');
-      for (var i = 0; i < all.length; i++) {
-        var el = all[i];
+      // A tree walker: two DOM calls per element, where indexing a querySelectorAll('*')
+      // list cost a 10,000-control page twice the time. Only frames have a
+      // `contentDocument`, and testing for it makes no DOM call on other elements.
+      var walker = (root.nodeType === 9 ? root : root.ownerDocument).createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+      for (var el = walker.nextNode(); el; el = walker.nextNode()) {
         if (el.shadowRoot) visit(el.shadowRoot, origin, regionOf(el, region));
-        if (el.tagName === 'IFRAME') {
+        if (el.contentDocument !== undefined && el.tagName === 'IFRAME') {
           var doc = null;
           try { doc = el.contentDocument; } catch (e) { doc = null; }
           if (doc && doc.documentElement) {
@@ -435,24 +464,27 @@
   // One control's record. Fields at their usual value are left out (no key, no
   // value, not disabled, visible…) to keep a dense read small; the focus is reported once
   // for the whole read instead of per control, so moving it changes no record.
-  function record(el, role, region, labels, origin) {
+  // `tag` and `type` as the caller read them; `off` as ariaDisabledIn gives it (or null).
+  // Every DOM call here is paid once per control of a dense read: each is made once.
+  function record(el, tag, type, role, region, labels, origin, off) {
     var rect = el.getBoundingClientRect();
-    var ox = origin[0], oy = origin[1];
+    var x = rect.left, y = rect.top, w = rect.width, h = rect.height;
     var rec = { anchor: el.getAttribute('data-anchor') };
     var key = el.getAttribute('data-anchor-key');
     if (key !== null) rec.key = key;
-    rec.label = nameOf(el, role, labels);
+    rec.label = nameOf(el, role, labels, tag, type);
     rec.role = role;
-    if (disabledOf(el)) rec.disabled = true;
-    if (editableOf(el)) rec.editable = true;
-    var value = valueOf(el);
+    if (disabledOf(el, tag, off)) rec.disabled = true;
+    if (editableOf(el, tag, type)) rec.editable = true;
+    var secret = isSecret(el, tag, type);
+    var value = valueOf(el, tag, type, secret);
     if (value !== null) rec.value = value;
-    if (isSecret(el)) rec.secret = true;
-    var checked = checkedOf(el);
+    if (secret) rec.secret = true;
+    var checked = checkedOf(el, tag, type);
     if (checked !== null) rec.checked = checked;
     rec.region = region;
-    if (!visibleOf(el, rect)) rec.visible = false;
-    rec.bbox = [Math.round(rect.left + ox), Math.round(rect.top + oy), Math.round(rect.width), Math.round(rect.height)];
+    if ((w === 0 && h === 0) || (el.checkVisibility && !el.checkVisibility(VISIBILITY))) rec.visible = false;
+    rec.bbox = [Math.round(x + origin[0]), Math.round(y + origin[1]), Math.round(w), Math.round(h)];
     return rec;
   }
 
@@ -637,10 +669,12 @@
       labels = labelMap(roots);
       roots.forEach(function (r) {
         var els = r.root.querySelectorAll('[data-anchor]'), origin = originOf(r);
+        var off = ariaDisabledIn(r.root);
         for (var i = 0; i < els.length; i++) {
           var el = els[i];
           total++;
-          var role = roleOf(el);
+          var tag = el.tagName, type = tag === 'INPUT' ? el.type : undefined;
+          var role = roleOf(el, tag, type);
           var region = regionOf(el, r.region);
           if (ids.length >= max) {
             bump(droppedByRegion, region);
@@ -649,11 +683,11 @@
           }
           var id = idOf(el);
           ids.push(id);
-          var rec = record(el, role, region, labels, origin);
+          var rec = record(el, tag, type, role, region, labels, origin, off);
           recs.set(id, rec);
           elOf.set(id, el);
           wired.set(id, wire(rec));
-          var kind = LIVE[el.tagName] && liveKind(el);
+          var kind = LIVE[tag] && liveKind(el, tag, type, rec.secret === true);
           if (kind) live.push({ id: id, el: el, kind: kind, index: el.selectedIndex });
         }
       });
@@ -725,14 +759,15 @@
         bump(counts, region);
         if (region !== wanted) continue;
         total++;
-        var role = roleOf(el);
+        var tag = el.tagName, type = tag === 'INPUT' ? el.type : undefined;
+        var role = roleOf(el, tag, type);
         if (ids.length >= max) {
           bump(droppedByRegion, region);
           bump(droppedByRole, role);
           continue;
         }
         ids.push(idOf(el));
-        parts.push(wire(record(el, role, region, labels, origin)));
+        parts.push(wire(record(el, tag, type, role, region, labels, origin, null)));
       }
     });
     var head = headOf('', roots, total, droppedByRegion, droppedByRole);
