@@ -2,8 +2,8 @@
 //! tools themselves, and a gate that fails when they got slower.
 //!
 //! Each route gets a fresh tab: `navigate` (its read is the cold `first_ms`), then warm
-//! `read_screen` calls, then optional `invoke` and `fill` round trips, and trivial in-page
-//! round trips (`ping`). Absolute times depend on the machine, so every figure comes with
+//! `read_screen` calls, whole reads (gathered as a first read is, on the loaded page), then
+//! optional `invoke` and `fill` round trips, and trivial in-page round trips (`ping`). Absolute times depend on the machine, so every figure comes with
 //! a floor measured in the same run — the collector's own in-page time for a read, one
 //! trivial round trip for an action — and their ratio, which a noisy or slow machine moves
 //! far less. Every read's truncation is kept: a cut read is faster because it read less,
@@ -28,7 +28,7 @@ use crate::screen::InferredState;
 use crate::tools::{Attribution, RoundTrip, ToolError, Tools};
 
 pub use gate::{Ceilings, Comparison, Verdict, compare};
-pub use report::{ActTimes, BenchReport, Cut, ReadTimes, RouteReport, table};
+pub use report::{ActTimes, BenchReport, Cut, ReadTimes, RouteReport, WholeReads, table};
 
 /// What `waymark bench` measures and checks, from its flags.
 #[derive(Debug, Clone)]
@@ -316,6 +316,15 @@ async fn measure<T: Tab>(
         cuts.see(&screen(rt).map_err(failed("read_screen".into()))?);
         in_page.extend(tools.last_in_page_ms());
     }
+    let mut wholes = Vec::with_capacity(runs);
+    let mut whole_in_page = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        ping(tools, &mut pings).await.map_err(ping_failed())?;
+        let rt = tools.read_screen_whole().await;
+        wholes.push(rt.elapsed_ms);
+        cuts.see(&screen(rt).map_err(failed("a whole read".into()))?);
+        whole_in_page.extend(tools.last_in_page_ms());
+    }
     let mut invoke = None;
     if let Some(anchor) = &plan.invoke {
         let mut times = Vec::with_capacity(runs);
@@ -342,6 +351,15 @@ async fn measure<T: Tab>(
 
     let (median_ms, min_ms, max_ms) = spread(&reads);
     let in_page_median_ms = (!in_page.is_empty()).then(|| round(spread(&in_page).0));
+    let whole = (!wholes.is_empty()).then(|| {
+        let (median_ms, min_ms, max_ms) = spread(&wholes);
+        WholeReads {
+            median_ms,
+            min_ms,
+            max_ms,
+            in_page_median_ms: (!whole_in_page.is_empty()).then(|| round(spread(&whole_in_page).0)),
+        }
+    });
     let round_trip = round(spread(&pings).0);
     let ratio = |over: Option<f64>, under: Option<f64>| match (over, under) {
         (Some(a), Some(b)) if b > 0.0 => Some(round(a / b)),
@@ -355,6 +373,9 @@ async fn measure<T: Tab>(
         reads: cuts.reads,
         runs,
         read_ratio: ratio(Some(median_ms), in_page_median_ms),
+        whole_ratio: whole
+            .as_ref()
+            .and_then(|w| ratio(Some(w.median_ms), w.in_page_median_ms)),
         invoke_ratio: ratio(
             invoke.as_ref().map(|t: &ActTimes| t.median_ms),
             Some(round_trip),
@@ -370,6 +391,7 @@ async fn measure<T: Tab>(
             min_ms,
             max_ms,
             in_page_median_ms,
+            whole,
         },
         invoke,
         fill,

@@ -121,14 +121,15 @@ enum Command {
     },
     /// Measure reads, invokes and fills on routes; optionally fail on a regression.
     ///
-    /// Each route: a fresh tab, `navigate` (the cold first read), warm reads, then
-    /// `--invoke`/`--fill` round trips, each with the floor it is divided by (the
-    /// collector's in-page time for a read, a trivial round trip for an action).
+    /// Each route: a fresh tab, `navigate` (the cold first read), warm reads, whole reads
+    /// (the loaded page gathered again, nothing reused), then `--invoke`/`--fill` round
+    /// trips, each with the floor it is divided by (the collector's in-page time for a
+    /// read, a trivial round trip for an action).
     Bench {
         /// App-relative routes, e.g. '/dense?n=10000'.
         #[arg(required = true)]
         routes: Vec<String>,
-        /// Warm reads (and invokes, fills) per route.
+        /// Warm reads (and whole reads, invokes, fills) per route.
         #[arg(long, default_value_t = 10, value_name = "N",
               value_parser = clap::value_parser!(u32).range(1..=10_000))]
         runs: u32,

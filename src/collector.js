@@ -4,9 +4,11 @@
 // (labels, roots) is built in one pass: `el.labels` per element is quadratic in Chromium.
 //
 // Operations:
-//   read    {max, since, region, evidence}     -> the screen, whole or as a delta against `since`;
+//   read    {max, since, region, evidence, whole}
+//                                              -> the screen, whole or as a delta against `since`;
 //                                                 one region only; with `evidence` (caps), text
-//                                                 runs and unanchored controls too
+//                                                 runs and unanchored controls too; with `whole`,
+//                                                 gathered as a first read is (nothing reused)
 //   prepare {anchor, key | node | point, mode} -> resolve + actionability checks (+ focus for
 //                                                 fill/press, + hit point for invoke)
 //   settle  {quiet_ms, max_ms, max, since, evidence}
@@ -610,12 +612,18 @@
   // the last read, its records are reused as they are (the focus is reported apart; a
   // change that neither mutates the DOM nor follows an input — a CSS :hover reveal — is
   // seen at the next mutation). With `region`, only that region's controls, whole, and
-  // nothing kept for the next read (see `readRegion`). With `caps`, the evidence too.
-  function read(max, since, region, caps) {
+  // nothing kept for the next read (see `readRegion`). With `caps`, the evidence too. With
+  // `whole`, as the document's first read (for a bench's cold figure), kept as any read is.
+  function read(max, since, region, caps, whole) {
     if (region !== null && region !== undefined) return readRegion(max, region, caps);
+    if (whole) {
+      // As the document's first read: every root found and every control gathered again.
+      W.rootsDirty = true;
+      since = null;
+    }
     var roots = collectRoots();
     var prev = W.cache;
-    var reuse = prev && !W.dirty && prev.max === max;
+    var reuse = prev && !W.dirty && prev.max === max && !whole;
     var ids = [], wired = new Map(), recs = new Map(), elOf = new Map(), total = 0, live = [];
     var droppedByRegion = {}, droppedByRole = {};
     var labels = null, dialog;
@@ -1092,7 +1100,7 @@
 
   switch (op) {
     case 'read':
-      return read(args.max, args.since, args.region, args.evidence);
+      return read(args.max, args.since, args.region, args.evidence, args.whole === true);
     case 'prepare':
       return stringify(prepare(args));
     case 'handoff':

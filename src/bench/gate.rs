@@ -163,6 +163,11 @@ pub fn compare(baseline: &BenchReport, now: &BenchReport, threshold_pct: f64) ->
                 base.read.in_page_median_ms,
                 r.read.in_page_median_ms,
             ),
+            (
+                "read.whole.median_ms",
+                base.read.whole.as_ref().map(|w| w.median_ms),
+                r.read.whole.as_ref().map(|w| w.median_ms),
+            ),
         ];
         for (what, b, n) in [
             ("invoke", &base.invoke, &r.invoke),
@@ -209,7 +214,7 @@ pub fn compare(baseline: &BenchReport, now: &BenchReport, threshold_pct: f64) ->
 ///
 /// ```json
 /// {"about": "why these numbers",
-///  "default": {"read_ratio": 3.0, "invoke_ratio": 400.0, "fill_ratio": 400.0},
+///  "default": {"read_ratio": 3.0, "whole_ratio": 2.0, "invoke_ratio": 400.0, "fill_ratio": 400.0},
 ///  "routes": [{"route": "/dense?n=*", "read_ratio": 4.0}]}
 /// ```
 ///
@@ -231,6 +236,7 @@ pub struct Ceilings {
 #[serde(deny_unknown_fields)]
 struct Limits {
     read_ratio: Option<f64>,
+    whole_ratio: Option<f64>,
     invoke_ratio: Option<f64>,
     fill_ratio: Option<f64>,
 }
@@ -240,11 +246,12 @@ struct Limits {
 struct RouteLimits {
     route: String,
     read_ratio: Option<f64>,
+    whole_ratio: Option<f64>,
     invoke_ratio: Option<f64>,
     fill_ratio: Option<f64>,
 }
 
-const RATIOS: [&str; 3] = ["read_ratio", "invoke_ratio", "fill_ratio"];
+const RATIOS: [&str; 4] = ["read_ratio", "whole_ratio", "invoke_ratio", "fill_ratio"];
 
 impl Ceilings {
     /// Loads and checks a ceilings file.
@@ -313,7 +320,12 @@ impl Ceilings {
                     .push(format!("{}: no ceiling applies; not checked", r.route));
                 continue;
             }
-            let measured = [true, r.invoke.is_some(), r.fill.is_some()];
+            let measured = [
+                true,
+                r.read.whole.is_some(),
+                r.invoke.is_some(),
+                r.fill.is_some(),
+            ];
             for (i, now) in ratios(r).into_iter().enumerate() {
                 let Some((ceiling, pattern)) = self.ceiling(&r.route, i) else {
                     continue;
@@ -323,7 +335,7 @@ impl Ceilings {
                         "{} {}: not checked, the run did not {}",
                         r.route,
                         RATIOS[i],
-                        ["read", "invoke", "fill"][i]
+                        ["read", "read whole", "invoke", "fill"][i]
                     ));
                     continue;
                 }
@@ -342,19 +354,29 @@ impl Ceilings {
 }
 
 impl Limits {
-    fn get_all(&self) -> [Option<f64>; 3] {
-        [self.read_ratio, self.invoke_ratio, self.fill_ratio]
+    fn get_all(&self) -> [Option<f64>; 4] {
+        [
+            self.read_ratio,
+            self.whole_ratio,
+            self.invoke_ratio,
+            self.fill_ratio,
+        ]
     }
 }
 
 impl RouteLimits {
-    fn get_all(&self) -> [Option<f64>; 3] {
-        [self.read_ratio, self.invoke_ratio, self.fill_ratio]
+    fn get_all(&self) -> [Option<f64>; 4] {
+        [
+            self.read_ratio,
+            self.whole_ratio,
+            self.invoke_ratio,
+            self.fill_ratio,
+        ]
     }
 }
 
-fn ratios(r: &RouteReport) -> [Option<f64>; 3] {
-    [r.read_ratio, r.invoke_ratio, r.fill_ratio]
+fn ratios(r: &RouteReport) -> [Option<f64>; 4] {
+    [r.read_ratio, r.whole_ratio, r.invoke_ratio, r.fill_ratio]
 }
 
 /// Whether `text` matches `pattern`, where `*` is any run of characters.
@@ -405,7 +427,8 @@ mod tests {
         assert!(!verdict.passed());
         assert_eq!(verdict.compared, 2);
         let failed: Vec<_> = verdict.comparisons.iter().filter(|c| !c.ok).collect();
-        assert_eq!(failed.len(), 2, "{failed:?}"); // /b's read median and its in-page median
+        // /b's read median, its in-page median and its whole reads' median
+        assert_eq!(failed.len(), 3, "{failed:?}");
         assert!(failed.iter().all(|c| c.route == "/b"));
         let text = verdict.render("baseline `x.json`");
         assert!(
@@ -413,7 +436,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("2 of 6 figure(s) over (threshold 20 %)"),
+            text.contains("3 of 8 figure(s) over (threshold 20 %)"),
             "{text}"
         );
     }
@@ -452,8 +475,8 @@ mod tests {
             ceilings.ceiling("/dense?n=1000", 0),
             Some((1.5, "/dense?n=1*"))
         );
-        assert_eq!(ceilings.ceiling("/dense?n=1000", 1), Some((50.0, "*")));
-        assert_eq!(ceilings.ceiling("/x", 2), None);
+        assert_eq!(ceilings.ceiling("/dense?n=1000", 2), Some((50.0, "*")));
+        assert_eq!(ceilings.ceiling("/x", 3), None);
         let verdict = ceilings.check(&report(vec![route("/dense?n=1000", 10.0)]));
         // read_ratio 2.0 > 1.5; invoke_ratio 60 > 50; no fill measured, no fill ceiling
         assert_eq!(verdict.comparisons.len(), 2);
@@ -462,6 +485,28 @@ mod tests {
         assert!(
             text.contains("FAIL /dense?n=1000 read_ratio 2.00 > ceiling 1.50"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn whole_reads_have_their_own_ceiling_and_a_run_without_them_is_noted() {
+        let ceilings = Ceilings::parse(r#"{"default": {"whole_ratio": 1.2}}"#).expect("valid");
+        // route() reads whole at 1.25 times its in-page time
+        let verdict = ceilings.check(&report(vec![route("/a", 10.0)]));
+        let text = verdict.render("ceilings");
+        assert!(
+            text.contains("FAIL /a whole_ratio 1.25 > ceiling 1.20"),
+            "{text}"
+        );
+        let mut old = route("/a", 10.0);
+        old.read.whole = None;
+        old.whole_ratio = None;
+        let verdict = ceilings.check(&report(vec![old]));
+        assert!(verdict.passed() && verdict.comparisons.is_empty());
+        assert!(
+            verdict.notes[0].contains("whole_ratio: not checked, the run did not read whole"),
+            "{:?}",
+            verdict.notes
         );
     }
 

@@ -42,6 +42,10 @@ pub struct RouteReport {
     /// `read.median_ms / read.in_page_median_ms`.
     #[serde(default)]
     pub read_ratio: Option<f64>,
+    /// `read.whole.median_ms / read.whole.in_page_median_ms`: what a read costs beyond the
+    /// page's own work when the page gathers everything.
+    #[serde(default)]
+    pub whole_ratio: Option<f64>,
     /// `invoke.median_ms / round_trip_median_ms`.
     #[serde(default)]
     pub invoke_ratio: Option<f64>,
@@ -79,6 +83,23 @@ pub struct ReadTimes {
     /// Slowest warm read.
     pub max_ms: f64,
     /// Median of the collector's own in-page time in those reads: the floor of a read.
+    pub in_page_median_ms: Option<f64>,
+    /// Whole reads of the loaded page: gathered as a first read is, reusing nothing the page
+    /// kept (what a warm read saves, and what a read costs on a screen that changed).
+    #[serde(default)]
+    pub whole: Option<WholeReads>,
+}
+
+/// Whole reads of a route (`Tools::read_screen_whole`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WholeReads {
+    /// Median round trip.
+    pub median_ms: f64,
+    /// Fastest.
+    pub min_ms: f64,
+    /// Slowest.
+    pub max_ms: f64,
+    /// Median of the collector's own in-page time in those reads.
     pub in_page_median_ms: Option<f64>,
 }
 
@@ -133,6 +154,19 @@ pub fn table(report: &BenchReport) -> String {
                 ),
             },
         ]);
+        if let Some(w) = &r.read.whole {
+            rows.push([
+                String::new(),
+                String::new(),
+                "whole read".into(),
+                ms(w.median_ms),
+                ms(w.min_ms),
+                ms(w.max_ms),
+                opt(w.in_page_median_ms, 1),
+                opt(r.whole_ratio, 2),
+                "nothing reused; floor: in-page collector".into(),
+            ]);
+        }
         for (what, times, ratio) in [
             ("invoke", &r.invoke, r.invoke_ratio),
             ("fill", &r.fill, r.fill_ratio),
@@ -211,6 +245,12 @@ pub(super) mod tests {
                 min_ms: read_median - 1.0,
                 max_ms: read_median + 1.0,
                 in_page_median_ms: Some(read_median / 2.0),
+                whole: Some(WholeReads {
+                    median_ms: read_median * 10.0,
+                    min_ms: read_median * 9.0,
+                    max_ms: read_median * 11.0,
+                    in_page_median_ms: Some(read_median * 8.0),
+                }),
             },
             invoke: Some(ActTimes {
                 anchor: "region-24.button-3".into(),
@@ -221,6 +261,7 @@ pub(super) mod tests {
             fill: None,
             round_trip_median_ms: Some(0.5),
             read_ratio: Some(2.0),
+            whole_ratio: Some(1.25),
             invoke_ratio: Some(60.0),
             fill_ratio: None,
         }
@@ -245,6 +286,8 @@ pub(super) mod tests {
         ] {
             assert!(r["read"].get(key).is_some(), "no `read.{key}` in {r}");
         }
+        assert_eq!(r["read"]["whole"]["median_ms"], 100.0);
+        assert_eq!(r["whole_ratio"], 1.25);
         assert_eq!(r["invoke"]["anchor"], "region-24.button-3");
         assert!(r["truncation"].is_null() && r["fill"].is_null());
         let back: BenchReport = serde_json::from_value(value).expect("reads back");

@@ -231,6 +231,21 @@ impl<T: Tab> Tools<T> {
         self.call(Verb::Read, None, None, outcome).await
     }
 
+    /// Reads the screen as the document's first read does: the page finds every root and
+    /// gathers every control again, reusing nothing it kept. The same state as
+    /// [`read_screen`](Tools::read_screen), at a first read's cost: what `waymark bench`
+    /// reports as a whole read.
+    pub async fn read_screen_whole(&self) -> RoundTrip {
+        let view = self.view();
+        let outcome = async {
+            self.gather(&view, true)
+                .await
+                .map(|(s, _)| (None, s, None))
+                .map_err(|e| (None, e))
+        };
+        self.call(Verb::Read, None, None, outcome).await
+    }
+
     /// The view of reads nobody shaped: the whole screen within the default budget.
     fn view(&self) -> View {
         View {
@@ -339,9 +354,20 @@ impl<T: Tab> Tools<T> {
         &self,
         view: &View,
     ) -> Result<(InferredState, Option<Changes>), ToolError> {
+        self.gather(view, false).await
+    }
+
+    /// [`read_changes`](Tools::read_changes), or with `whole` a read that reuses nothing
+    /// the page kept (see [`read_screen_whole`](Tools::read_screen_whole)).
+    async fn gather(
+        &self,
+        view: &View,
+        whole: bool,
+    ) -> Result<(InferredState, Option<Changes>), ToolError> {
         let start = Instant::now();
         let args = json!({"max": self.options.max_controls, "since": self.held_token(),
-                "region": view.region, "evidence": self.evidence_for(view.nodes)});
+                "region": view.region, "evidence": self.evidence_for(view.nodes),
+                "whole": whole});
         let json = self.collect("read", &args).await?;
         let read: CollectorRead = parse_shared(json).map_err(capture_error)?;
         if let (Some(region), Some(regions)) = (&view.region, &read.regions) {

@@ -265,3 +265,66 @@ fn text_holding_the_packing_bytes_reads_back_exactly() {
         tools.close().await;
     });
 }
+
+#[test]
+fn a_whole_read_gathers_what_a_warm_read_holds_and_later_reads_build_on_it() {
+    let (tools, _) = tools();
+    block_on(async {
+        let opened = open(&tools, "/widgets").await;
+        let whole = ok(&tools.read_screen_whole().await).clone();
+        assert_eq!(whole.controls, opened.controls);
+        // the roots were found again: the shadow root's and the frame's controls are there
+        control(&whole, "widgets.shadow-button", None);
+        assert!(
+            whole.controls.iter().any(|c| c.region == "frame"),
+            "{:?}",
+            whole.controls
+        );
+        ok(&tools.invoke("widgets.counter", None).await);
+        let warm = ok(&tools.read_screen().await).clone();
+        assert_eq!(
+            control(&warm, "widgets.counter", None).label,
+            "Clicked 1 times"
+        );
+        let again = ok(&tools.read_screen_whole().await).clone();
+        assert_eq!(again.controls, warm.controls);
+        // the whole read is the one the runner holds now: the next delta applies to it
+        let pressed = tools.invoke("widgets.counter", None).await;
+        assert_eq!(
+            control(ok(&pressed), "widgets.counter", None).label,
+            "Clicked 2 times"
+        );
+        let changes = pressed
+            .changes
+            .as_ref()
+            .expect("an invoke says what changed");
+        assert_eq!(changes.changed.len(), 1, "{changes:?}");
+        tools.close().await;
+    });
+}
+
+#[test]
+fn a_whole_read_sees_what_no_mutation_announced() {
+    let tab = block_on(shared().browser.new_tab()).expect("a tab");
+    let tools = Tools::new(
+        tab,
+        fixtures::base(),
+        Arc::new(Registry::empty()),
+        ToolOptions::default(),
+    );
+    block_on(async {
+        let screen = open(&tools, "/restyled.html").await;
+        assert!(control(&screen, "restyled.goes", None).visible);
+        // The style sheet hides the button at 300 ms: no mutation, no input.
+        tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+        let warm = ok(&tools.read_screen().await).clone();
+        assert!(
+            control(&warm, "restyled.goes", None).visible,
+            "a warm read reuses what the page kept (see collector.js `read`)"
+        );
+        let whole = ok(&tools.read_screen_whole().await).clone();
+        assert!(!control(&whole, "restyled.goes", None).visible);
+        assert!(control(&whole, "restyled.stays", None).visible);
+        tools.close().await;
+    });
+}
