@@ -1,0 +1,178 @@
+// Same-machine reference timings for Playwright on pages made by gen-dense.py.
+// Usage: node bench/compare/playwright.mjs [--runs R] [--aria-max N] [--json] N...
+// Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+// The shared generator beside the repository (../shared/bench), unless GEN_DENSE names another.
+const GEN = process.env.GEN_DENSE || fileURLToPath(new URL('../../../shared/bench/gen-dense.py', import.meta.url));
+const EXE = process.env.CHROMIUM || '/usr/bin/chromium';
+
+function usage(msg) {
+  console.error(`${msg}\nusage: node bench/compare/playwright.mjs [--runs R] [--aria-max N] [--json] N...`);
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const o = { runs: 5, ariaMax: 1000, json: false, ns: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--runs') o.runs = Number(argv[++i]);
+    else if (a === '--aria-max') o.ariaMax = Number(argv[++i]);
+    else if (a === '--json') o.json = true;
+    else if (/^\d+$/.test(a)) o.ns.push(Number(a));
+    else usage(`unknown argument ${a}`);
+  }
+  if (!(o.runs >= 1) || !(o.ariaMax >= 0)) usage('--runs and --aria-max take numbers');
+  if (o.ns.length === 0) o.ns = [1000, 10000];
+  return o;
+}
+
+// The in-page collector: every [data-anchor] control as one JSON string.
+function collect() {
+  const out = [];
+  for (const el of document.querySelectorAll('[data-anchor]')) {
+    const r = el.getBoundingClientRect();
+    out.push({
+      anchor: el.getAttribute('data-anchor'),
+      role: el.getAttribute('role') || el.tagName.toLowerCase(),
+      name: el.getAttribute('aria-label') || el.textContent.trim(),
+      disabled: el.disabled === true || el.getAttribute('aria-disabled') === 'true',
+      bbox: { x: r.x, y: r.y, width: r.width, height: r.height },
+    });
+  }
+  return JSON.stringify(out);
+}
+
+// The same function, timed inside the page; returns milliseconds.
+const COLLECT_IN_PAGE = `(() => {
+  const collect = ${collect.toString()};
+  const t0 = performance.now();
+  collect();
+  return performance.now() - t0;
+})()`;
+
+function meta(html, name) {
+  const m = html.match(new RegExp(`<meta name="${name}" content="([^"]+)">`));
+  if (!m) throw new Error(`${GEN} printed no <meta name="${name}">`);
+  return m[1];
+}
+
+function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  const median = s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  return { median, min: s[0], max: s[s.length - 1], runs: xs };
+}
+
+// Runs fn R times (fn gets the run index) and returns stats of node-side wall time.
+async function measure(runs, fn) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn(i);
+    times.push(performance.now() - t0);
+  }
+  return stats(times);
+}
+
+async function benchOne(browser, baseUrl, setPage, n, o) {
+  const html = execFileSync('python3', [GEN, String(n)], { maxBuffer: 1 << 30 }).toString('utf8');
+  const click = `[data-anchor="${meta(html, 'bench-click-target')}"]`;
+  const fill = `[data-anchor="${meta(html, 'bench-fill-target')}"]`;
+  setPage(html);
+
+  const page = await browser.newPage();
+  page.setDefaultTimeout(0); // big pages are slow; never time out mid-measure
+  await page.goto(`${baseUrl}/dense-${n}.html`, { waitUntil: 'load' });
+  const count = await page.evaluate(() => document.querySelectorAll('[data-anchor]').length);
+  if (count !== n) throw new Error(`page for N=${n} has ${count} [data-anchor] controls`);
+
+  const r = {};
+  r.evaluate = await measure(o.runs, () => page.evaluate(collect));
+  const inPage = [];
+  for (let i = 0; i < o.runs; i++) inPage.push(await page.evaluate(COLLECT_IN_PAGE));
+  r.inPageCollector = stats(inPage);
+
+  r.click = await measure(o.runs, () => page.click(click));
+  const clicks = await page.evaluate(() => window.__clicks);
+  if (clicks !== o.runs) throw new Error(`expected ${o.runs} clicks on ${click}, page counted ${clicks}`);
+
+  r.fill = await measure(o.runs, (i) => page.fill(fill, `value ${i}`));
+  const value = await page.inputValue(fill);
+  if (value !== `value ${o.runs - 1}`) throw new Error(`${fill} holds ${JSON.stringify(value)} after fill`);
+
+  if (n <= o.ariaMax) {
+    r.ariaSnapshot = await measure(o.runs, () => page.locator('body').ariaSnapshot({ timeout: 0 }));
+    const cdp = await page.context().newCDPSession(page);
+    let last;
+    r.getFullAXTree = await measure(o.runs, async () => { last = await cdp.send('Accessibility.getFullAXTree'); });
+    r.getFullAXTree.mb = Buffer.byteLength(JSON.stringify(last)) / 1e6;
+    await cdp.detach();
+  }
+  await page.close();
+  return r;
+}
+
+const ROWS = [
+  ['ariaSnapshot', "locator('body').ariaSnapshot()"],
+  ['evaluate', 'one evaluate -> JSON string of all controls'],
+  ['inPageCollector', 'in-page collector time alone'],
+  ['click', 'click() on the click target'],
+  ['fill', 'fill() on the fill target'],
+  ['getFullAXTree', 'CDP Accessibility.getFullAXTree'],
+];
+
+function fmt(ms) {
+  if (ms >= 10000) return `${(ms / 1000).toFixed(1)} s`;
+  return ms >= 10 ? `${Math.round(ms)} ms` : `${ms.toFixed(1)} ms`;
+}
+
+function cell(s) {
+  if (!s) return 'skipped';
+  const mb = s.mb === undefined ? '' : `, ${s.mb.toFixed(1)} MB`;
+  return `${fmt(s.median)} (${fmt(s.min)}..${fmt(s.max)})${mb}`;
+}
+
+function table(o, results) {
+  const head = ['median (min..max) of ' + o.runs, ...o.ns.map((n) => `N=${n}`)];
+  const body = ROWS.map(([k, label]) => [label, ...o.ns.map((n) => cell(results[n][k]))]);
+  const w = head.map((_, i) => Math.max(...[head, ...body].map((row) => row[i].length)));
+  const line = (row) => row.map((c, i) => c.padEnd(w[i])).join(' | ').trimEnd();
+  return [line(head), w.map((x) => '-'.repeat(x)).join('-|-'), ...body.map(line)].join('\n');
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  let html = '';
+  const server = createServer((req, res) => {
+    if (req.url === '/favicon.ico') { res.writeHead(404).end(); return; }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const baseUrl = `http://127.0.0.1:${server.address().port}`;
+
+  const args = process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [];
+  const browser = await chromium.launch({ executablePath: EXE, headless: true, args });
+  const pwVersion = createRequire(import.meta.url)('playwright-core/package.json').version;
+  try {
+    const results = {};
+    for (const n of o.ns) results[n] = await benchOne(browser, baseUrl, (h) => { html = h; }, n, o);
+    if (o.json) {
+      console.log(JSON.stringify({ chromium: browser.version(), playwrightCore: pwVersion, runs: o.runs,
+        ariaMax: o.ariaMax, results }, null, 2));
+    } else {
+      console.log(`Chromium ${browser.version()}, playwright-core ${pwVersion}, ${o.runs} runs per cell`);
+      console.log(table(o, results));
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+main().catch((e) => { console.error(e.stack || String(e)); process.exit(1); });
