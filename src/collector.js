@@ -95,10 +95,10 @@
     + 'switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid '
     + 'treeitem').split(' ').forEach(function (r) { ROLES[r] = 1; });
 
-  // `tag` and `type` (an input's) spare a dense read a DOM call each; other callers may
-  // leave them out. So in the helpers below.
-  function roleOf(el, tag, type) {
-    var r = el.getAttribute('role');
+  // `tag`, `type` (an input's) and `attr` (its role attribute) spare a dense read a DOM
+  // call each; other callers may leave them out. So in the helpers below.
+  function roleOf(el, tag, type, attr) {
+    var r = attr === undefined ? el.getAttribute('role') : attr;
     if (r) {
       var words = r.trim().toLowerCase().split(/\s+/);
       for (var i = 0; i < words.length; i++) {
@@ -306,7 +306,9 @@
       valuesDirty: false,
       rootsDirty: true,
       roots: null,
-      ids: new WeakMap(),
+      // Element ids live on the elements, under this document's own symbol (see idOf).
+      idKey: Symbol('waymark id'),
+      ids: null,
       nextId: 1,
       watched: new WeakSet(),
       observer: null,
@@ -365,10 +367,23 @@
     });
   }
 
+  // An element's id: a property under the document's own symbol, which no page script
+  // names by accident. A WeakMap of 50,000 elements cost a read 30-60 ms to fill, and every
+  // garbage collection after it its ephemerons; it is kept only for elements the page made
+  // non-extensible.
   function idOf(el) {
-    var id = W.ids.get(el);
-    if (!id) { id = W.nextId++; W.ids.set(el, id); }
+    var id = el[W.idKey];
+    if (id) return id;
+    if (W.ids && (id = W.ids.get(el))) return id;
+    id = W.nextId++;
+    if (Object.isExtensible(el)) el[W.idKey] = id;
+    else (W.ids || (W.ids = new WeakMap())).set(el, id);
     return id;
+  }
+
+  // The id an element was given, or undefined.
+  function idIn(el) {
+    return el[W.idKey] || (W.ids ? W.ids.get(el) : undefined);
   }
 
   // ------------------------------------------------------------------ roots
@@ -417,9 +432,13 @@
   }
 
   function labelMap(roots) {
+    return labelsOf(roots.map(function (r) { return r.root.querySelectorAll('label'); }));
+  }
+
+  // Each labelled control's labels, from each root's list of labels.
+  function labelsOf(lists) {
     var map = new Map();
-    roots.forEach(function (r) {
-      var labs = r.root.querySelectorAll('label');
+    lists.forEach(function (labs) {
       for (var i = 0; i < labs.length; i++) {
         var c = labs[i].control;
         if (!c) continue;
@@ -428,6 +447,30 @@
       }
     });
     return map;
+  }
+
+  var DIALOGS = 'dialog[open],[role=dialog],[role=alertdialog]';
+
+  // What a whole read looks for in a root, found in one selector scan (a scan each for the
+  // controls, the labels and the dialogs cost a 10,000-control page twice as much): the
+  // anchored elements with their tag, anchor and role attribute (read here once, for the
+  // record), the labels and the dialogs, each in document order.
+  function scan(root) {
+    var found = root.querySelectorAll('[data-anchor],label,' + DIALOGS);
+    var s = { anchored: [], tags: [], anchors: [], roles: [], labels: [], dialogs: [] };
+    for (var i = 0; i < found.length; i++) {
+      var el = found[i], tag = el.tagName, role = el.getAttribute('role');
+      var anchor = el.getAttribute('data-anchor');
+      if (anchor !== null) {
+        s.anchored.push(el);
+        s.tags.push(tag);
+        s.anchors.push(anchor);
+        s.roles.push(role);
+      }
+      if (tag === 'LABEL') s.labels.push(el);
+      if (tag === 'DIALOG' ? el.hasAttribute('open') : role === 'dialog' || role === 'alertdialog') s.dialogs.push(el);
+    }
+    return s;
   }
 
   function deepActive() {
@@ -446,8 +489,13 @@
   var NO_LABELS = new Map();
 
   function openDialog(roots) {
-    for (var i = 0; i < roots.length; i++) {
-      var ds = roots[i].root.querySelectorAll('dialog[open],[role=dialog],[role=alertdialog]');
+    return modalOf(roots.map(function (r) { return r.root.querySelectorAll(DIALOGS); }));
+  }
+
+  // The name of the first shown modal dialog among each root's dialogs, or null.
+  function modalOf(lists) {
+    for (var i = 0; i < lists.length; i++) {
+      var ds = lists[i];
       for (var j = 0; j < ds.length; j++) {
         var d = ds[j];
         var modal = d.tagName === 'DIALOG' ? d.matches(':modal') : d.getAttribute('aria-modal') === 'true' || d.getAttribute('role') === 'alertdialog';
@@ -466,12 +514,13 @@
   // One control's record. Fields at their usual value are left out (no key, no
   // value, not disabled, visible…) to keep a dense read small; the focus is reported once
   // for the whole read instead of per control, so moving it changes no record.
-  // `tag` and `type` as the caller read them; `off` as ariaDisabledIn gives it (or null).
-  // Every DOM call here is paid once per control of a dense read: each is made once.
-  function record(el, tag, type, role, region, labels, origin, off) {
+  // `tag`, `type` and `anchor` as the caller read them (anchor may be left out); `off` as
+  // ariaDisabledIn gives it (or null). Every DOM call here is paid once per control of a
+  // dense read: each is made once.
+  function record(el, tag, type, role, region, labels, origin, off, anchor) {
     var rect = el.getBoundingClientRect();
     var x = rect.left, y = rect.top, w = rect.width, h = rect.height;
-    var rec = { anchor: el.getAttribute('data-anchor') };
+    var rec = { anchor: anchor === undefined ? el.getAttribute('data-anchor') : anchor };
     var key = el.getAttribute('data-anchor-key');
     if (key !== null) rec.key = key;
     rec.label = nameOf(el, role, labels, tag, type);
@@ -589,7 +638,7 @@
   function headOf(token, roots, total, droppedByRegion, droppedByRole, dialog) {
     var active = deepActive();
     var focusEl = active && active.closest ? active.closest('[data-anchor]') : null;
-    var focusId = focusEl ? (W.ids.get(focusEl) || null) : null;
+    var focusId = focusEl ? (idIn(focusEl) || null) : null;
     var nav = performance.getEntriesByType('navigation')[0];
     return {
       token: token,
@@ -624,7 +673,9 @@
     var roots = collectRoots();
     var prev = W.cache;
     var reuse = prev && !W.dirty && prev.max === max && !whole;
-    var ids = [], wired = new Map(), recs = new Map(), elOf = new Map(), total = 0, live = [];
+    // Records, their wire form and their elements, by id: arrays, as ids are small integers
+    // (filling three Maps cost a 50,000-control read some 30 ms).
+    var ids = [], wired = [], recs = [], elOf = [], total = 0, live = [];
     var droppedByRegion = {}, droppedByRole = {};
     var labels = null, dialog;
     var valuesDirty = W.valuesDirty;
@@ -648,7 +699,7 @@
         // the delta: copying the held read's maps to compare them afterwards cost a
         // 50,000-control fill two 50,000-entry copies and a comparison of every record.
         live.forEach(function (f) {
-          var el = f.el, rec = recs.get(f.id), value = null, checked = null;
+          var el = f.el, rec = recs[f.id], value = null, checked = null;
           // What a person typed during a handoff is never read back (see valueOf).
           var typed = W.typed && W.typed.has(el);
           switch (typed ? 'typed' : f.kind) {
@@ -669,20 +720,21 @@
           if (value === was && checked === wasChecked) return;
           if (value === null) delete rec.value; else rec.value = value;
           if (checked === null) delete rec.checked; else rec.checked = checked;
-          wired.set(f.id, wire(rec));
+          wired[f.id] = wire(rec);
           rewritten.push(f.id);
         });
       }
     } else {
-      labels = labelMap(roots);
-      roots.forEach(function (r) {
-        var els = r.root.querySelectorAll('[data-anchor]'), origin = originOf(r);
+      var scans = roots.map(function (r) { return scan(r.root); });
+      labels = labelsOf(scans.map(function (sc) { return sc.labels; }));
+      roots.forEach(function (r, k) {
+        var sc = scans[k], els = sc.anchored, origin = originOf(r);
         var off = ariaDisabledIn(r.root);
         for (var i = 0; i < els.length; i++) {
           var el = els[i];
           total++;
-          var tag = el.tagName, type = tag === 'INPUT' ? el.type : undefined;
-          var role = roleOf(el, tag, type);
+          var tag = sc.tags[i], type = tag === 'INPUT' ? el.type : undefined;
+          var role = roleOf(el, tag, type, sc.roles[i]);
           var region = regionOf(el, r.region);
           if (ids.length >= max) {
             bump(droppedByRegion, region);
@@ -691,15 +743,15 @@
           }
           var id = idOf(el);
           ids.push(id);
-          var rec = record(el, tag, type, role, region, labels, origin, off);
-          recs.set(id, rec);
-          elOf.set(id, el);
-          wired.set(id, wire(rec));
+          var rec = record(el, tag, type, role, region, labels, origin, off, sc.anchors[i]);
+          recs[id] = rec;
+          elOf[id] = el;
+          wired[id] = wire(rec);
           var kind = LIVE[tag] && liveKind(el, tag, type, rec.secret === true);
           if (kind) live.push({ id: id, el: el, kind: kind, index: el.selectedIndex });
         }
       });
-      dialog = openDialog(roots);
+      dialog = modalOf(scans.map(function (sc) { return sc.dialogs; }));
     }
     // Evidence is gathered again after any mutation or input; otherwise the last is reused.
     var ev = null, capsKey = caps ? JSON.stringify(caps) : null;
@@ -732,10 +784,10 @@
         changedIds = rewritten;
       } else {
         ids.forEach(function (id) {
-          if (prev.wired.get(id) !== wired.get(id)) changedIds.push(id);
+          if (prev.wired[id] !== wired[id]) changedIds.push(id);
         });
       }
-      changedIds.forEach(function (id) { parts.push(wired.get(id)); });
+      changedIds.forEach(function (id) { parts.push(wired[id]); });
       head.changed_ids = changedIds;
       head.changed = parts.join(SEP);
       head.collector_ms = performance.now() - t0;
@@ -745,7 +797,7 @@
     head.ids = runs(ids);
     head.strings_from = 0;
     head.strings = W.strs;
-    ids.forEach(function (id) { parts.push(wired.get(id)); });
+    ids.forEach(function (id) { parts.push(wired[id]); });
     head.controls = parts.join(SEP);
     head.collector_ms = performance.now() - t0;
     return JSON.stringify(head);
@@ -808,15 +860,15 @@
       if (!c.byAnchor) {
         c.byAnchor = new Map();
         c.ids.forEach(function (id) {
-          var a = c.recs.get(id).anchor, list = c.byAnchor.get(a);
+          var a = c.recs[id].anchor, list = c.byAnchor.get(a);
           if (list) list.push(id); else c.byAnchor.set(a, [id]);
         });
       }
       var hits = [];
       (c.byAnchor.get(anchor) || []).forEach(function (id) {
-        var rec = c.recs.get(id);
+        var rec = c.recs[id];
         var k = rec.key === undefined ? null : rec.key;
-        if (key === null || key === undefined || k === key) hits.push({ el: c.elOf.get(id) });
+        if (key === null || key === undefined || k === key) hits.push({ el: c.elOf[id] });
       });
       return hits;
     }
@@ -918,7 +970,7 @@
   // whatever element is there).
   function target(a) {
     if (a.node !== undefined && a.node !== null) {
-      var el = (W.nodes && W.nodes.get(a.node)) || (W.cache && W.cache.elOf.get(a.node));
+      var el = (W.nodes && W.nodes.get(a.node)) || (W.cache && W.cache.elOf[a.node]);
       if (!el || !el.isConnected) return { info: { status: 'stale', count: 0 } };
       return { el: el };
     }

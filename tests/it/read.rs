@@ -328,3 +328,28 @@ fn a_whole_read_sees_what_no_mutation_announced() {
         tools.close().await;
     });
 }
+
+#[test]
+fn an_element_the_page_sealed_is_read_and_acted_on() {
+    let tab = block_on(shared().browser.new_tab()).expect("a tab");
+    let tools = Tools::new(
+        tab,
+        fixtures::base(),
+        Arc::new(Registry::empty()),
+        ToolOptions::default(),
+    );
+    block_on(async {
+        let screen = open(&tools, "/sealed.html").await;
+        assert_eq!(control(&screen, "sealed.sealed", None).label, "Sealed 0");
+        let pressed = tools.invoke("sealed.sealed", None).await;
+        assert_eq!(
+            control(ok(&pressed), "sealed.sealed", None).label,
+            "Sealed 1"
+        );
+        let changes = pressed.changes.as_ref().expect("the page stayed");
+        assert_eq!(changes.changed, ["sealed.sealed"]);
+        let whole = ok(&tools.read_screen_whole().await).clone();
+        assert_eq!(whole.controls, ok(&pressed).controls);
+        tools.close().await;
+    });
+}
