@@ -1,10 +1,11 @@
 //! The tools against a real Chromium and the embedded demo app's dense screen
 //! (`/dense?n=N`, byte for byte the shared `gen-dense.py` page): one CDP round trip,
-//! `read_screen` on 1,000 and 10,000 controls, `invoke` on the page's last button and
-//! `fill` on its last input (each fill types a new value, and the round trip's diff must
-//! name exactly that field), and the naive per-element CDP read of 100 controls of the
-//! 1,000-control page as the contrast (three CDP commands per element). Every read and
-//! action prints the truncation it saw, so a cut read can never look fast by accident.
+//! `read_screen` on 1,000 and 10,000 controls (warm, and whole: nothing reused), `invoke`
+//! on the page's last button and `fill` on its last input (each fill types a new value,
+//! and the round trip's diff must name exactly that field), and the naive per-element CDP
+//! read of 100 controls of the 1,000-control page as the contrast (three CDP commands per
+//! element). Every read and action prints the truncation it saw, so a cut read can never
+//! look fast by accident.
 //!
 //! The 50,000-control page is a separate, slower group: `WAYMARK_BENCH_50K=1`.
 //!
@@ -108,6 +109,23 @@ fn reads(c: &mut Criterion, bench: &Bench, group: &str, sizes: &[usize]) {
         if let Some(screen) = &last {
             eprintln!(
                 "read_screen n={n}: warm read in page {:.2} ms, {}",
+                tools.last_in_page_ms().unwrap_or(f64::NAN),
+                cut(screen)
+            );
+        }
+        // The same page gathered as a first read does, nothing reused: what a read costs
+        // when the whole screen changed.
+        let mut last = None;
+        group.bench_function(format!("whole_dense_{n}"), |b| {
+            b.iter(|| {
+                let rt = bench.rt.block_on(tools.read_screen_whole());
+                assert!(rt.ok && rt.screen.as_ref().is_some_and(|s| s.truncation.is_none()));
+                last = rt.screen;
+            })
+        });
+        if let Some(screen) = &last {
+            eprintln!(
+                "read_screen n={n}: whole read in page {:.1} ms, {}",
                 tools.last_in_page_ms().unwrap_or(f64::NAN),
                 cut(screen)
             );
