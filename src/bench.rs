@@ -307,24 +307,23 @@ async fn measure<T: Tab>(
     for _ in 0..10 {
         ping(tools, &mut pings).await.map_err(ping_failed())?;
     }
-    let mut reads = Vec::with_capacity(runs);
-    let mut in_page = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        ping(tools, &mut pings).await.map_err(ping_failed())?;
-        let rt = tools.read_screen().await;
-        reads.push(rt.elapsed_ms);
-        cuts.see(&screen(rt).map_err(failed("read_screen".into()))?);
-        in_page.extend(tools.last_in_page_ms());
+    // Warm reads, then whole ones (nothing reused): each read's time and in-page time.
+    let mut samples: [(Vec<f64>, Vec<f64>); 2] = Default::default();
+    for (whole, (times, in_page)) in [false, true].into_iter().zip(&mut samples) {
+        for _ in 0..runs {
+            ping(tools, &mut pings).await.map_err(ping_failed())?;
+            let rt = if whole {
+                tools.read_screen_whole().await
+            } else {
+                tools.read_screen().await
+            };
+            times.push(rt.elapsed_ms);
+            let doing = if whole { "a whole read" } else { "read_screen" };
+            cuts.see(&screen(rt).map_err(failed(doing.into()))?);
+            in_page.extend(tools.last_in_page_ms());
+        }
     }
-    let mut wholes = Vec::with_capacity(runs);
-    let mut whole_in_page = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        ping(tools, &mut pings).await.map_err(ping_failed())?;
-        let rt = tools.read_screen_whole().await;
-        wholes.push(rt.elapsed_ms);
-        cuts.see(&screen(rt).map_err(failed("a whole read".into()))?);
-        whole_in_page.extend(tools.last_in_page_ms());
-    }
+    let [(reads, in_page), (wholes, whole_in_page)] = samples;
     let mut invoke = None;
     if let Some(anchor) = &plan.invoke {
         let mut times = Vec::with_capacity(runs);

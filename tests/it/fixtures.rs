@@ -58,12 +58,19 @@ pub fn audited_tools() -> Tools<ChromiumTab> {
 
 /// The same with other bounds (`audit` is switched on).
 pub fn audited_tools_with(options: ToolOptions) -> Tools<ChromiumTab> {
-    let shared = shared();
-    let tab = block_on(shared.browser.new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
-    let options = ToolOptions {
+    tools_with(ToolOptions {
         audit: true,
         ..options
-    };
+    })
+}
+
+/// Tools over a fresh tab on the fixture server, without a registry, with the default bounds.
+pub fn tools() -> Tools<ChromiumTab> {
+    tools_with(ToolOptions::default())
+}
+
+fn tools_with(options: ToolOptions) -> Tools<ChromiumTab> {
+    let tab = block_on(shared().browser.new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
     Tools::new(tab, base(), Arc::new(Registry::empty()), options)
 }
 

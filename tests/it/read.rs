@@ -2,13 +2,8 @@
 //! technology names controls, roles, disabled and editable states, values with secrets
 //! redacted, regions and visibility.
 
-use std::sync::Arc;
-
-use waymark::registry::Registry;
-use waymark::tools::{ToolOptions, Tools};
-
 use crate::fixtures;
-use crate::harness::{block_on, control, ok, open, shared, tools};
+use crate::harness::{block_on, control, ok, open, tools};
 
 #[test]
 fn read_screen_returns_the_screen_without_moving() {
@@ -226,13 +221,7 @@ fn a_value_set_by_script_in_answer_to_typing_is_read() {
 /// script sets, in a click's handler or later, which no event names.
 #[test]
 fn text_holding_the_packing_bytes_reads_back_exactly() {
-    let tab = block_on(shared().browser.new_tab()).expect("a tab");
-    let tools = Tools::new(
-        tab,
-        fixtures::base(),
-        Arc::new(Registry::empty()),
-        ToolOptions::default(),
-    );
+    let tools = fixtures::tools();
     block_on(async {
         let screen = open(&tools, "/separators.html").await;
         let name = control(&screen, "odd.name", None);
@@ -305,13 +294,7 @@ fn a_whole_read_gathers_what_a_warm_read_holds_and_later_reads_build_on_it() {
 
 #[test]
 fn a_whole_read_sees_what_no_mutation_announced() {
-    let tab = block_on(shared().browser.new_tab()).expect("a tab");
-    let tools = Tools::new(
-        tab,
-        fixtures::base(),
-        Arc::new(Registry::empty()),
-        ToolOptions::default(),
-    );
+    let tools = fixtures::tools();
     block_on(async {
         let screen = open(&tools, "/restyled.html").await;
         assert!(control(&screen, "restyled.goes", None).visible);
@@ -331,13 +314,7 @@ fn a_whole_read_sees_what_no_mutation_announced() {
 
 #[test]
 fn an_element_the_page_sealed_is_read_and_acted_on() {
-    let tab = block_on(shared().browser.new_tab()).expect("a tab");
-    let tools = Tools::new(
-        tab,
-        fixtures::base(),
-        Arc::new(Registry::empty()),
-        ToolOptions::default(),
-    );
+    let tools = fixtures::tools();
     block_on(async {
         let screen = open(&tools, "/sealed.html").await;
         assert_eq!(control(&screen, "sealed.sealed", None).label, "Sealed 0");
