@@ -14,6 +14,8 @@
 //   settle  {quiet_ms, max_ms, max, since, evidence}
 //                                              -> wait until the DOM is quiet or a navigation
 //                                                 started; read in the same trip
+//   early   {}                                 -> in a new document, before its scripts: watch
+//                                                 the value setters (see watchSetters)
 //   finish_fill {anchor, key, expected, max, quiet_ms, max_ms, evidence}
 //                                              -> change event, verify the value, settle, read
 (function (op, args) {
@@ -351,6 +353,18 @@
   // window's setters for them say so (once per window; the page's own setter still runs).
   var SETTERS = [['HTMLInputElement', ['value', 'checked']], ['HTMLTextAreaElement', ['value']],
     ['HTMLSelectElement', ['value', 'selectedIndex']], ['HTMLOptionElement', ['selected']]];
+  // A value was set in script: this document's next read looks at values again, and so
+  // does the top document's, which reads this one when it is a frame (the setters of a
+  // frame's window are its own collector's when it was installed there first).
+  function valuesSet() {
+    W.valuesDirty = true;
+    if (window.top === window) return;
+    try {
+      var top = window.top.__waymark;
+      if (top) top.valuesDirty = true;
+    } catch (e) { /* a frame of another origin: its top reads nothing of it */ }
+  }
+
   function watchSetters(win) {
     if (!win || win.__waymarkSetters) return;
     win.__waymarkSetters = true;
@@ -361,7 +375,7 @@
         if (!d || !d.set || !d.configurable) return;
         Object.defineProperty(proto, name, {
           configurable: true, enumerable: d.enumerable, get: d.get,
-          set: function (v) { W.valuesDirty = true; d.set.call(this, v); }
+          set: function (v) { valuesSet(); d.set.call(this, v); }
         });
       });
     });
@@ -1155,6 +1169,10 @@
       return read(args.max, args.since, args.region, args.evidence, args.whole === true);
     case 'prepare':
       return stringify(prepare(args));
+    case 'early':
+      // Run in a new document before its own scripts (see collector::early).
+      watchSetters(window);
+      return '"ok"';
     case 'handoff':
       handoffMark(args.on);
       return '"ok"';

@@ -21,9 +21,10 @@ use chromiumoxide::cdp::browser_protocol::inspector::{
 };
 use chromiumoxide::cdp::browser_protocol::network::{CookieParam, CookieSameSite, TimeSinceEpoch};
 use chromiumoxide::cdp::browser_protocol::page::{
-    CaptureScreenshotFormat, CaptureScreenshotParams, EventFileChooserOpened,
-    EventFrameStartedLoading, EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId,
-    HandleJavaScriptDialogParams, NavigateParams, SetInterceptFileChooserDialogParams,
+    AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
+    EventFileChooserOpened, EventFrameStartedLoading, EventFrameStoppedLoading,
+    EventJavascriptDialogOpening, FrameId, HandleJavaScriptDialogParams, NavigateParams,
+    SetInterceptFileChooserDialogParams,
 };
 use chromiumoxide::cdp::browser_protocol::storage::SetCookiesParams;
 use chromiumoxide::cdp::browser_protocol::target::{
@@ -470,6 +471,17 @@ impl Tab for ChromiumTab {
                 "expected a string from the collector, got {other:?}"
             ))),
         }
+    }
+
+    async fn on_new_document(&self, source: &str) -> Result<(), BrowserError> {
+        bounded(
+            self.timeout,
+            "installing a script for new documents",
+            self.page
+                .execute(AddScriptToEvaluateOnNewDocumentParams::new(source)),
+        )
+        .await?;
+        Ok(())
     }
 
     async fn navigate(&self, url: &str, timeout: Duration) -> Result<(), BrowserError> {

@@ -36,6 +36,13 @@ pub trait Tab: Send + Sync {
         timeout: Duration,
     ) -> impl Future<Output = Result<String, BrowserError>> + Send;
 
+    /// Evaluates `source` in every document the tab loads from now on, before the
+    /// document's own scripts run.
+    fn on_new_document(
+        &self,
+        source: &str,
+    ) -> impl Future<Output = Result<(), BrowserError>> + Send;
+
     /// Navigates the tab to `url` and waits for the document to load.
     fn navigate(
         &self,

@@ -124,6 +124,8 @@ pub struct Tools<T: Tab> {
     returns_seen: AtomicU64,
     /// Control came back since the last read: the next read reports what changed.
     resumed: AtomicBool,
+    /// The collector is installed in every new document of the tab, before its scripts.
+    early: AtomicBool,
 }
 
 /// What a call that succeeded leaves: the target's label, the screen now, the change.
@@ -154,6 +156,7 @@ impl<T: Tab> Tools<T> {
             untrusted_read: AtomicBool::new(false),
             returns_seen: AtomicU64::new(0),
             resumed: AtomicBool::new(false),
+            early: AtomicBool::new(false),
         }
     }
 
@@ -303,6 +306,15 @@ impl<T: Tab> Tools<T> {
 
     async fn navigate_inner(&self, route: &str) -> Outcome {
         let url = self.resolve(route).map_err(|e| (None, e))?;
+        // Once per tab, before its first navigation: every document it loads gets the
+        // collector before its own scripts (see collector::early).
+        if !self.early.swap(true, std::sync::atomic::Ordering::Relaxed)
+            && let Err(e) = self.tab.on_new_document(&collector::early()).await
+        {
+            self.early
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+            return Err((None, browser_error(e)));
+        }
         if let Err(e) = self
             .tab
             .navigate(url.as_str(), self.options.load_timeout)

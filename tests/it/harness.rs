@@ -115,6 +115,10 @@ impl Tab for ProbedTab {
         self.0.evaluate(expression, timeout).await
     }
 
+    async fn on_new_document(&self, source: &str) -> Result<(), BrowserError> {
+        self.0.on_new_document(source).await
+    }
+
     async fn navigate(&self, url: &str, timeout: Duration) -> Result<(), BrowserError> {
         self.0.navigate(url, timeout).await
     }

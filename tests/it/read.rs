@@ -330,3 +330,33 @@ fn an_element_the_page_sealed_is_read_and_acted_on() {
         tools.close().await;
     });
 }
+
+#[test]
+fn a_value_set_through_a_setter_the_page_kept_at_load_is_read() {
+    // In the page itself, and in a same-origin frame (whose setters its own document's
+    // collector watches).
+    for page in ["/captured.html", "/framed.html"] {
+        setter_kept_at_load(page);
+    }
+}
+
+fn setter_kept_at_load(page: &str) {
+    let tools = fixtures::tools();
+    block_on(async {
+        let city = |screen: &waymark::screen::InferredState| {
+            control(screen, "lookup.city", None).value.clone()
+        };
+        let screen = open(&tools, page).await;
+        assert_eq!(city(&screen).as_deref(), Some(""));
+        let clicked = tools.invoke("lookup.go", None).await;
+        assert_eq!(
+            city(ok(&clicked)).as_deref(),
+            Some(""),
+            "the answer has not come yet"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+        let later = ok(&tools.read_screen().await).clone();
+        assert_eq!(city(&later).as_deref(), Some("Utrecht"), "{page}");
+        tools.close().await;
+    });
+}
