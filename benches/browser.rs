@@ -98,37 +98,29 @@ fn reads(c: &mut Criterion, bench: &Bench, group: &str, sizes: &[usize]) {
             tools.last_in_page_ms().unwrap_or(f64::NAN),
             cut(&screen)
         );
-        let mut last = None;
-        group.bench_function(format!("dense_{n}"), |b| {
-            b.iter(|| {
-                let rt = bench.rt.block_on(tools.read_screen());
-                assert!(rt.ok && rt.screen.as_ref().is_some_and(|s| s.truncation.is_none()));
-                last = rt.screen;
-            })
-        });
-        if let Some(screen) = &last {
-            eprintln!(
-                "read_screen n={n}: warm read in page {:.2} ms, {}",
-                tools.last_in_page_ms().unwrap_or(f64::NAN),
-                cut(screen)
-            );
-        }
-        // The same page gathered as a first read does, nothing reused: what a read costs
-        // when the whole screen changed.
-        let mut last = None;
-        group.bench_function(format!("whole_dense_{n}"), |b| {
-            b.iter(|| {
-                let rt = bench.rt.block_on(tools.read_screen_whole());
-                assert!(rt.ok && rt.screen.as_ref().is_some_and(|s| s.truncation.is_none()));
-                last = rt.screen;
-            })
-        });
-        if let Some(screen) = &last {
-            eprintln!(
-                "read_screen n={n}: whole read in page {:.1} ms, {}",
-                tools.last_in_page_ms().unwrap_or(f64::NAN),
-                cut(screen)
-            );
+        // Warm reads, then the same page gathered as a first read does, nothing reused:
+        // what a read costs when the whole screen changed.
+        for (name, whole) in [("dense", false), ("whole_dense", true)] {
+            let mut last = None;
+            group.bench_function(format!("{name}_{n}"), |b| {
+                b.iter(|| {
+                    let rt = if whole {
+                        bench.rt.block_on(tools.read_screen_whole())
+                    } else {
+                        bench.rt.block_on(tools.read_screen())
+                    };
+                    assert!(rt.ok && rt.screen.as_ref().is_some_and(|s| s.truncation.is_none()));
+                    last = rt.screen;
+                })
+            });
+            if let Some(screen) = &last {
+                eprintln!(
+                    "read_screen n={n}: {} read in page {:.2} ms, {}",
+                    if whole { "whole" } else { "warm" },
+                    tools.last_in_page_ms().unwrap_or(f64::NAN),
+                    cut(screen)
+                );
+            }
         }
         bench.rt.block_on(tools.close());
     }

@@ -18,6 +18,8 @@
 //                                                 the value setters (see watchSetters)
 //   finish_fill {anchor, key, expected, max, quiet_ms, max_ms, evidence}
 //                                              -> change event, verify the value, settle, read
+//   elements {ids}                             -> the elements a read named, as objects (not
+//                                                 a JSON string: for accessibility queries)
 (function (op, args) {
   'use strict';
   var t0 = performance.now();
@@ -290,8 +292,9 @@
 
   var VISIBILITY = { visibilityProperty: true };
 
-  function visibleOf(el, rect) {
-    if (rect.width === 0 && rect.height === 0) return false;
+  // Shown: a box with a size, and not hidden by CSS (the caller read the box).
+  function visibleOf(el, width, height) {
+    if (width === 0 && height === 0) return false;
     return el.checkVisibility ? el.checkVisibility(VISIBILITY) : true;
   }
 
@@ -463,14 +466,12 @@
     return map;
   }
 
-  var DIALOGS = 'dialog[open],[role=dialog],[role=alertdialog]';
-
   // What a whole read looks for in a root, found in one selector scan (a scan each for the
   // controls, the labels and the dialogs cost a 10,000-control page twice as much): the
   // anchored elements with their tag, anchor and role attribute (read here once, for the
   // record), the labels and the dialogs, each in document order.
   function scan(root) {
-    var found = root.querySelectorAll('[data-anchor],label,' + DIALOGS);
+    var found = root.querySelectorAll('[data-anchor],label,dialog[open],[role=dialog],[role=alertdialog]');
     var s = { anchored: [], tags: [], anchors: [], roles: [], labels: [], dialogs: [] };
     for (var i = 0; i < found.length; i++) {
       var el = found[i], tag = el.tagName, role = el.getAttribute('role');
@@ -502,10 +503,6 @@
 
   var NO_LABELS = new Map();
 
-  function openDialog(roots) {
-    return modalOf(roots.map(function (r) { return r.root.querySelectorAll(DIALOGS); }));
-  }
-
   // The name of the first shown modal dialog among each root's dialogs, or null.
   function modalOf(lists) {
     for (var i = 0; i < lists.length; i++) {
@@ -514,7 +511,8 @@
         var d = ds[j];
         var modal = d.tagName === 'DIALOG' ? d.matches(':modal') : d.getAttribute('aria-modal') === 'true' || d.getAttribute('role') === 'alertdialog';
         if (!modal) continue;
-        if (!visibleOf(d, d.getBoundingClientRect())) continue;
+        var box = d.getBoundingClientRect();
+        if (!visibleOf(d, box.width, box.height)) continue;
         // A dialog is named by aria-labelledby or aria-label, never by a <label>.
         return nameOf(d, 'dialog', NO_LABELS) || 'dialog';
       }
@@ -548,7 +546,7 @@
     var checked = checkedOf(el, tag, type);
     if (checked !== null) rec.checked = checked;
     rec.region = region;
-    if ((w === 0 && h === 0) || (el.checkVisibility && !el.checkVisibility(VISIBILITY))) rec.visible = false;
+    if (!visibleOf(el, w, h)) rec.visible = false;
     rec.bbox = [Math.round(x + origin[0]), Math.round(y + origin[1]), Math.round(w), Math.round(h)];
     return rec;
   }
@@ -624,7 +622,7 @@
         var rect = el.getBoundingClientRect();
         var n = { node: idOf(el), role: role, label: nameOf(el, role, labels), region: regionOf(el, r.region) };
         if (disabledOf(el)) n.disabled = true;
-        if (!visibleOf(el, rect)) n.visible = false;
+        if (!visibleOf(el, rect.width, rect.height)) n.visible = false;
         n.bbox = [Math.round(rect.left + ox), Math.round(rect.top + oy), Math.round(rect.width), Math.round(rect.height)];
         ev.unanchored.push(n);
         W.nodes.set(n.node, el);
@@ -649,7 +647,7 @@
   }
 
   // The part of a read's answer besides the records: where the page is and what it holds.
-  function headOf(token, roots, total, droppedByRegion, droppedByRole, dialog) {
+  function headOf(token, total, droppedByRegion, droppedByRole, dialog) {
     var active = deepActive();
     var focusEl = active && active.closest ? active.closest('[data-anchor]') : null;
     var focusId = focusEl ? (idIn(focusEl) || null) : null;
@@ -659,7 +657,7 @@
       url: location.href,
       title: document.title,
       status: nav && nav.responseStatus ? nav.responseStatus : null,
-      dialog: dialog === undefined ? openDialog(roots) : dialog,
+      dialog: dialog,
       focus: focusId,
       total: total,
       dropped_by_region: droppedByRegion,
@@ -781,7 +779,7 @@
       droppedByRegion: droppedByRegion, droppedByRole: droppedByRole, ev: ev, caps: capsKey,
       live: live, dialog: dialog, byAnchor: reuse ? prev.byAnchor : null, nstrs: W.strs.length };
 
-    var head = headOf(token, roots, total, droppedByRegion, droppedByRole, dialog);
+    var head = headOf(token, total, droppedByRegion, droppedByRole, dialog);
     if (ev) head.evidence = ev;
     var parts = [];
     if (since && prev && since === prev.token && !capped) {
@@ -823,28 +821,30 @@
   // control, the regions the screen does have come back, counted.
   function readRegion(max, wanted, caps) {
     var roots = collectRoots();
-    var labels = labelMap(roots);
+    var scans = roots.map(function (r) { return scan(r.root); });
+    var labels = labelsOf(scans.map(function (sc) { return sc.labels; }));
     var ids = [], parts = [], total = 0, counts = {}, droppedByRegion = {}, droppedByRole = {};
-    roots.forEach(function (r) {
-      var els = r.root.querySelectorAll('[data-anchor]'), origin = originOf(r);
+    roots.forEach(function (r, k) {
+      var sc = scans[k], els = sc.anchored, origin = originOf(r);
       for (var i = 0; i < els.length; i++) {
         var el = els[i];
         var region = regionOf(el, r.region);
         bump(counts, region);
         if (region !== wanted) continue;
         total++;
-        var tag = el.tagName, type = tag === 'INPUT' ? el.type : undefined;
-        var role = roleOf(el, tag, type);
+        var tag = sc.tags[i], type = tag === 'INPUT' ? el.type : undefined;
+        var role = roleOf(el, tag, type, sc.roles[i]);
         if (ids.length >= max) {
           bump(droppedByRegion, region);
           bump(droppedByRole, role);
           continue;
         }
         ids.push(idOf(el));
-        parts.push(wire(record(el, tag, type, role, region, labels, origin, null)));
+        parts.push(wire(record(el, tag, type, role, region, labels, origin, null, sc.anchors[i])));
       }
     });
-    var head = headOf('', roots, total, droppedByRegion, droppedByRole);
+    var dialog = modalOf(scans.map(function (sc) { return sc.dialogs; }));
+    var head = headOf('', total, droppedByRegion, droppedByRole, dialog);
     if (caps) head.evidence = gatherEvidence(roots, caps);
     if (total === 0) head.regions = counts;
     head.kind = 'full';
@@ -854,6 +854,27 @@
     head.controls = parts.join(SEP);
     head.collector_ms = performance.now() - t0;
     return JSON.stringify(head);
+  }
+
+  // The elements a read named by `ids`, in order; null for one the page no longer has. The
+  // last full read keeps its elements by id; any other (a region read, a cut one) is found
+  // among the anchored elements of every root the collector watches.
+  function elementsOf(ids) {
+    var known = W.cache ? W.cache.elOf : [], found = null;
+    return ids.map(function (id) {
+      if (known[id]) return known[id];
+      if (!found) {
+        found = new Map();
+        (W.roots || []).forEach(function (r) {
+          var els = r.root.querySelectorAll('[data-anchor]');
+          for (var i = 0; i < els.length; i++) {
+            var n = idIn(els[i]);
+            if (n) found.set(n, els[i]);
+          }
+        });
+      }
+      return found.get(id) || null;
+    });
   }
 
   // ------------------------------------------------------------------ actions
@@ -1022,7 +1043,7 @@
     var role = roleOf(el);
     var info = { count: 1, label: nameOf(el, role, labels), role: role };
     var rect = el.getBoundingClientRect();
-    if (!visibleOf(el, rect)) { info.status = 'hidden'; return info; }
+    if (!visibleOf(el, rect.width, rect.height)) { info.status = 'hidden'; return info; }
     if (disabledOf(el)) { info.status = 'disabled'; return info; }
     if (a.mode === 'fill') {
       if (!editableOf(el)) {
@@ -1169,6 +1190,8 @@
       return read(args.max, args.since, args.region, args.evidence, args.whole === true);
     case 'prepare':
       return stringify(prepare(args));
+    case 'elements':
+      return elementsOf(args.ids);
     case 'early':
       // Run in a new document before its own scripts (see collector::early).
       watchSetters(window);

@@ -51,17 +51,9 @@ pub(crate) fn installed(op: &str, args: &serde_json::Value) -> String {
 /// anchored elements of every root the collector watches.
 pub(crate) fn elements(ids: &[u64]) -> String {
     format!(
-        "(function (ids) {{ var W = window.__waymark; \
-         if (!W) throw new Error('the page has not been read'); \
-         var known = W.cache ? W.cache.elOf : [], found = null; \
-         return ids.map(function (id) {{ \
-           var el = known[id]; if (el) return el; \
-           if (!found) {{ found = new Map(); (W.roots || []).forEach(function (r) {{ \
-             var els = r.root.querySelectorAll('[data-anchor]'); \
-             for (var i = 0; i < els.length; i++) {{ \
-               var n = els[i][W.idKey] || (W.ids && W.ids.get(els[i])); if (n) found.set(n, els[i]); }} }}); }} \
-           return found.get(id) || null; }}); }})({})",
-        json!(ids)
+        "(window.__waymarkRun || function () {{ throw new Error('the page has not been read'); }})\
+         (\"elements\", {})",
+        json!({ "ids": ids })
     )
 }
 
