@@ -733,4 +733,66 @@ mod tests {
         .unwrap();
         assert!(delta.apply(None).is_err());
     }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Strings a page may name a control with: the packing's own bytes (DEL, ESC and
+        /// `ESC 1`), quotes, other scripts, and long enough to be shared rather than held.
+        fn text() -> impl Strategy<Value = String> {
+            "[a-z \u{7f}\u{1b}1\"\\\\é中\n]{0,40}"
+        }
+
+        fn controls() -> impl Strategy<Value = Vec<RawControl>> {
+            let flags = (any::<[bool; 5]>(), prop::option::of(any::<bool>()));
+            // Boxes as the collector rounds them: integers, negative when scrolled past,
+            // and never past what a double holds exactly.
+            let bbox = prop::array::uniform4(-(1i64 << 53)..(1i64 << 53));
+            let strings = (
+                text(),
+                text(),
+                prop::option::of(text()),
+                prop::option::of(text()),
+            );
+            let one = (strings, 0..3usize, 0..3usize, bbox, flags);
+            prop::collection::vec(one, 0..30).prop_map(|specs| {
+                specs
+                    .into_iter()
+                    .map(
+                        |((anchor, label, value, key), role, region, bbox, (f, checked))| {
+                            RawControl {
+                                anchor: anchor.into(),
+                                key: key.map(Into::into),
+                                label: label.into(),
+                                role: ["button", "textbox", "a role of some length"][role].into(),
+                                disabled: f[0],
+                                editable: f[1],
+                                value: value.map(Into::into),
+                                secret: f[2],
+                                checked,
+                                region: ["r", "billing", "a region named at length"][region].into(),
+                                visible: f[3],
+                                focused: false,
+                                bbox,
+                            }
+                        },
+                    )
+                    .collect()
+            })
+        }
+
+        proptest! {
+            /// Records in the usual form and escaped ones, read by either path, come back as
+            /// they were sent.
+            #[test]
+            fn any_read_comes_back_from_its_wire_form(controls in controls()) {
+                let (_, mut raw, _) = full_read();
+                raw.total = controls.len();
+                raw.controls = controls;
+                let back = parse_full(encode_full(&raw)).expect("parses");
+                prop_assert_eq!(back, raw);
+            }
+        }
+    }
 }

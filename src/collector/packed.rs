@@ -16,7 +16,7 @@
 //! array cost as much as building the controls. `SEP` is DEL (0x7f): no text a person
 //! reads holds it, and CDP sends it as one byte, where a control character goes as six.
 
-use crate::screen::{RawControl, Text};
+use crate::screen::{RawControl, Slicer, Text};
 
 /// Ends each field but the last.
 pub(super) const SEP: u8 = 0x7f;
@@ -42,24 +42,150 @@ pub(super) const ESCAPED: u32 = 256;
 /// The controls `packed` describes, in order, their roles and regions looked up in
 /// `strings` (the document's string table) and their strings borrowed from `packed`'s
 /// buffer (or held in place when short). `expected` sizes the result.
+///
+/// A record in the usual form (integers only, no escapes) is read by [`plain`], in one pass
+/// with no error kept; any other, and any record in error, is read again by [`Fields`],
+/// which takes every form the collector sends and says what is wrong.
 pub(super) fn records(
     packed: &Text,
     expected: usize,
     strings: &[Text],
 ) -> Result<Vec<RawControl>, String> {
     let mut out = Vec::with_capacity(expected);
-    let mut fields = Fields {
-        text: packed,
-        bytes: packed.as_bytes(),
-        at: 0,
-        done: packed.is_empty(),
-        record: 0,
-    };
-    while !fields.done {
-        fields.record = out.len();
-        out.push(fields.control(strings)?);
+    if packed.is_empty() {
+        return Ok(out);
+    }
+    let (bytes, slicer) = (packed.as_bytes(), packed.slicer());
+    let mut at = Some(0);
+    while let Some(start) = at {
+        at = match plain(bytes, &slicer, start, strings, &mut out) {
+            Some(next) => next,
+            None => {
+                let mut fields = Fields {
+                    text: packed,
+                    bytes,
+                    at: start,
+                    done: false,
+                    record: out.len(),
+                };
+                out.push(fields.control(strings)?);
+                (!fields.done).then_some(fields.at)
+            }
+        };
     }
     Ok(out)
+}
+
+/// Reads the record at `at` into `out` when it is in the usual form, giving where the next
+/// record starts (`None`: it was the last); `None` when it is not (`out` unchanged).
+#[inline(always)]
+fn plain(
+    bytes: &[u8],
+    slicer: &Slicer<'_>,
+    at: usize,
+    strings: &[Text],
+    out: &mut Vec<RawControl>,
+) -> Option<Option<usize>> {
+    let mut at = at;
+    let anchor = text(bytes, slicer, &mut at)?;
+    let label = text(bytes, slicer, &mut at)?;
+    let role = strings
+        .get(usize::try_from(int(bytes, &mut at)?).ok()?)?
+        .clone();
+    let region = strings
+        .get(usize::try_from(int(bytes, &mut at)?).ok()?)?
+        .clone();
+    let bbox = [
+        int(bytes, &mut at)?,
+        int(bytes, &mut at)?,
+        int(bytes, &mut at)?,
+        int(bytes, &mut at)?,
+    ];
+    let flags = u32::try_from(int(bytes, &mut at)?).ok()?;
+    if flags & ESCAPED != 0 {
+        return None;
+    }
+    let value = text(bytes, slicer, &mut at)?;
+    // The last field ends at a SEP before the next record, or at the end.
+    let (end, next) = match memchr::memchr(SEP, bytes.get(at..)?) {
+        Some(i) => (at + i, Some(at + i + 1)),
+        None => (bytes.len(), None),
+    };
+    let key = slicer.slice(at, end)?;
+    out.push(control(
+        anchor, label, role, region, bbox, flags, value, key,
+    ));
+    Some(next)
+}
+
+/// The text field at `at`, which a SEP ends; `at` moves past the SEP.
+#[inline(always)]
+fn text(bytes: &[u8], slicer: &Slicer<'_>, at: &mut usize) -> Option<Text> {
+    let start = *at;
+    let end = start + memchr::memchr(SEP, bytes.get(start..)?)?;
+    *at = end + 1;
+    slicer.slice(start, end)
+}
+
+/// The integer field at `at` (optionally negative, at most 18 digits), which a SEP ends;
+/// `at` moves past the SEP.
+#[inline(always)]
+fn int(bytes: &[u8], at: &mut usize) -> Option<i64> {
+    let mut i = *at;
+    let negative = bytes.get(i) == Some(&b'-');
+    if negative {
+        i += 1;
+    }
+    let start = i;
+    let mut n: i64 = 0;
+    while let Some(d) = bytes
+        .get(i)
+        .map(|b| b.wrapping_sub(b'0'))
+        .filter(|d| *d <= 9)
+    {
+        // Wrapping: more than 18 digits is refused below, whatever it summed to.
+        n = n.wrapping_mul(10).wrapping_add(i64::from(d));
+        i += 1;
+    }
+    if i == start || i - start > 18 || bytes.get(i) != Some(&SEP) {
+        return None;
+    }
+    *at = i + 1;
+    Some(if negative { -n } else { n })
+}
+
+/// The control a record's fields describe.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn control(
+    anchor: Text,
+    label: Text,
+    role: Text,
+    region: Text,
+    bbox: [i64; 4],
+    flags: u32,
+    value: Text,
+    key: Text,
+) -> RawControl {
+    RawControl {
+        anchor,
+        key: (flags & HAS_KEY != 0).then_some(key),
+        label,
+        role,
+        disabled: flags & DISABLED != 0,
+        editable: flags & EDITABLE != 0,
+        value: (flags & HAS_VALUE != 0).then_some(value),
+        secret: flags & SECRET != 0,
+        checked: match (flags & CHECKED != 0, flags & UNCHECKED != 0) {
+            (true, _) => Some(true),
+            (false, true) => Some(false),
+            _ => None,
+        },
+        region,
+        visible: flags & HIDDEN == 0,
+        focused: false,
+        bbox,
+    }
 }
 
 /// A cursor over the fields of a packed string.
@@ -83,10 +209,8 @@ impl Fields<'_> {
                 self.record
             ));
         }
-        // Fields are short (a word, a label, a number): a byte loop beats a vectorized
-        // search that must be set up for each.
         let (bytes, start) = (self.bytes, self.at);
-        match bytes[start..].iter().position(|b| *b == SEP) {
+        match memchr::memchr(SEP, &bytes[start..]) {
             Some(i) => {
                 self.at = start + i + 1;
                 Ok((start, start + i))
@@ -198,25 +322,9 @@ impl Fields<'_> {
             value = plain(&value, 9)?;
             key = plain(&key, 10)?;
         }
-        Ok(RawControl {
-            anchor,
-            key: (flags & HAS_KEY != 0).then_some(key),
-            label,
-            role,
-            disabled: flags & DISABLED != 0,
-            editable: flags & EDITABLE != 0,
-            value: (flags & HAS_VALUE != 0).then_some(value),
-            secret: flags & SECRET != 0,
-            checked: match (flags & CHECKED != 0, flags & UNCHECKED != 0) {
-                (true, _) => Some(true),
-                (false, true) => Some(false),
-                _ => None,
-            },
-            region,
-            visible: flags & HIDDEN == 0,
-            focused: false,
-            bbox,
-        })
+        Ok(control(
+            anchor, label, role, region, bbox, flags, value, key,
+        ))
     }
 }
 

@@ -106,10 +106,63 @@ impl Text {
         }
     }
 
+    /// A [`Slicer`] cutting parts of this text.
+    pub(crate) fn slicer(&self) -> Slicer<'_> {
+        let shared = match &self.0 {
+            Repr::Inline { .. } => None,
+            Repr::Shared { buf, start, .. } => Some((buf, *start)),
+        };
+        Slicer {
+            bytes: self.as_bytes(),
+            shared,
+        }
+    }
+
     fn whole(buf: Arc<String>) -> Text {
         // A string past 4 GiB cannot come from a page read; saturate rather than wrap.
         let end = u32::try_from(buf.len()).unwrap_or(u32::MAX);
         Text(Repr::Shared { buf, start: 0, end })
+    }
+}
+
+/// Cuts many parts out of one [`Text`], as [`Text::slice`] does, with the text's buffer
+/// looked up once: a packed read cuts four strings per control out of its reply.
+pub(crate) struct Slicer<'a> {
+    bytes: &'a [u8],
+    /// The shared buffer and where the text starts in it (`None` for a text held in place).
+    shared: Option<(&'a Arc<String>, u32)>,
+}
+
+impl Slicer<'_> {
+    /// The part at `start..end` (byte offsets on char boundaries), or `None` when the range
+    /// is not one.
+    #[inline]
+    pub(crate) fn slice(&self, start: usize, end: usize) -> Option<Text> {
+        let bytes = self.bytes;
+        let part = bytes.get(start..end)?;
+        // A UTF-8 continuation byte is 0b10xx_xxxx: a char boundary is anything else, or the end.
+        let boundary = |i: usize| bytes.get(i).is_none_or(|b| (*b as i8) >= -0x40);
+        if !boundary(start) || !boundary(end) {
+            return None;
+        }
+        if part.len() <= INLINE {
+            // As in `Text::slice`: a fixed-size copy of the window the part starts.
+            let mut held = [0; INLINE];
+            match bytes.get(start..start + INLINE) {
+                Some(window) => held.copy_from_slice(window),
+                None => held[..part.len()].copy_from_slice(part),
+            }
+            // At most INLINE (22): fits a u8.
+            let len = part.len() as u8;
+            return Some(Text(Repr::Inline { len, bytes: held }));
+        }
+        // A short text has no part too long to hold in place.
+        let (buf, base) = self.shared?;
+        Some(Text(Repr::Shared {
+            buf: Arc::clone(buf),
+            start: base.checked_add(u32::try_from(start).ok()?)?,
+            end: base.checked_add(u32::try_from(end).ok()?)?,
+        }))
     }
 }
 
