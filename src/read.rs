@@ -3,6 +3,7 @@
 //! faults and suppressions follow the read, and any of them makes the exit code 1.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -48,13 +49,22 @@ pub async fn read(
             // is that read's own cost.
             let audit = tools.last_audit();
             if json {
+                // Written as it is serialized: a 50,000-control screen is some 14 MB of JSON,
+                // which as one string was the read's largest allocation.
+                let mut out = std::io::BufWriter::new(std::io::stdout().lock());
                 let printed = match &audit {
-                    Some(audit) => serde_json::to_string_pretty(&Audited { screen, audit }),
-                    None => serde_json::to_string_pretty(screen),
-                };
-                match printed {
-                    Ok(text) => println!("{text}"),
-                    Err(e) => eprintln!("error: cannot print the screen as JSON: {e}"),
+                    Some(audit) => {
+                        serde_json::to_writer_pretty(&mut out, &Audited { screen, audit })
+                    }
+                    None => serde_json::to_writer_pretty(&mut out, screen),
+                }
+                .map_err(std::io::Error::from)
+                .and_then(|()| {
+                    writeln!(out)?;
+                    out.flush()
+                });
+                if let Err(e) = printed {
+                    eprintln!("error: cannot print the screen as JSON: {e}");
                 }
             } else {
                 print!("{}", table(screen));
