@@ -1,7 +1,9 @@
 // waymark's in-page agent. Evaluated as `(SOURCE)("op", {args})` in one Runtime.evaluate;
-// every operation answers with ONE JSON string, so a read of any screen — 10 controls or
-// 50,000 — is one round trip. Nothing here walks the DOM over CDP, and every lookup map
-// (labels, roots) is built in one pass: `el.labels` per element is quadratic in Chromium.
+// every operation answers with ONE string, so a read of any screen — 10 controls or
+// 50,000 — is one round trip. The string is JSON; an answer holding a read ends with the
+// read's records after a newline (see `withRecords`). Nothing here walks the DOM over CDP,
+// and every lookup map (labels, roots) is built in one pass: `el.labels` per element is
+// quadratic in Chromium.
 //
 // Operations:
 //   read    {max, since, region, evidence, whole}
@@ -583,6 +585,22 @@
     return [anchor, label, strId(rec.role), strId(rec.region), b[0], b[1], b[2], b[3], flags, value, key].join(SEP);
   }
 
+  // A read as it is answered: its JSON, a newline, then its records (a full read's all, a
+  // delta's changed ones) packed. Outside the JSON, the records are neither escaped here
+  // (JSON.stringify scanned a 50,000-control read's 3 MB for 6-10 ms) nor unescaped by the
+  // runner; JSON.stringify never writes a raw newline, so the first one ends the JSON.
+  function withRecords(json, parts) {
+    return json + '\n' + parts.join(SEP);
+  }
+
+  // An answer holding `read` (withRecords's form, or 'null') under "read": `json` is the
+  // answer's JSON without its closing brace; the records go after the whole of it.
+  function holding(json, read) {
+    var nl = read.indexOf('\n');
+    if (nl < 0) return json + ',"read":' + read + '}';
+    return json + ',"read":' + read.slice(0, nl) + '}' + read.slice(nl);
+  }
+
   // Ids as runs, [first, count, first, count…]: a read's ids are mostly consecutive.
   function runs(ids) {
     var out = [];
@@ -801,18 +819,16 @@
       }
       changedIds.forEach(function (id) { parts.push(wired[id]); });
       head.changed_ids = changedIds;
-      head.changed = parts.join(SEP);
       head.collector_ms = performance.now() - t0;
-      return JSON.stringify(head);
+      return withRecords(JSON.stringify(head), parts);
     }
     head.kind = 'full';
     head.ids = runs(ids);
     head.strings_from = 0;
     head.strings = W.strs;
     ids.forEach(function (id) { parts.push(wired[id]); });
-    head.controls = parts.join(SEP);
     head.collector_ms = performance.now() - t0;
-    return JSON.stringify(head);
+    return withRecords(JSON.stringify(head), parts);
   }
 
   // One region's controls, whole (up to `max`): a full read that leaves the page's cache
@@ -851,9 +867,8 @@
     head.ids = runs(ids);
     head.strings_from = 0;
     head.strings = W.strs;
-    head.controls = parts.join(SEP);
     head.collector_ms = performance.now() - t0;
-    return JSON.stringify(head);
+    return withRecords(JSON.stringify(head), parts);
   }
 
   // The elements a read named by `ids`, in order; null for one the page no longer has. The
@@ -1204,7 +1219,7 @@
         var waited = performance.now() - t0;
         t0 = performance.now();
         var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
-        return '{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited + ',"read":' + r + '}';
+        return holding('{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited, r);
       });
     case 'finish_fill': {
       var fin = finishFill(args);
@@ -1214,7 +1229,7 @@
         fin.state = state;
         var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
         var f = JSON.stringify(fin);
-        return f.slice(0, -1) + ',"read":' + r + '}';
+        return holding(f.slice(0, -1), r);
       });
     }
     default:

@@ -5,13 +5,14 @@
 //! round trip, one parse.
 
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::json;
 
 mod packed;
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::screen::{Chrome, Evidence, RawControl, RawObservation, Text, parse_shared};
+use crate::screen::{Chrome, Evidence, RawControl, RawObservation, Text, parse_reply};
 use crate::tools::Changes;
 
 const SOURCE: &str = include_str!("collector.js");
@@ -128,15 +129,10 @@ pub(crate) struct CollectorRead {
     /// Element ids of a full read, as runs: `[first, count, first, count…]`.
     #[serde(default)]
     ids: Option<Vec<u64>>,
-    /// A full read's records, packed (see [`packed`]).
-    #[serde(default)]
-    controls: Option<Text>,
     /// A delta's new order of element ids, as runs, when it changed.
     #[serde(default)]
     order: Option<Vec<u64>>,
-    /// A delta's changed records, packed, and their element ids.
-    #[serde(default)]
-    changed: Option<Text>,
+    /// The element ids of a delta's changed records.
     #[serde(default)]
     changed_ids: Vec<u64>,
     /// Where `strings` starts in the document's string table (0 for a full read; a delta
@@ -146,6 +142,31 @@ pub(crate) struct CollectorRead {
     /// Entries of the document's string table (roles and regions), from `strings_from`.
     #[serde(default)]
     strings: Vec<Text>,
+    /// The records, packed (see [`packed`]): a full read's every one, a delta's changed
+    /// ones. They follow the answer's JSON (see [`parse_answer`]).
+    #[serde(skip)]
+    records: Option<Text>,
+}
+
+/// An answer of the collector that may hold a read.
+pub(crate) trait HoldsRead: DeserializeOwned {
+    fn read_mut(&mut self) -> Option<&mut CollectorRead>;
+}
+
+impl HoldsRead for CollectorRead {
+    fn read_mut(&mut self) -> Option<&mut CollectorRead> {
+        Some(self)
+    }
+}
+
+/// Parses an answer of the collector: its JSON, and the records of the read it holds,
+/// which follow the JSON after a newline (see [`parse_reply`]).
+pub(crate) fn parse_answer<T: HoldsRead>(reply: String) -> serde_json::Result<T> {
+    let (mut answer, records): (T, _) = parse_reply(reply)?;
+    if let Some(read) = answer.read_mut() {
+        read.records = records;
+    }
+    Ok(answer)
 }
 
 /// Ids from runs `[first, count, first, count…]`, at most `limit` of them.
@@ -183,22 +204,24 @@ pub fn encode_full<'a>(raw: &'a RawObservation) -> String {
         .map(|c| packed::pack(c, id(c.role.as_str()), id(c.region.as_str())))
         .collect();
     let focus = raw.controls.iter().position(|c| c.focused).map(|i| i + 1);
-    json!({
+    let head = json!({
         "token": "bench:1", "url": raw.url, "title": raw.title, "status": raw.status,
         "dialog": raw.dialog, "focus": focus, "total": raw.total,
         "dropped_by_region": raw.dropped_by_region, "dropped_by_role": raw.dropped_by_role,
         "viewport": raw.viewport, "scroll": raw.scroll, "kind": "full",
         "ids": [1, raw.controls.len()], "strings_from": 0, "strings": strings,
         "collector_ms": raw.collector_ms,
-        "controls": records.join(&char::from(packed::SEP).to_string()),
-    })
-    .to_string()
+    });
+    format!(
+        "{head}\n{}",
+        records.join(&char::from(packed::SEP).to_string())
+    )
 }
 
 /// Parses a full read in the collector's wire form into the observation it describes: the
 /// runner's own parse, for benches and tests.
 pub fn parse_full(json: String) -> Result<RawObservation, String> {
-    let read: CollectorRead = parse_shared(json).map_err(|e| e.to_string())?;
+    let read: CollectorRead = parse_answer(json).map_err(|e| e.to_string())?;
     read.apply(None).map(|(_, raw, _, _)| raw)
 }
 
@@ -227,7 +250,7 @@ impl CollectorRead {
                     return Err("a full read with part of a string table".into());
                 }
                 let strings = self.strings;
-                let records = self.controls.ok_or("a full read without controls")?;
+                let records = self.records.ok_or("a full read without controls")?;
                 // Each record takes at least its ten separators: a bound on what the ids
                 // may name before they are expanded.
                 let most = records.len() / (packed::FIELDS - 1) + 1;
@@ -251,7 +274,7 @@ impl CollectorRead {
                     ));
                 }
                 strings.extend(self.strings);
-                let records = match &self.changed {
+                let records = match &self.records {
                     Some(packed) => packed::records(packed, self.changed_ids.len(), &strings)?,
                     None => Vec::new(),
                 };
@@ -391,6 +414,18 @@ pub(crate) struct FillFinished {
     pub read: Option<CollectorRead>,
 }
 
+impl HoldsRead for Settled {
+    fn read_mut(&mut self) -> Option<&mut CollectorRead> {
+        self.read.as_mut()
+    }
+}
+
+impl HoldsRead for FillFinished {
+    fn read_mut(&mut self) -> Option<&mut CollectorRead> {
+        self.read.as_mut()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,16 +472,25 @@ mod tests {
             records.iter().map(one).collect::<Vec<_>>().join(&sep)
         };
         let mut read: serde_json::Value = serde_json::from_str(json).expect("test JSON");
-        if let Some(records) = read.get("controls").filter(|c| c.is_array()) {
-            read["controls"] = pack(records).into();
+        let object = read.as_object_mut().expect("a read is an object");
+        let records = match (object.remove("controls"), object.remove("changed")) {
+            (Some(serde_json::Value::String(packed)), _) => Some(packed),
+            (Some(records), _) => Some(pack(&records)),
+            (None, Some(changed)) => {
+                let pairs = changed.as_array().expect("changed pairs");
+                object.insert(
+                    "changed_ids".into(),
+                    pairs.iter().map(|p| p[0].clone()).collect(),
+                );
+                let records: serde_json::Value = pairs.iter().map(|p| p[1].clone()).collect();
+                Some(pack(&records))
+            }
+            (None, None) => None,
+        };
+        match records {
+            Some(records) => format!("{read}\n{records}"),
+            None => read.to_string(),
         }
-        if let Some(changed) = read.get("changed").cloned() {
-            let pairs = changed.as_array().expect("changed pairs");
-            read["changed_ids"] = pairs.iter().map(|p| p[0].clone()).collect();
-            let records: serde_json::Value = pairs.iter().map(|p| p[1].clone()).collect();
-            read["changed"] = pack(&records).into();
-        }
-        read.to_string()
     }
 
     #[test]
@@ -472,7 +516,7 @@ mod tests {
     const B: &str = r#"["a.two","Two",2,1,0,0,1,1,2,""]"#;
 
     fn full_read() -> (Vec<u64>, RawObservation, Vec<Text>) {
-        let full: CollectorRead = serde_json::from_str(&wire(&format!(
+        let full: CollectorRead = parse_answer(wire(&format!(
             r#"{{{},"ids":[1,2],"strings":["button","r","textbox"],"controls":[{A},{B}]}}"#,
             head("full", "d:1")
         )))
@@ -506,7 +550,7 @@ mod tests {
 
     #[test]
     fn flags_value_and_key_read_back() {
-        let read: CollectorRead = serde_json::from_str(&wire(&format!(
+        let read: CollectorRead = parse_answer(wire(&format!(
             r#"{{{},"ids":[7,1,3,1],"strings":["checkbox","r"],"controls":[["c.one","One",0,1,1,2,3,4,61,null,"k1"],["c.two","Two",0,1,0,0,0,0,32]]}}"#,
             head("full", "d:1")
         )))
@@ -544,7 +588,7 @@ mod tests {
     #[test]
     fn malformed_records_runs_and_strings_are_errors_not_panics() {
         let bad = |ids: &str, strings: &str, controls: &str| {
-            serde_json::from_str::<CollectorRead>(&wire(&format!(
+            parse_answer::<CollectorRead>(wire(&format!(
                 r#"{{{},"ids":{ids},"strings":{strings},"controls":{controls}}}"#,
                 head("full", "d:1")
             )))
@@ -620,7 +664,7 @@ mod tests {
         };
         // The changed record names a string the delta adds to the table.
         let changed = r#"["a.two","Two",3,1,0,0,1,1,2,"typed"]"#;
-        let delta: CollectorRead = serde_json::from_str(&wire(&format!(
+        let delta: CollectorRead = parse_answer(wire(&format!(
             r#"{{{},"base":"d:1","order":null,"strings_from":3,"strings":["searchbox"],"changed":[[2,{changed}]]}}"#,
             head("delta", "d:2")
         )))
@@ -637,7 +681,7 @@ mod tests {
         assert!(changes.added.is_empty() && changes.removed.is_empty());
 
         // A delta whose strings do not continue the held table is refused.
-        let skewed: CollectorRead = serde_json::from_str(&wire(&format!(
+        let skewed: CollectorRead = parse_answer(wire(&format!(
             r#"{{{},"base":"d:1","order":null,"strings_from":5,"strings":[],"changed":[]}}"#,
             head("delta", "d:2")
         )))
@@ -647,7 +691,7 @@ mod tests {
 
         // A new order (runs) with a control added and one gone.
         let added = r#"["a.three","Three",0,1,0,0,1,1,0]"#;
-        let reordered: CollectorRead = serde_json::from_str(&wire(&format!(
+        let reordered: CollectorRead = parse_answer(wire(&format!(
             r#"{{{},"base":"d:1","order":[3,1,1,1],"strings_from":3,"strings":[],"changed":[[3,{added}]]}}"#,
             head("delta", "d:2")
         )))
@@ -670,7 +714,7 @@ mod tests {
         let records: Vec<String> = (1..=n)
             .map(|i| format!(r#"["a.f{i}","Field {i}",2,1,0,0,1,1,2,""]"#))
             .collect();
-        let full: CollectorRead = serde_json::from_str(&wire(&format!(
+        let full: CollectorRead = parse_answer(wire(&format!(
             r#"{{{},"ids":[1,{n}],"strings":["button","r","textbox"],"controls":[{}]}}"#,
             head("full", "d:1"),
             records.join(",")
@@ -679,7 +723,7 @@ mod tests {
         let (ids, raw, _, strings) = full.apply(None).unwrap();
         // The delta `changed` describes, applied to the full read.
         let apply = |changed: Vec<String>| {
-            let delta: CollectorRead = serde_json::from_str(&wire(&format!(
+            let delta: CollectorRead = parse_answer(wire(&format!(
                 r#"{{{},"base":"d:1","order":null,"strings_from":3,"strings":[],"changed":[{}]}}"#,
                 head("delta", "d:2"),
                 changed.join(",")
@@ -726,7 +770,7 @@ mod tests {
 
     #[test]
     fn a_delta_against_another_read_is_refused() {
-        let delta: CollectorRead = serde_json::from_str(&wire(&format!(
+        let delta: CollectorRead = parse_answer(wire(&format!(
             r#"{{{},"base":"d:7","order":null,"changed":[]}}"#,
             head("delta", "d:8")
         )))

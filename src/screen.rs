@@ -26,7 +26,7 @@ use crate::registry::Registry;
 mod text;
 
 pub use text::Text;
-pub(crate) use text::{Slicer, parse_shared};
+pub(crate) use text::{Slicer, parse_reply};
 
 /// One control as the collector found it.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]

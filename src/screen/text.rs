@@ -7,7 +7,7 @@
 //! anchors, labels, roles and regions) is held in place: handing it on is a copy of 24
 //! bytes, with no allocation and no reference count. A longer one is a range of a shared
 //! string: handing it on is a reference count, and the long strings of a parsed reply are
-//! ranges of the reply itself (see [`parse_shared`]). It serializes as the plain string it
+//! ranges of the reply itself (see [`parse_reply`]). It serializes as the plain string it
 //! holds, so no output changes.
 //!
 //! Roles and regions repeat control after control: the collector names them by index in a
@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 /// An immutable, cheaply cloned string that reads like a `&str`: held in place when short,
 /// else a range of a shared buffer — its own, or the whole reply it was parsed from (see
-/// [`parse_shared`]).
+/// [`parse_reply`]).
 #[derive(Clone)]
 pub struct Text(Repr);
 
@@ -167,23 +167,30 @@ impl Slicer<'_> {
 }
 
 thread_local! {
-    /// The reply being parsed on this thread by [`parse_shared`], whose strings become
+    /// The reply being parsed on this thread by [`parse_reply`], whose strings become
     /// ranges of it.
     static SOURCE: RefCell<Option<Arc<String>>> = const { RefCell::new(None) };
 }
 
-/// Parses `json` with every long string that needs no unescaping kept as a range of
-/// `json` itself (shared, not copied) instead of an allocation of its own: a
+/// Parses a collector's answer: JSON, then — in an answer holding a read — a newline and
+/// the read's records, packed (JSON text never holds a raw newline, so the first one ends
+/// it). Every long string of the JSON that needs no unescaping is kept as a range of the
+/// answer itself (shared, not copied) instead of an allocation of its own: a
 /// 50,000-control read holds 150,000 strings, and allocating and freeing each was a quarter
-/// of its parse. (Short strings are held in place, which is cheaper still.) The reply lives
-/// as long as any of its strings does — one reply per read held, about what the strings
-/// alone would take with an allocation's overhead each.
-pub fn parse_shared<T: DeserializeOwned>(json: String) -> serde_json::Result<T> {
-    let source = Arc::new(json);
+/// of its parse. (Short strings are held in place, which is cheaper still.) The records
+/// are a range of the answer too. The answer lives as long as any of its strings does —
+/// one answer per read held, about what the strings alone would take with an allocation's
+/// overhead each.
+pub fn parse_reply<T: DeserializeOwned>(reply: String) -> serde_json::Result<(T, Option<Text>)> {
+    let source = Arc::new(reply);
+    let newline = memchr::memchr(b'\n', source.as_bytes());
+    let json = &source[..newline.unwrap_or(source.len())];
     let previous = SOURCE.with(|s| s.replace(Some(Arc::clone(&source))));
-    let parsed = serde_json::from_str(&source);
+    let parsed = serde_json::from_str(json);
     SOURCE.with(|s| s.replace(previous));
-    parsed
+    // After an ASCII byte: a char boundary, so the slice is always one.
+    let tail = newline.and_then(|i| Text::whole(Arc::clone(&source)).slice(i + 1..source.len()));
+    Ok((parsed?, tail))
 }
 
 impl Default for Text {
@@ -319,7 +326,7 @@ impl Serialize for Text {
 }
 
 /// Builds a `Text` from whatever string the deserializer has: held in place when short, a
-/// range of the reply when the string lies in the one [`parse_shared`] is parsing, else
+/// range of the reply when the string lies in the one [`parse_reply`] is parsing, else
 /// one allocation.
 struct TextVisitor;
 
@@ -394,7 +401,8 @@ mod tests {
         let json =
             format!(r#"["{LONG}", "a \"quoted\" one that is long enough", "{LONG}", "Save"]"#);
         let json_copy = json.clone();
-        let texts: Vec<Text> = parse_shared(json).unwrap();
+        let (texts, tail): (Vec<Text>, _) = parse_reply(json).unwrap();
+        assert!(tail.is_none());
         assert_eq!(texts[0], LONG);
         assert_eq!(texts[1], r#"a "quoted" one that is long enough"#);
         assert_eq!(texts[3], "Save");
@@ -418,6 +426,19 @@ mod tests {
             [own, Text::from("Save".to_string())].into_iter().collect();
         assert!(set.contains(&texts[2]) && set.contains(&texts[3]));
         assert_eq!(texts[3].cmp(&Text::from("Savf")), Ordering::Less);
+        // What follows the JSON after its first newline comes back as is, a range of the
+        // same reply; the JSON ends at that newline.
+        let reply = format!("[\"{LONG}\"]\n{LONG}\n\"raw\" \\ tail");
+        let (texts, tail): (Vec<Text>, _) = parse_reply(reply.clone()).unwrap();
+        let tail = tail.expect("a tail");
+        assert_eq!(tail.as_str(), format!("{LONG}\n\"raw\" \\ tail"));
+        assert!(Arc::ptr_eq(
+            buffer(&texts[0]).unwrap(),
+            buffer(&tail).unwrap()
+        ));
+        let (_, empty): (Vec<Text>, _) = parse_reply("[]\n".into()).unwrap();
+        assert_eq!(empty.as_deref(), Some(""));
+        assert!(parse_reply::<Vec<Text>>("[1,\n2]".into()).is_err());
         // Outside a shared parse, a long borrowed string is copied into a buffer of its own.
         let plain: Text = serde_json::from_str(&format!(r#""{LONG}""#)).unwrap();
         assert_eq!(buffer(&plain).unwrap().len(), LONG.len());

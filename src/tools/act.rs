@@ -12,8 +12,8 @@ use super::{Attribution, Changes, ErrorCode, Outcome, RoundTrip, ToolError, Tool
 use super::{browser_error, capture_error};
 use crate::anchor::{AnchorId, AnchorRef};
 use crate::browser::{BrowserError, Tab, is_known_key};
-use crate::collector::{FillFinished, Prepared, Settled};
-use crate::screen::{InferredState, parse_shared};
+use crate::collector::{FillFinished, Prepared, Settled, parse_answer};
+use crate::screen::InferredState;
 
 /// How an action touches its target.
 pub(super) enum Act<'a> {
@@ -194,7 +194,7 @@ impl<T: Tab> Tools<T> {
             None | Some(Err(BrowserError::ContextLost)) => navigating(),
             Some(Err(e)) => return Err(browser_error(e)),
             Some(Ok(s)) if expected.is_some() => {
-                let f: FillFinished = parse_shared(s).map_err(capture_error)?;
+                let f: FillFinished = parse_answer(s).map_err(capture_error)?;
                 if f.status != "ok" {
                     return Err(ToolError::new(
                         ErrorCode::NotOnScreen,
@@ -205,7 +205,7 @@ impl<T: Tab> Tools<T> {
                 (f.state, f.read, f.actual)
             }
             Some(Ok(s)) => {
-                let s: Settled = parse_shared(s).map_err(capture_error)?;
+                let s: Settled = parse_answer(s).map_err(capture_error)?;
                 (s.state, s.read, None)
             }
         };

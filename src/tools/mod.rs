@@ -43,7 +43,7 @@ use crate::browser::{BrowserError, Tab};
 use crate::collector::{self, CollectorRead, HeldRead};
 use crate::control::Control;
 use crate::registry::Registry;
-use crate::screen::{Chrome, InferredState, JsDialog, RawObservation, View, infer, parse_shared};
+use crate::screen::{Chrome, InferredState, JsDialog, RawObservation, View, infer};
 use crate::trace::Trace;
 
 /// Bounds and caps the tools work within.
@@ -381,7 +381,7 @@ impl<T: Tab> Tools<T> {
                 "region": view.region, "evidence": self.evidence_for(view.nodes),
                 "whole": whole});
         let json = self.collect("read", &args).await?;
-        let read: CollectorRead = parse_shared(json).map_err(capture_error)?;
+        let read: CollectorRead = collector::parse_answer(json).map_err(capture_error)?;
         if let (Some(region), Some(regions)) = (&view.region, &read.regions) {
             return Err(no_such_region(region, regions));
         }
