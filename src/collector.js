@@ -561,7 +561,7 @@
 
   // A record as it travels: its fields ended by SEP (DEL), packed into one string with the
   // read's other records (see collector/packed.rs), so a dense read carries no key names,
-  // no brackets and no quotes to escape twice (the reply is JSON inside CDP's JSON).
+  // no brackets and no quotes for CDP to escape (the answer crosses it as a JSON string).
   //   anchor SEP label SEP role# SEP region# SEP x SEP y SEP width SEP height SEP flags SEP value SEP key
   // role# and region# index the document's string table; flags: 1 disabled, 2 editable,
   // 4 secret, 8 not visible, 16 checked, 32 unchecked, 64 has a value, 128 has a key (else
