@@ -1,8 +1,9 @@
 //! The bridge to the in-page collector (`collector.js`): builds the one expression each
 //! operation evaluates and types what comes back.
 //!
-//! Every operation is a single `Runtime.evaluate` answered by a single JSON string: one
-//! round trip, one parse.
+//! Every operation is a single `Runtime.evaluate` answered by a single string — JSON,
+//! followed by the records of the read it holds (see [`parse_answer`]): one round trip,
+//! one parse.
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
