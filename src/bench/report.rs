@@ -70,10 +70,13 @@ pub struct Cut {
 /// Read times of a route.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReadTimes {
-    /// The read `navigate` made (a cold page).
+    /// The read `navigate` made on the cold page, once it had loaded: the load is not
+    /// counted, but the read waits behind what Chromium still does right after the load
+    /// event (on a 10,000-control page, some 200-300 ms of frames any tool's first call
+    /// waits for too).
     pub first_ms: f64,
-    /// The collector's own in-page time in that first read (it pays for the page's first
-    /// layout), when the page reported it.
+    /// The collector's own in-page time in that first read (colder than a whole read's),
+    /// when the page reported it.
     #[serde(default)]
     pub first_in_page_ms: Option<f64>,
     /// Median of the warm `read_screen` calls.
