@@ -78,32 +78,7 @@ impl Text {
     /// when the range is not one: held in place when short, else a range of the same
     /// buffer, so the records of a packed read share the reply as its other strings do.
     pub fn slice(&self, range: std::ops::Range<usize>) -> Option<Text> {
-        let whole = self.as_str();
-        let part = whole.get(range.clone())?;
-        if part.len() <= INLINE {
-            // A fixed-size copy of the window the part starts (two moves, where a copy of
-            // the part's own length is a call): bytes past `len` are never read.
-            let mut bytes = [0; INLINE];
-            match whole.as_bytes().get(range.start..range.start + INLINE) {
-                Some(window) => bytes.copy_from_slice(window),
-                None => bytes[..part.len()].copy_from_slice(part.as_bytes()),
-            }
-            // At most INLINE (22): fits a u8.
-            let len = part.len() as u8;
-            return Some(Text(Repr::Inline { len, bytes }));
-        }
-        match &self.0 {
-            // A short text has no part too long to hold in place.
-            Repr::Inline { .. } => None,
-            Repr::Shared { buf, start, .. } => {
-                let start = *start as usize;
-                Some(Text(Repr::Shared {
-                    buf: Arc::clone(buf),
-                    start: u32::try_from(start + range.start).ok()?,
-                    end: u32::try_from(start + range.end).ok()?,
-                }))
-            }
-        }
+        self.slicer().slice(range.start, range.end)
     }
 
     /// A [`Slicer`] cutting parts of this text.
@@ -113,7 +88,7 @@ impl Text {
             Repr::Shared { buf, start, .. } => Some((buf, *start)),
         };
         Slicer {
-            bytes: self.as_bytes(),
+            text: self.as_str(),
             shared,
         }
     }
@@ -125,10 +100,10 @@ impl Text {
     }
 }
 
-/// Cuts many parts out of one [`Text`], as [`Text::slice`] does, with the text's buffer
-/// looked up once: a packed read cuts four strings per control out of its reply.
+/// Cuts parts out of one [`Text`] (see [`Text::slice`]) with the text's buffer looked up
+/// once: a packed read cuts four strings per control out of its reply.
 pub(crate) struct Slicer<'a> {
-    bytes: &'a [u8],
+    text: &'a str,
     /// The shared buffer and where the text starts in it (`None` for a text held in place).
     shared: Option<(&'a Arc<String>, u32)>,
 }
@@ -138,23 +113,18 @@ impl Slicer<'_> {
     /// is not one.
     #[inline]
     pub(crate) fn slice(&self, start: usize, end: usize) -> Option<Text> {
-        let bytes = self.bytes;
-        let part = bytes.get(start..end)?;
-        // A UTF-8 continuation byte is 0b10xx_xxxx: a char boundary is anything else, or the end.
-        let boundary = |i: usize| bytes.get(i).is_none_or(|b| (*b as i8) >= -0x40);
-        if !boundary(start) || !boundary(end) {
-            return None;
-        }
+        let part = self.text.get(start..end)?;
         if part.len() <= INLINE {
-            // As in `Text::slice`: a fixed-size copy of the window the part starts.
-            let mut held = [0; INLINE];
-            match bytes.get(start..start + INLINE) {
-                Some(window) => held.copy_from_slice(window),
-                None => held[..part.len()].copy_from_slice(part),
+            // A fixed-size copy of the window the part starts (two moves, where a copy of
+            // the part's own length is a call): bytes past `len` are never read.
+            let mut bytes = [0; INLINE];
+            match self.text.as_bytes().get(start..start + INLINE) {
+                Some(window) => bytes.copy_from_slice(window),
+                None => bytes[..part.len()].copy_from_slice(part.as_bytes()),
             }
             // At most INLINE (22): fits a u8.
             let len = part.len() as u8;
-            return Some(Text(Repr::Inline { len, bytes: held }));
+            return Some(Text(Repr::Inline { len, bytes }));
         }
         // A short text has no part too long to hold in place.
         let (buf, base) = self.shared?;
