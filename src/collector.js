@@ -20,6 +20,11 @@
 //                                                 the value setters (see watchSetters)
 //   finish_fill {anchor, key, expected, max, quiet_ms, max_ms, evidence}
 //                                              -> change event, verify the value, settle, read
+//   fill    {anchor, key | node | point, text, expected: {line, multiline, words}}
+//                                              -> prepare (mode fill), then type the text
+//                                                 `expected` names for the field's kind with
+//                                                 an editing command, where the page could
+//                                                 not tell that from typing
 //   elements {ids}                             -> the elements a read named, as objects (not
 //                                                 a JSON string: for accessibility queries)
 (function (op, args) {
@@ -384,6 +389,44 @@
         });
       });
     });
+  }
+
+  // Whether anything in a window listens for `beforeinput` or `textInput`: the two events
+  // typing fires that an editing command run in the page does not. Watched from before the
+  // document's own scripts (once per window), by the listener registrations and handler
+  // properties it makes; `onbeforeinput` attributes are looked for when a field is typed
+  // into (see canType).
+  var HEARD = { beforeinput: 1, textInput: 1 };
+  function watchListeners(win) {
+    if (!win || win.__waymarkListeners !== undefined) return;
+    win.__waymarkListeners = false;
+    var proto = win.EventTarget && win.EventTarget.prototype;
+    var add = proto && proto.addEventListener;
+    if (typeof add !== 'function') return;
+    proto.addEventListener = function (type) {
+      if (HEARD[type]) win.__waymarkListeners = true;
+      return add.apply(this, arguments);
+    };
+    [win.HTMLElement, win.Document, win.Window].forEach(function (c) {
+      var d = c && Object.getOwnPropertyDescriptor(c.prototype, 'onbeforeinput');
+      if (!d || !d.set || !d.configurable) return;
+      Object.defineProperty(c.prototype, 'onbeforeinput', {
+        configurable: true, enumerable: d.enumerable, get: d.get,
+        set: function (v) { win.__waymarkListeners = true; d.set.call(this, v); }
+      });
+    });
+  }
+
+  // The kinds of field prepare leaves for typing (the others it sets itself).
+  var TYPED = { line: 1, multiline: 1, contenteditable: 1 };
+
+  // The page may type into `el` itself (an editing command, see `fill`): nothing could tell
+  // that from typing, as nothing listens for the events only typing fires. Unknown (a
+  // document loaded before the watch) counts as listening.
+  function canType(el) {
+    var win = el.ownerDocument.defaultView;
+    return !!win && win.__waymarkListeners === false && !el.closest('[onbeforeinput]')
+      && !el.ownerDocument.documentElement.hasAttribute('onbeforeinput');
   }
 
   // An element's id: a property under the document's own symbol, which no page script
@@ -1210,6 +1253,7 @@
     case 'early':
       // Run in a new document before its own scripts (see collector::early).
       watchSetters(window);
+      watchListeners(window);
       return '"ok"';
     case 'handoff':
       handoffMark(args.on);
@@ -1230,6 +1274,27 @@
         var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
         var f = JSON.stringify(fin);
         return holding(f.slice(0, -1), r);
+      });
+    }
+    case 'fill': {
+      // prepare and the typing in one trip (see `fill_in` in tools/act.rs): what prepare
+      // found, and whether the text was typed here.
+      var info = prepare(args);
+      var ex = args.expected;
+      var text = info.kind === 'multiline' ? ex.multiline : info.kind === 'contenteditable' ? ex.words : ex.line;
+      var typed = info.status === 'ok' && TYPED[info.kind] && text !== '';
+      if (!typed) return stringify({ prepared: info, typed: false });
+      // After the microtasks the focus queued (a framework's focus handler formatting the
+      // field), as a separate insertText would come after them; still one task, so no
+      // navigation falls between the check and the typing.
+      return Promise.resolve().then(function () {
+        var el = W.target;
+        // The editing command CDP's Input.insertText runs: the same trusted `input`, the
+        // same undo step, the same selection after. It fires no `beforeinput` and no
+        // `textInput`, so a page that listens for either (an editor, a mask that refuses
+        // keys), and a document that cannot run the command, leave the typing to the runner.
+        typed = !!el && el.isConnected && canType(el) && el.ownerDocument.execCommand('insertText', false, text);
+        return stringify({ prepared: info, typed: typed });
       });
     }
     default:

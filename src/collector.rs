@@ -415,6 +415,13 @@ pub(crate) struct FillFinished {
     pub read: Option<CollectorRead>,
 }
 
+/// What `fill` did: what `prepare` found, and whether the page typed the text.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Filled {
+    pub prepared: Prepared,
+    pub typed: bool,
+}
+
 impl HoldsRead for Settled {
     fn read_mut(&mut self) -> Option<&mut CollectorRead> {
         self.read.as_mut()

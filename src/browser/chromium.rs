@@ -445,13 +445,18 @@ pub(super) fn is_context_lost(text: &str) -> bool {
         || text.contains("Cannot find context with specified id")
 }
 
-impl Tab for ChromiumTab {
-    type LoadWatch = LoadWatch;
-
-    async fn evaluate(&self, expression: &str, timeout: Duration) -> Result<String, BrowserError> {
+impl ChromiumTab {
+    /// `Tab::evaluate`, as a user gesture when `gesture`.
+    async fn evaluate_with(
+        &self,
+        expression: &str,
+        timeout: Duration,
+        gesture: bool,
+    ) -> Result<String, BrowserError> {
         let mut params = EvaluateParams::new(expression);
         params.return_by_value = Some(true);
         params.await_promise = Some(true);
+        params.user_gesture = gesture.then_some(true);
         let reply = bounded(timeout, "an in-page script", self.page.execute(params)).await?;
         if let Some(ex) = &reply.result.exception_details {
             let detail = ex
@@ -471,6 +476,22 @@ impl Tab for ChromiumTab {
                 "expected a string from the collector, got {other:?}"
             ))),
         }
+    }
+}
+
+impl Tab for ChromiumTab {
+    type LoadWatch = LoadWatch;
+
+    async fn evaluate(&self, expression: &str, timeout: Duration) -> Result<String, BrowserError> {
+        self.evaluate_with(expression, timeout, false).await
+    }
+
+    async fn evaluate_as_user(
+        &self,
+        expression: &str,
+        timeout: Duration,
+    ) -> Result<String, BrowserError> {
+        self.evaluate_with(expression, timeout, true).await
     }
 
     async fn on_new_document(&self, source: &str) -> Result<(), BrowserError> {

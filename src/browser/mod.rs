@@ -36,6 +36,16 @@ pub trait Tab: Send + Sync {
         timeout: Duration,
     ) -> impl Future<Output = Result<String, BrowserError>> + Send;
 
+    /// [`evaluate`](Tab::evaluate) as a person's gesture: the page gets the transient user
+    /// activation real input gives, for a script that types into it (see `fill`).
+    fn evaluate_as_user(
+        &self,
+        expression: &str,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<String, BrowserError>> + Send {
+        self.evaluate(expression, timeout)
+    }
+
     /// Evaluates `source` in every document the tab loads from now on, before the
     /// document's own scripts run.
     fn on_new_document(

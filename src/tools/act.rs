@@ -12,7 +12,7 @@ use super::{Attribution, Changes, ErrorCode, Outcome, RoundTrip, ToolError, Tool
 use super::{browser_error, capture_error};
 use crate::anchor::{AnchorId, AnchorRef};
 use crate::browser::{BrowserError, Tab, is_known_key};
-use crate::collector::{FillFinished, Prepared, Settled, parse_answer};
+use crate::collector::{FillFinished, Filled, Prepared, Settled, parse_answer};
 use crate::screen::InferredState;
 
 /// How an action touches its target.
@@ -85,39 +85,74 @@ impl<T: Tab> Tools<T> {
                 ),
             ));
         }
+        if let Act::Fill(text) = act {
+            return self.fill_in(text, anchor).await;
+        }
         let prepared = self.prepare(act, anchor).await.map_err(|e| (None, e))?;
         let label = prepared.label.clone();
         self.check(act, anchor, &prepared)
             .map_err(|e| (label.clone(), e))?;
         let fail = |e: BrowserError| (label.clone(), browser_error(e));
         let watch = self.tab.watch_load().await.map_err(fail)?;
-        let verify = match act {
+        match act {
             Act::Invoke => {
                 let (x, y) = (prepared.x.unwrap_or(0.0), prepared.y.unwrap_or(0.0));
                 self.tab.click(x, y).await.map_err(fail)?;
-                None
             }
-            Act::Press(name) => {
-                self.tab.press_key(name).await.map_err(fail)?;
-                None
-            }
-            Act::Fill(text) => {
-                let kind = prepared.kind.as_deref().unwrap_or("line");
-                let expected = match kind {
-                    "line" | "set" => text.replace(['\r', '\n'], ""),
-                    "multiline" => text.replace("\r\n", "\n").replace('\r', "\n"),
-                    "select" => prepared.label_of_choice(),
-                    _ => text.split_whitespace().collect::<Vec<_>>().join(" "),
-                };
-                if matches!(kind, "line" | "multiline" | "contenteditable") && !expected.is_empty()
-                {
-                    self.tab.insert_text(&expected).await.map_err(fail)?;
-                }
-                Some(expected)
-            }
-        };
+            Act::Press(name) => self.tab.press_key(name).await.map_err(fail)?,
+            // See `fill_in`.
+            Act::Fill(_) => {}
+        }
         let (state, changes) = self
-            .settle(act, anchor, verify.as_deref(), watch)
+            .settle(act, anchor, None, watch)
+            .await
+            .map_err(|e| (label.clone(), e))?;
+        Ok((label, state, changes))
+    }
+
+    /// Fills a field in two trips where there were three. The first resolves and checks the
+    /// field and, where nothing in the page could tell it from typing, types the text with
+    /// the editing command CDP's `Input.insertText` runs (see `fill` in `collector.js`), as
+    /// a user gesture; the second (`finish_fill`) checks the value, settles and reads. Each
+    /// trip waits behind the frame the one before it caused, which on a dense page is most
+    /// of a fill's time. A field the page could not type into gets `Input.insertText`
+    /// between the two, as every fill did before.
+    async fn fill_in(&self, text: &str, target: &Target) -> Outcome {
+        let act = Act::Fill(text);
+        let mut args = self.prepare_args(&act, target);
+        args["expected"] = json!({
+            "line": expected_text("line", text, None),
+            "multiline": expected_text("multiline", text, None),
+            "words": expected_text("contenteditable", text, None),
+        });
+        // Taken before the typing, which may navigate.
+        let watch = self
+            .tab
+            .watch_load()
+            .await
+            .map_err(|e| (None, browser_error(e)))?;
+        let json = self
+            .collect_with("fill", &args, true)
+            .await
+            .map_err(|e| (None, e))?;
+        let filled: Filled = serde_json::from_str(&json).map_err(|e| (None, capture_error(e)))?;
+        let prepared = filled.prepared;
+        let label = prepared.label.clone();
+        self.check(&act, target, &prepared)
+            .map_err(|e| (label.clone(), e))?;
+        let kind = prepared.kind.as_deref().unwrap_or("line");
+        let expected = expected_text(kind, text, prepared.chosen.as_deref());
+        if !filled.typed
+            && matches!(kind, "line" | "multiline" | "contenteditable")
+            && !expected.is_empty()
+        {
+            self.tab
+                .insert_text(&expected)
+                .await
+                .map_err(|e| (label.clone(), browser_error(e)))?;
+        }
+        let (state, changes) = self
+            .settle(&act, target, Some(&expected), watch)
             .await
             .map_err(|e| (label.clone(), e))?;
         Ok((label, state, changes))
@@ -129,6 +164,13 @@ impl<T: Tab> Tools<T> {
         act: &Act<'_>,
         target: &Target,
     ) -> Result<Prepared, ToolError> {
+        let args = self.prepare_args(act, target);
+        let json = self.collect("prepare", &args).await?;
+        serde_json::from_str(&json).map_err(capture_error)
+    }
+
+    /// What `prepare` (and `fill`, which starts with it) is given.
+    fn prepare_args(&self, act: &Act<'_>, target: &Target) -> serde_json::Value {
         let (mode, text) = match act {
             Act::Invoke => ("invoke", None),
             Act::Press(_) => ("press", None),
@@ -144,8 +186,7 @@ impl<T: Tab> Tools<T> {
         }
         args["mode"] = json!(mode);
         args["text"] = json!(text);
-        let json = self.collect("prepare", &args).await?;
-        serde_json::from_str(&json).map_err(capture_error)
+        args
     }
 
     /// Waits for the page to settle after an action and reads it, in one trip when the
@@ -256,9 +297,15 @@ impl<T: Tab> Tools<T> {
     }
 }
 
-impl Prepared {
-    fn label_of_choice(&self) -> String {
-        self.chosen.clone().unwrap_or_default()
+/// The value a field of `kind` (as `prepare` names it) holds once `text` is filled in: a
+/// line loses its line breaks, a text area's become `\n`, a select shows the option
+/// `chosen`, and other content has its whitespace collapsed.
+fn expected_text(kind: &str, text: &str, chosen: Option<&str>) -> String {
+    match kind {
+        "line" | "set" => text.replace(['\r', '\n'], ""),
+        "multiline" => text.replace("\r\n", "\n").replace('\r', "\n"),
+        "select" => chosen.unwrap_or_default().to_string(),
+        _ => text.split_whitespace().collect::<Vec<_>>().join(" "),
     }
 }
 

@@ -391,12 +391,22 @@ impl<T: Tab> Tools<T> {
     /// Runs collector operation `op` with `args` in the page: by the collector installed in
     /// the document when there is one, else by sending it whole (which installs it).
     async fn collect(&self, op: &str, args: &serde_json::Value) -> Result<String, ToolError> {
+        self.collect_with(op, args, false).await
+    }
+
+    /// [`collect`](Tools::collect), as a user gesture when `gesture`.
+    async fn collect_with(
+        &self,
+        op: &str,
+        args: &serde_json::Value,
+        gesture: bool,
+    ) -> Result<String, ToolError> {
         let timeout = self.options.script_timeout;
-        match self.collect_within(op, args, timeout).await {
+        match self.collect_as(op, args, timeout, gesture).await {
             // A page caught between documents: one more try once the new one has loaded.
             Err(BrowserError::ContextLost) => {
                 tokio::time::sleep(Duration::from_millis(50)).await;
-                self.collect_within(op, args, timeout)
+                self.collect_as(op, args, timeout, gesture)
                     .await
                     .map_err(browser_error)
             }
@@ -411,16 +421,29 @@ impl<T: Tab> Tools<T> {
         args: &serde_json::Value,
         timeout: Duration,
     ) -> Result<String, BrowserError> {
-        let reply = self
-            .tab
-            .evaluate(&collector::installed(op, args), timeout)
-            .await?;
+        self.collect_as(op, args, timeout, false).await
+    }
+
+    /// [`collect_within`](Tools::collect_within), as a user gesture when `gesture`.
+    async fn collect_as(
+        &self,
+        op: &str,
+        args: &serde_json::Value,
+        timeout: Duration,
+        gesture: bool,
+    ) -> Result<String, BrowserError> {
+        let evaluate = |expr: String| async move {
+            if gesture {
+                self.tab.evaluate_as_user(&expr, timeout).await
+            } else {
+                self.tab.evaluate(&expr, timeout).await
+            }
+        };
+        let reply = evaluate(collector::installed(op, args)).await?;
         if reply != collector::MISSING {
             return Ok(reply);
         }
-        self.tab
-            .evaluate(&collector::expression(op, args), timeout)
-            .await
+        evaluate(collector::expression(op, args)).await
     }
 
     /// Evaluates an in-page operation. A page caught between documents (the script's

@@ -3,6 +3,7 @@
 
 use waymark::tools::ErrorCode;
 
+use crate::fixtures;
 use crate::harness::{block_on, control, failed, ok, open, saves_of, tools};
 
 #[test]
@@ -272,6 +273,79 @@ fn fill_after_fill_reports_only_what_each_changed() {
             Some("EC1A 1BB")
         );
         assert_eq!(value(screen, "widgets.mirror").as_deref(), Some("KETTLE"));
+        tools.close().await;
+    });
+}
+
+/// The page types a fill itself, in the trip that checks the field, when nothing in it
+/// could tell that from typing: the `input` event is the trusted `insertText` typing gives,
+/// with a person's activation on; a line, a text area and editable content each get their
+/// text.
+#[test]
+fn fill_types_with_trusted_input_events_in_the_page() {
+    let tools = fixtures::tools();
+    block_on(async {
+        open(&tools, "/typing.html").await;
+        let rt = tools.fill("typing.name", "Ada Lovelace").await;
+        let screen = ok(&rt);
+        assert_eq!(
+            control(screen, "typing.name", None).value.as_deref(),
+            Some("Ada Lovelace")
+        );
+        assert_eq!(
+            control(screen, "typing.log", None).value.as_deref(),
+            Some("exec:insertText input:insertText:true:true")
+        );
+        let rt = tools.fill("typing.notes", "one\r\ntwo").await;
+        assert_eq!(
+            control(ok(&rt), "typing.notes", None).value.as_deref(),
+            Some("one\ntwo")
+        );
+        let rt = tools.fill("typing.rich", "  rich \n text ").await;
+        let screen = ok(&rt);
+        assert_eq!(
+            control(screen, "typing.rich", None).value.as_deref(),
+            Some("rich text")
+        );
+        let log = control(screen, "typing.log", None).value.clone();
+        assert_eq!(
+            log.unwrap_or_default().matches("exec:insertText").count(),
+            3,
+            "each fill typed in the page"
+        );
+        tools.close().await;
+    });
+}
+
+/// A page that listens for `beforeinput` (an editor, a mask that refuses keys) gets the
+/// text typed by the runner (CDP's `Input.insertText`), which fires it; so does a document
+/// that cannot run the editing command.
+#[test]
+fn fill_types_from_outside_where_the_page_would_tell() {
+    let tools = fixtures::tools();
+    block_on(async {
+        let cases = [
+            (
+                "/typing.html?beforeinput",
+                "beforeinput:insertText:true:true input:insertText:true:true",
+            ),
+            ("/typing.html?no-exec", "input:insertText:true:true"),
+        ];
+        for (page, heard) in cases {
+            open(&tools, page).await;
+            let rt = tools.fill("typing.name", "Ada Lovelace").await;
+            let screen = ok(&rt);
+            assert_eq!(
+                control(screen, "typing.name", None).value.as_deref(),
+                Some("Ada Lovelace"),
+                "{page}"
+            );
+            assert_eq!(
+                control(screen, "typing.log", None).value.as_deref(),
+                Some(heard),
+                "{page}"
+            );
+        }
         tools.close().await;
     });
 }

@@ -115,6 +115,14 @@ impl Tab for ProbedTab {
         self.0.evaluate(expression, timeout).await
     }
 
+    async fn evaluate_as_user(
+        &self,
+        expression: &str,
+        timeout: Duration,
+    ) -> Result<String, BrowserError> {
+        self.0.evaluate_as_user(expression, timeout).await
+    }
+
     async fn on_new_document(&self, source: &str) -> Result<(), BrowserError> {
         self.0.on_new_document(source).await
     }
