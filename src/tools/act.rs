@@ -223,7 +223,7 @@ impl<T: Tab> Tools<T> {
         // settle script races the browser's own word that a new document started loading.
         let mut watch = watch;
         let reply = {
-            let settled = self.collect_within(op, &args, bound);
+            let settled = self.collect_as(op, &args, bound, false);
             let started = self.tab.navigation_started(&mut watch);
             tokio::select! {
                 reply = settled => Some(reply),

@@ -414,17 +414,8 @@ impl<T: Tab> Tools<T> {
         }
     }
 
-    /// [`collect`](Tools::collect) bounded by `timeout`, one try, with the browser's error.
-    async fn collect_within(
-        &self,
-        op: &str,
-        args: &serde_json::Value,
-        timeout: Duration,
-    ) -> Result<String, BrowserError> {
-        self.collect_as(op, args, timeout, false).await
-    }
-
-    /// [`collect_within`](Tools::collect_within), as a user gesture when `gesture`.
+    /// [`collect`](Tools::collect) bounded by `timeout`, one try, with the browser's error;
+    /// as a user gesture when `gesture`.
     async fn collect_as(
         &self,
         op: &str,
