@@ -391,12 +391,17 @@
     });
   }
 
-  // Whether anything in a window listens for `beforeinput` or `textInput`: the two events
-  // typing fires that an editing command run in the page does not. Watched from before the
-  // document's own scripts (once per window), by the listener registrations and handler
-  // properties it makes; `onbeforeinput` attributes are looked for when a field is typed
-  // into (see canType).
-  var HEARD = { beforeinput: 1, textInput: 1 };
+  // Whether anything in a window could tell typing from an editing command the page runs
+  // itself (see `fill`): a listener for `beforeinput` or `textInput`, which only typing
+  // fires, or for the focus and selection events, which fire a task apart from the typing
+  // when it comes over CDP but before it when the page types in the same task (a focus
+  // handler that reformats the field in a timer would then act on the typed text). Watched
+  // from before the document's own scripts (once per window), by the listener
+  // registrations and handler properties it makes; handler attributes are looked for when a
+  // field is typed into (see canType).
+  var HEARD = { beforeinput: 1, textInput: 1, focus: 1, focusin: 1, select: 1, selectstart: 1, selectionchange: 1 };
+  var HEARD_ON = ['onbeforeinput', 'onfocus', 'onselect', 'onselectstart', 'onselectionchange'];
+  var HEARD_ATTRS = HEARD_ON.map(function (h) { return '[' + h + ']'; }).join(',');
   function watchListeners(win) {
     if (!win || win.__waymarkListeners !== undefined) return;
     win.__waymarkListeners = false;
@@ -408,11 +413,13 @@
       return add.apply(this, arguments);
     };
     [win.HTMLElement, win.Document, win.Window].forEach(function (c) {
-      var d = c && Object.getOwnPropertyDescriptor(c.prototype, 'onbeforeinput');
-      if (!d || !d.set || !d.configurable) return;
-      Object.defineProperty(c.prototype, 'onbeforeinput', {
-        configurable: true, enumerable: d.enumerable, get: d.get,
-        set: function (v) { win.__waymarkListeners = true; d.set.call(this, v); }
+      HEARD_ON.forEach(function (name) {
+        var d = c && Object.getOwnPropertyDescriptor(c.prototype, name);
+        if (!d || !d.set || !d.configurable) return;
+        Object.defineProperty(c.prototype, name, {
+          configurable: true, enumerable: d.enumerable, get: d.get,
+          set: function (v) { win.__waymarkListeners = true; d.set.call(this, v); }
+        });
       });
     });
   }
@@ -420,13 +427,11 @@
   // The kinds of field prepare leaves for typing (the others it sets itself).
   var TYPED = { line: 1, multiline: 1, contenteditable: 1 };
 
-  // The page may type into `el` itself (an editing command, see `fill`): nothing could tell
-  // that from typing, as nothing listens for the events only typing fires. Unknown (a
-  // document loaded before the watch) counts as listening.
+  // The page may type into `el` itself: nothing in it could tell (see watchListeners).
+  // Unknown (a document loaded before the watch) counts as listening.
   function canType(el) {
     var win = el.ownerDocument.defaultView;
-    return !!win && win.__waymarkListeners === false && !el.closest('[onbeforeinput]')
-      && !el.ownerDocument.documentElement.hasAttribute('onbeforeinput');
+    return !!win && win.__waymarkListeners === false && !el.closest(HEARD_ATTRS);
   }
 
   // An element's id: a property under the document's own symbol, which no page script
@@ -1290,9 +1295,9 @@
       return Promise.resolve().then(function () {
         var el = W.target;
         // The editing command CDP's Input.insertText runs: the same trusted `input`, the
-        // same undo step, the same selection after. It fires no `beforeinput` and no
-        // `textInput`, so a page that listens for either (an editor, a mask that refuses
-        // keys), and a document that cannot run the command, leave the typing to the runner.
+        // same undo step, the same selection after. A page that could tell the two apart
+        // (see watchListeners: an editor, a mask that refuses keys, a field reformatted on
+        // focus), and a document that cannot run the command, leave the typing to the runner.
         typed = !!el && el.isConnected && canType(el) && el.ownerDocument.execCommand('insertText', false, text);
         return stringify({ prepared: info, typed: typed });
       });

@@ -280,7 +280,7 @@ fn fill_after_fill_reports_only_what_each_changed() {
 /// The page types a fill itself, in the trip that checks the field, when nothing in it
 /// could tell that from typing: the `input` event is the trusted `insertText` typing gives,
 /// with a person's activation on; a line, a text area and editable content each get their
-/// text.
+/// text. A field with a focus handler of its own is typed into from outside.
 #[test]
 fn fill_types_with_trusted_input_events_in_the_page() {
     let tools = fixtures::tools();
@@ -313,13 +313,28 @@ fn fill_types_with_trusted_input_events_in_the_page() {
             3,
             "each fill typed in the page"
         );
+        // A field with a focus handler attribute is typed into from outside.
+        let rt = tools.fill("typing.code", "A-1").await;
+        let screen = ok(&rt);
+        assert_eq!(
+            control(screen, "typing.code", None).value.as_deref(),
+            Some("A-1")
+        );
+        let log = control(screen, "typing.log", None).value.clone();
+        let log = log.unwrap_or_default();
+        assert!(
+            log.ends_with("input:insertText:true:true onfocus input:insertText:true:true"),
+            "{log}"
+        );
+        assert_eq!(log.matches("exec:insertText").count(), 3, "{log}");
         tools.close().await;
     });
 }
 
-/// A page that listens for `beforeinput` (an editor, a mask that refuses keys) gets the
-/// text typed by the runner (CDP's `Input.insertText`), which fires it; so does a document
-/// that cannot run the editing command.
+/// A page that listens for `beforeinput` (an editor, a mask that refuses keys), or for
+/// focus (and so could see when the typing comes), gets the text typed by the runner (CDP's
+/// `Input.insertText`, which fires `beforeinput`); so does a document that cannot run the
+/// editing command.
 #[test]
 fn fill_types_from_outside_where_the_page_would_tell() {
     let tools = fixtures::tools();
@@ -329,6 +344,7 @@ fn fill_types_from_outside_where_the_page_would_tell() {
                 "/typing.html?beforeinput",
                 "beforeinput:insertText:true:true input:insertText:true:true",
             ),
+            ("/typing.html?focus", "focus input:insertText:true:true"),
             ("/typing.html?no-exec", "input:insertText:true:true"),
         ];
         for (page, heard) in cases {
