@@ -106,10 +106,15 @@ fn plain(
         return None;
     }
     let value = text(bytes, slicer, &mut at)?;
-    // The last field ends at a SEP before the next record, or at the end.
-    let (end, next) = match memchr::memchr(SEP, bytes.get(at..)?) {
-        Some(i) => (at + i, Some(at + i + 1)),
-        None => (bytes.len(), None),
+    // The last field ends at a SEP before the next record, or at the end. Most controls
+    // have no key: its field is empty, and no search is needed to find its end.
+    let (end, next) = match bytes.get(at) {
+        Some(&SEP) => (at, Some(at + 1)),
+        None => (at, None),
+        Some(_) => match memchr::memchr(SEP, bytes.get(at..)?) {
+            Some(i) => (at + i, Some(at + i + 1)),
+            None => (bytes.len(), None),
+        },
     };
     let key = slicer.slice(at, end)?;
     out.push(control(
@@ -122,6 +127,11 @@ fn plain(
 #[inline(always)]
 fn text(bytes: &[u8], slicer: &Slicer<'_>, at: &mut usize) -> Option<Text> {
     let start = *at;
+    // An empty field (a control with no value) needs no search.
+    if bytes.get(start) == Some(&SEP) {
+        *at = start + 1;
+        return Some(Text::default());
+    }
     let end = start + memchr::memchr(SEP, bytes.get(start..)?)?;
     *at = end + 1;
     slicer.slice(start, end)
