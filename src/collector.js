@@ -21,10 +21,10 @@
 //   finish_fill {anchor, key, expected, max, quiet_ms, max_ms, evidence}
 //                                              -> change event, verify the value, settle, read
 //   fill    {anchor, key | node | point, text, expected: {line, multiline, words}}
-//                                              -> prepare (mode fill), then type the text
-//                                                 `expected` names for the field's kind with
-//                                                 an editing command, where the page could
-//                                                 not tell that from typing
+//                                              -> prepare (mode fill), the value the field's
+//                                                 kind must end with, and that text typed
+//                                                 with an editing command, where the page
+//                                                 could not tell that from typing
 //   elements {ids}                             -> the elements a read named, as objects (not
 //                                                 a JSON string: for accessibility queries)
 (function (op, args) {
@@ -1283,12 +1283,15 @@
     }
     case 'fill': {
       // prepare and the typing in one trip (see `fill_in` in tools/act.rs): what prepare
-      // found, and whether the text was typed here.
+      // found, the value the field must end with, and who types it: `done` (typed here),
+      // `runner` (left to CDP's Input.insertText) or `none` (prepare set the value, or
+      // there is nothing to type).
       var info = prepare(args);
-      var ex = args.expected;
-      var text = info.kind === 'multiline' ? ex.multiline : info.kind === 'contenteditable' ? ex.words : ex.line;
-      var typed = info.status === 'ok' && TYPED[info.kind] && text !== '';
-      if (!typed) return stringify({ prepared: info, typed: false });
+      var ex = args.expected, kind = info.kind;
+      var text = kind === 'multiline' ? ex.multiline : kind === 'contenteditable' ? ex.words
+        : kind === 'select' ? (info.chosen || '') : ex.line;
+      var answer = function (typing) { return stringify({ prepared: info, expected: text, typing: typing }); };
+      if (info.status !== 'ok' || !TYPED[kind] || text === '') return answer('none');
       // After the microtasks the focus queued (a framework's focus handler formatting the
       // field), as a separate insertText would come after them; still one task, so no
       // navigation falls between the check and the typing.
@@ -1298,8 +1301,8 @@
         // same undo step, the same selection after. A page that could tell the two apart
         // (see watchListeners: an editor, a mask that refuses keys, a field reformatted on
         // focus), and a document that cannot run the command, leave the typing to the runner.
-        typed = !!el && el.isConnected && canType(el) && el.ownerDocument.execCommand('insertText', false, text);
-        return stringify({ prepared: info, typed: typed });
+        var typed = !!el && el.isConnected && canType(el) && el.ownerDocument.execCommand('insertText', false, text);
+        return answer(typed ? 'done' : 'runner');
       });
     }
     default:

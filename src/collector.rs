@@ -83,13 +83,6 @@ pub(crate) struct Prepared {
     /// Why a field is not editable.
     #[serde(default)]
     pub why: Option<String>,
-    /// How fill goes on: `line`, `multiline`, `contenteditable` (text to insert), `set`,
-    /// `select` (already set in the page).
-    #[serde(default)]
-    pub kind: Option<String>,
-    /// The option a select was set to (fill on a select).
-    #[serde(default)]
-    pub chosen: Option<String>,
     /// A select's options (no_option).
     #[serde(default)]
     pub options: Vec<String>,
@@ -415,11 +408,14 @@ pub(crate) struct FillFinished {
     pub read: Option<CollectorRead>,
 }
 
-/// What `fill` did: what `prepare` found, and whether the page typed the text.
+/// What `fill` did: what `prepare` found, the value the field must end with (for its
+/// kind), and who types it: `done` (the page did), `runner` (left to CDP's
+/// `Input.insertText`) or `none` (nothing to type: prepare set the value, or refused).
 #[derive(Debug, Deserialize)]
 pub(crate) struct Filled {
     pub prepared: Prepared,
-    pub typed: bool,
+    pub expected: String,
+    pub typing: String,
 }
 
 impl HoldsRead for Settled {

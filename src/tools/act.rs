@@ -120,10 +120,11 @@ impl<T: Tab> Tools<T> {
     async fn fill_in(&self, text: &str, target: &Target) -> Outcome {
         let act = Act::Fill(text);
         let mut args = self.prepare_args(&act, target);
+        // The value each kind of field ends with; the page knows the field's kind.
         args["expected"] = json!({
-            "line": expected_text("line", text, None),
-            "multiline": expected_text("multiline", text, None),
-            "words": expected_text("contenteditable", text, None),
+            "line": text.replace(['\r', '\n'], ""),
+            "multiline": text.replace("\r\n", "\n").replace('\r', "\n"),
+            "words": text.split_whitespace().collect::<Vec<_>>().join(" "),
         });
         // Taken before the typing, which may navigate.
         let watch = self
@@ -140,12 +141,8 @@ impl<T: Tab> Tools<T> {
         let label = prepared.label.clone();
         self.check(&act, target, &prepared)
             .map_err(|e| (label.clone(), e))?;
-        let kind = prepared.kind.as_deref().unwrap_or("line");
-        let expected = expected_text(kind, text, prepared.chosen.as_deref());
-        if !filled.typed
-            && matches!(kind, "line" | "multiline" | "contenteditable")
-            && !expected.is_empty()
-        {
+        let expected = filled.expected;
+        if filled.typing == "runner" {
             self.tab
                 .insert_text(&expected)
                 .await
@@ -294,18 +291,6 @@ impl<T: Tab> Tools<T> {
                 ),
             )),
         }
-    }
-}
-
-/// The value a field of `kind` (as `prepare` names it) holds once `text` is filled in: a
-/// line loses its line breaks, a text area's become `\n`, a select shows the option
-/// `chosen`, and other content has its whitespace collapsed.
-fn expected_text(kind: &str, text: &str, chosen: Option<&str>) -> String {
-    match kind {
-        "line" | "set" => text.replace(['\r', '\n'], ""),
-        "multiline" => text.replace("\r\n", "\n").replace('\r', "\n"),
-        "select" => chosen.unwrap_or_default().to_string(),
-        _ => text.split_whitespace().collect::<Vec<_>>().join(" "),
     }
 }
 
