@@ -1292,9 +1292,9 @@
         : kind === 'select' ? (info.chosen || '') : ex.line;
       var answer = function (typing) { return stringify({ prepared: info, expected: text, typing: typing }); };
       if (info.status !== 'ok' || !TYPED[kind] || text === '') return answer('none');
-      // After the microtasks the focus queued (a framework's focus handler formatting the
-      // field), as a separate insertText would come after them; still one task, so no
-      // navigation falls between the check and the typing.
+      // After the microtasks prepare's focus and selection queued (the page's mutation
+      // observers, say), as a separate insertText would come after them; still one task,
+      // so no navigation falls between the check and the typing.
       return Promise.resolve().then(function () {
         var el = W.target;
         // The editing command CDP's Input.insertText runs: the same trusted `input`, the

@@ -409,13 +409,24 @@ pub(crate) struct FillFinished {
 }
 
 /// What `fill` did: what `prepare` found, the value the field must end with (for its
-/// kind), and who types it: `done` (the page did), `runner` (left to CDP's
-/// `Input.insertText`) or `none` (nothing to type: prepare set the value, or refused).
+/// kind), and who types it.
 #[derive(Debug, Deserialize)]
 pub(crate) struct Filled {
     pub prepared: Prepared,
     pub expected: String,
-    pub typing: String,
+    pub typing: Typing,
+}
+
+/// Who types a fill's text.
+#[derive(Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Typing {
+    /// The page did, with an editing command.
+    Done,
+    /// The runner, with CDP's `Input.insertText`: the page could tell the difference.
+    Runner,
+    /// Nobody: prepare set the value itself, or refused the field, or the text is empty.
+    None,
 }
 
 impl HoldsRead for Settled {

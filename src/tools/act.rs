@@ -12,7 +12,7 @@ use super::{Attribution, Changes, ErrorCode, Outcome, RoundTrip, ToolError, Tool
 use super::{browser_error, capture_error};
 use crate::anchor::{AnchorId, AnchorRef};
 use crate::browser::{BrowserError, Tab, is_known_key};
-use crate::collector::{FillFinished, Filled, Prepared, Settled, parse_answer};
+use crate::collector::{FillFinished, Filled, Prepared, Settled, Typing, parse_answer};
 use crate::screen::InferredState;
 
 /// How an action touches its target.
@@ -100,7 +100,7 @@ impl<T: Tab> Tools<T> {
                 self.tab.click(x, y).await.map_err(fail)?;
             }
             Act::Press(name) => self.tab.press_key(name).await.map_err(fail)?,
-            // See `fill_in`.
+            // Returned above, from `fill_in`.
             Act::Fill(_) => {}
         }
         let (state, changes) = self
@@ -142,7 +142,7 @@ impl<T: Tab> Tools<T> {
         self.check(&act, target, &prepared)
             .map_err(|e| (label.clone(), e))?;
         let expected = filled.expected;
-        if filled.typing == "runner" {
+        if filled.typing == Typing::Runner {
             self.tab
                 .insert_text(&expected)
                 .await
