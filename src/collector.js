@@ -840,7 +840,6 @@
     W.valuesDirty = false;
     W.epoch++;
     var token = W.doc + ':' + W.epoch;
-    var capped = ids.length < total;
     W.cache = { token: token, max: max, ids: ids, wired: wired, recs: recs, elOf: elOf, total: total,
       droppedByRegion: droppedByRegion, droppedByRole: droppedByRole, ev: ev, caps: capsKey,
       live: live, dialog: dialog, byAnchor: reuse ? prev.byAnchor : null, nstrs: W.strs.length };
@@ -848,7 +847,10 @@
     var head = headOf(token, total, droppedByRegion, droppedByRole, dialog);
     if (ev) head.evidence = ev;
     var parts = [];
-    if (since && prev && since === prev.token && !capped) {
+    // A cut read sends a delta as well: the controls that came under the cut since are
+    // changed records the runner never saw (added), those pushed past it leave the order
+    // (removed), as comparing two full reads would say.
+    if (since && prev && since === prev.token) {
       head.kind = 'delta';
       head.base = since;
       var sameOrder = prev.ids === ids || (prev.ids.length === ids.length && prev.ids.every(function (v, i) { return v === ids[i]; }));

@@ -1,10 +1,11 @@
 //! Truncation: a read of a dense screen gathers at most `max_controls` controls and says
 //! exactly what it dropped, by region and by role; nothing is dropped silently.
 
-use waymark::screen::{View, description_len};
+use waymark::screen::{InferredState, View, description_len};
 use waymark::tools::{ErrorCode, ToolOptions};
 
-use crate::harness::{block_on, failed, ok, open, tools, tools_with};
+use crate::fixtures;
+use crate::harness::{block_on, control, failed, ok, open, tools, tools_with};
 
 #[test]
 fn a_capped_read_reports_what_it_dropped() {
@@ -156,6 +157,99 @@ fn a_budget_cuts_whole_controls_keeps_the_focus_and_says_what_it_dropped() {
         assert_eq!(t.dropped_by_region.values().sum::<usize>(), t.dropped);
         let used: usize = s.controls.iter().map(description_len).sum();
         assert!(used <= 4_000, "{used} characters shown");
+        tools.close().await;
+    });
+}
+
+/// A cut read is incremental like any other: after an action the page sends what changed
+/// against the read the runner holds, including controls the cut now takes in or leaves
+/// out, and the result is the screen a whole read gives.
+#[test]
+fn a_cut_read_after_an_action_is_a_delta_that_moves_the_cut() {
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions {
+        max_controls: 5,
+        ..ToolOptions::default()
+    });
+    block_on(async {
+        let opened = open(&tools, "/cut.html").await;
+        let shown = |s: &InferredState| -> Vec<String> {
+            s.controls.iter().map(|c| c.reference()).collect()
+        };
+        assert_eq!(
+            shown(&opened),
+            [
+                "cut.drop-first",
+                "cut.add-first",
+                "cut.note",
+                "cut.item[1]",
+                "cut.item[2]"
+            ]
+        );
+        let t = opened.truncation.as_ref().expect("the read is cut");
+        assert_eq!((t.total, t.shown, t.dropped), (9, 5, 4));
+        assert_eq!(probe.read_kinds(), ["full"]);
+
+        // Each action's read is a delta; a whole read of the same screen agrees with it.
+        // (target, text to fill or none to invoke, then what the action added, removed and
+        // changed among the shown controls)
+        type Step = (
+            &'static str,
+            Option<&'static str>,
+            Vec<&'static str>,
+            Vec<&'static str>,
+            Vec<&'static str>,
+        );
+        let steps: [Step; 4] = [
+            ("cut.note", Some("hello"), vec![], vec![], vec!["cut.note"]),
+            (
+                "cut.drop-first",
+                None,
+                vec!["cut.item[3]"],
+                vec!["cut.item[1]"],
+                vec![],
+            ),
+            (
+                "cut.add-first",
+                None,
+                vec!["cut.item[0]"],
+                vec!["cut.item[3]"],
+                vec![],
+            ),
+            // beyond the cut: typed, and nothing shown changes
+            ("cut.late", Some("later"), vec![], vec![], vec![]),
+        ];
+        for (target, text, added, removed, changed) in steps {
+            let rt = match text {
+                Some(text) => tools.fill(target, text).await,
+                None => tools.invoke(target, None).await,
+            };
+            let after = ok(&rt).clone();
+            assert_eq!(probe.read_kinds(), ["delta"], "{target}");
+            let changes = rt.changes.as_ref().expect("an action says what changed");
+            assert_eq!(changes.added, added, "{target}");
+            assert_eq!(changes.removed, removed, "{target}");
+            assert_eq!(changes.changed, changed, "{target}");
+            let whole = ok(&tools.read_screen_whole().await).clone();
+            assert_eq!(probe.read_kinds(), ["full"]);
+            assert_eq!(after.controls, whole.controls, "{target}");
+            assert_eq!(after.truncation, whole.truncation, "{target}");
+        }
+        let last = ok(&tools.read_screen().await).clone();
+        assert_eq!(
+            shown(&last),
+            [
+                "cut.drop-first",
+                "cut.add-first",
+                "cut.note",
+                "cut.item[0]",
+                "cut.item[2]"
+            ]
+        );
+        assert_eq!(
+            control(&last, "cut.note", None).value.as_deref(),
+            Some("hello")
+        );
+        assert_eq!(last.truncation.as_ref().map(|t| t.total), Some(9));
         tools.close().await;
     });
 }

@@ -13,7 +13,7 @@ use waymark::browser::ChromiumTab;
 use waymark::registry::Registry;
 use waymark::tools::{ToolOptions, Tools};
 
-use crate::harness::{block_on, shared};
+use crate::harness::{Probe, ProbedTab, block_on, probed_tools_at, shared};
 
 /// Where the pages live.
 pub fn dir() -> PathBuf {
@@ -67,6 +67,12 @@ pub fn audited_tools_with(options: ToolOptions) -> Tools<ChromiumTab> {
 /// Tools over a fresh tab on the fixture server, without a registry, with the default bounds.
 pub fn tools() -> Tools<ChromiumTab> {
     tools_with(ToolOptions::default())
+}
+
+/// Tools over a fresh tab on the fixture server, without a registry, plus a probe on the
+/// same page.
+pub fn probed_tools_with(options: ToolOptions) -> (Tools<ProbedTab>, Probe) {
+    probed_tools_at(base(), Arc::new(Registry::empty()), options)
 }
 
 fn tools_with(options: ToolOptions) -> Tools<ChromiumTab> {

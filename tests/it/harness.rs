@@ -5,7 +5,7 @@
 use std::future::Future;
 use std::io::{Read, Write};
 use std::path::Path;
-use std::sync::{Arc, OnceLock, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
 use tokio::runtime::Runtime;
@@ -101,18 +101,36 @@ pub fn tools_with(options: ToolOptions) -> (Tools<ChromiumTab>, &'static Shared)
     (tools, shared)
 }
 
-/// A tab the tools drive while the test keeps a [`Probe`] on the same page.
-pub struct ProbedTab(Arc<ChromiumTab>);
+/// A tab the tools drive while the test keeps a [`Probe`] on the same page. It notes the
+/// kind of every read the collector answers with (see [`Probe::read_kinds`]).
+pub struct ProbedTab(Arc<ChromiumTab>, Arc<Mutex<Vec<String>>>);
 
 /// The test's own eyes on a page the tools drive: plain DOM queries, independent of the
 /// collector under test. It holds the tab weakly, so closing the tools closes the tab.
-pub struct Probe(Weak<ChromiumTab>);
+pub struct Probe(Weak<ChromiumTab>, Arc<Mutex<Vec<String>>>);
+
+impl ProbedTab {
+    /// Notes the kind of the read `answer` holds, if it holds one: its JSON ends at the
+    /// first newline (see `withRecords` in collector.js), and a read in it says
+    /// `"kind":"full"` or `"kind":"delta"`.
+    fn note(&self, answer: &Result<String, BrowserError>) {
+        let Ok(answer) = answer else { return };
+        let json = answer.split('\n').next().unwrap_or_default();
+        for kind in ["full", "delta"] {
+            if json.contains(&format!("\"kind\":\"{kind}\"")) {
+                self.1.lock().expect("the notes").push(kind.to_string());
+            }
+        }
+    }
+}
 
 impl Tab for ProbedTab {
     type LoadWatch = <ChromiumTab as Tab>::LoadWatch;
 
     async fn evaluate(&self, expression: &str, timeout: Duration) -> Result<String, BrowserError> {
-        self.0.evaluate(expression, timeout).await
+        let answer = self.0.evaluate(expression, timeout).await;
+        self.note(&answer);
+        answer
     }
 
     async fn evaluate_as_user(
@@ -120,7 +138,9 @@ impl Tab for ProbedTab {
         expression: &str,
         timeout: Duration,
     ) -> Result<String, BrowserError> {
-        self.0.evaluate_as_user(expression, timeout).await
+        let answer = self.0.evaluate_as_user(expression, timeout).await;
+        self.note(&answer);
+        answer
     }
 
     async fn on_new_document(&self, source: &str) -> Result<(), BrowserError> {
@@ -187,6 +207,12 @@ impl Tab for ProbedTab {
 }
 
 impl Probe {
+    /// The kinds of the reads the collector answered with since the last call, in order:
+    /// `full` (every record) or `delta` (what changed since the read the runner holds).
+    pub fn read_kinds(&self) -> Vec<String> {
+        std::mem::take(&mut *self.1.lock().expect("the notes"))
+    }
+
     /// The normalized text content of the first element matching `selector` in the top
     /// document (`None` when there is none).
     pub async fn text(&self, selector: &str) -> Option<String> {
@@ -254,15 +280,23 @@ impl Probe {
 /// Tools over a fresh tab, plus a probe on the same page.
 pub fn probed_tools() -> (Tools<ProbedTab>, Probe) {
     let shared = shared();
-    let tab = block_on(shared.browser.new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
-    let tab = Arc::new(tab);
-    let probe = Probe(Arc::downgrade(&tab));
-    let tools = Tools::new(
-        ProbedTab(tab),
+    probed_tools_at(
         shared.base(),
         Arc::clone(&shared.registry),
         ToolOptions::default(),
-    );
+    )
+}
+
+/// Tools over a fresh tab on the app at `base`, plus a probe on the same page.
+pub fn probed_tools_at(
+    base: Url,
+    registry: Arc<Registry>,
+    options: ToolOptions,
+) -> (Tools<ProbedTab>, Probe) {
+    let tab = block_on(shared().browser.new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
+    let (tab, kinds) = (Arc::new(tab), Arc::new(Mutex::new(Vec::new())));
+    let probe = Probe(Arc::downgrade(&tab), Arc::clone(&kinds));
+    let tools = Tools::new(ProbedTab(tab, kinds), base, registry, options);
     (tools, probe)
 }
 
