@@ -842,7 +842,9 @@
     var token = W.doc + ':' + W.epoch;
     W.cache = { token: token, max: max, ids: ids, wired: wired, recs: recs, elOf: elOf, total: total,
       droppedByRegion: droppedByRegion, droppedByRole: droppedByRole, ev: ev, caps: capsKey,
-      live: live, dialog: dialog, byAnchor: reuse ? prev.byAnchor : null, nstrs: W.strs.length };
+      live: live, dialog: dialog, nstrs: W.strs.length,
+      scanned: reuse ? prev.scanned : scans.map(function (sc) { return { anchored: sc.anchored, anchors: sc.anchors }; }),
+      byAnchor: reuse ? prev.byAnchor : null };
 
     var head = headOf(token, total, droppedByRegion, droppedByRole, dialog);
     if (ev) head.evidence = ev;
@@ -954,21 +956,22 @@
 
   function findAll(anchor, key) {
     var c = W.cache;
-    // The last whole read, when nothing changed since and nothing was cut, knows every
-    // anchored element: look it up instead of matching a selector against the whole DOM.
-    if (c && !W.dirty && c.ids.length === c.total) {
+    // The last read's scan, when nothing changed since, found every anchored element, the
+    // ones a cut left out included: look it up instead of matching a selector against the
+    // whole DOM (30 ms on a 50,000-control page, once per lookup).
+    if (c && !W.dirty && c.scanned) {
       if (!c.byAnchor) {
         c.byAnchor = new Map();
-        c.ids.forEach(function (id) {
-          var a = c.recs[id].anchor, list = c.byAnchor.get(a);
-          if (list) list.push(id); else c.byAnchor.set(a, [id]);
+        c.scanned.forEach(function (sc) {
+          for (var i = 0; i < sc.anchored.length; i++) {
+            var a = sc.anchors[i], list = c.byAnchor.get(a);
+            if (list) list.push(sc.anchored[i]); else c.byAnchor.set(a, [sc.anchored[i]]);
+          }
         });
       }
       var hits = [];
-      (c.byAnchor.get(anchor) || []).forEach(function (id) {
-        var rec = c.recs[id];
-        var k = rec.key === undefined ? null : rec.key;
-        if (key === null || key === undefined || k === key) hits.push({ el: c.elOf[id] });
+      (c.byAnchor.get(anchor) || []).forEach(function (el) {
+        if (key === null || key === undefined || el.getAttribute('data-anchor-key') === key) hits.push({ el: el });
       });
       return hits;
     }

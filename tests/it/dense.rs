@@ -235,6 +235,7 @@ fn a_cut_read_after_an_action_is_a_delta_that_moves_the_cut() {
             assert_eq!(after.truncation, whole.truncation, "{target}");
         }
         let last = ok(&tools.read_screen().await).clone();
+        assert_eq!(probe.read_kinds(), ["delta"], "a warm read of a cut screen");
         assert_eq!(
             shown(&last),
             [
@@ -250,6 +251,14 @@ fn a_cut_read_after_an_action_is_a_delta_that_moves_the_cut() {
             Some("hello")
         );
         assert_eq!(last.truncation.as_ref().map(|t| t.total), Some(9));
+
+        // Controls the cut left out are found by anchor and key all the same.
+        let rt = tools.invoke("cut.item", Some("5")).await;
+        assert_eq!(probe.read_kinds(), ["delta"]);
+        assert!(rt.changes.as_ref().is_some_and(|c| c.changed.is_empty()));
+        let twins = tools.invoke("cut.item", None).await;
+        let e = failed(&twins, ErrorCode::AmbiguousAnchor);
+        assert!(e.message.contains('5'), "five items: {}", e.message);
         tools.close().await;
     });
 }
