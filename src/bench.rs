@@ -2,8 +2,9 @@
 //! tools themselves, and a gate that fails when they got slower.
 //!
 //! Each route gets a fresh tab: `navigate` (its read is the cold `first_ms`), then warm
-//! `read_screen` calls, whole reads (gathered as a first read is, on the loaded page), then
-//! optional `invoke` and `fill` round trips, and trivial in-page round trips (`ping`).
+//! `read_screen` calls, whole reads (gathered as a first read is, on the loaded page), reads
+//! right after a one-attribute change to the page (touched), then optional `invoke` and
+//! `fill` round trips, and trivial in-page round trips (`ping`).
 //! Absolute times depend on the machine, so every figure comes with a floor measured in the
 //! same run — the collector's own in-page time for a read, one trivial round trip for an
 //! action — and their ratio, which a noisy or slow machine moves far less. Every read's truncation is kept: a cut read is faster because it read less,
@@ -28,7 +29,7 @@ use crate::screen::InferredState;
 use crate::tools::{Attribution, RoundTrip, ToolError, Tools};
 
 pub use gate::{Ceilings, Comparison, Verdict, compare};
-pub use report::{ActTimes, BenchReport, Cut, ReadTimes, RouteReport, WholeReads, table};
+pub use report::{ActTimes, BenchReport, Cut, ReadSpread, ReadTimes, RouteReport, table};
 
 /// What `waymark bench` measures and checks, from its flags.
 #[derive(Debug, Clone)]
@@ -324,6 +325,20 @@ async fn measure<T: Tab>(
         }
     }
     let [(reads, in_page), (wholes, whole_in_page)] = samples;
+    // Reads right after the smallest DOM change (one attribute of <body>, set outside the
+    // tools): what a read costs after an action that changed little in the DOM.
+    let (mut touched, mut touched_in_page) = (Vec::with_capacity(runs), Vec::new());
+    for _ in 0..runs {
+        ping(tools, &mut pings).await.map_err(ping_failed())?;
+        tools
+            .touch()
+            .await
+            .map_err(failed("changing the page".into()))?;
+        let rt = tools.read_screen().await;
+        touched.push(rt.elapsed_ms);
+        cuts.see(&screen(rt).map_err(failed("a read after a change".into()))?);
+        touched_in_page.extend(tools.last_in_page_ms());
+    }
     let mut invoke = None;
     if let Some(anchor) = &plan.invoke {
         let mut times = Vec::with_capacity(runs);
@@ -352,11 +367,21 @@ async fn measure<T: Tab>(
     let in_page_median_ms = (!in_page.is_empty()).then(|| round(spread(&in_page).0));
     let whole = (!wholes.is_empty()).then(|| {
         let (median_ms, min_ms, max_ms) = spread(&wholes);
-        WholeReads {
+        ReadSpread {
             median_ms,
             min_ms,
             max_ms,
             in_page_median_ms: (!whole_in_page.is_empty()).then(|| round(spread(&whole_in_page).0)),
+        }
+    });
+    let touched = (!touched.is_empty()).then(|| {
+        let (median_ms, min_ms, max_ms) = spread(&touched);
+        ReadSpread {
+            median_ms,
+            min_ms,
+            max_ms,
+            in_page_median_ms: (!touched_in_page.is_empty())
+                .then(|| round(spread(&touched_in_page).0)),
         }
     });
     let round_trip = round(spread(&pings).0);
@@ -375,6 +400,9 @@ async fn measure<T: Tab>(
         whole_ratio: whole
             .as_ref()
             .and_then(|w| ratio(Some(w.median_ms), w.in_page_median_ms)),
+        touched_ratio: touched
+            .as_ref()
+            .and_then(|t| ratio(Some(t.median_ms), t.in_page_median_ms)),
         invoke_ratio: ratio(
             invoke.as_ref().map(|t: &ActTimes| t.median_ms),
             Some(round_trip),
@@ -391,6 +419,7 @@ async fn measure<T: Tab>(
             max_ms,
             in_page_median_ms,
             whole,
+            touched,
         },
         invoke,
         fill,

@@ -168,6 +168,11 @@ pub fn compare(baseline: &BenchReport, now: &BenchReport, threshold_pct: f64) ->
                 base.read.whole.as_ref().map(|w| w.median_ms),
                 r.read.whole.as_ref().map(|w| w.median_ms),
             ),
+            (
+                "read.touched.median_ms",
+                base.read.touched.as_ref().map(|w| w.median_ms),
+                r.read.touched.as_ref().map(|w| w.median_ms),
+            ),
         ];
         for (what, b, n) in [
             ("invoke", &base.invoke, &r.invoke),
@@ -427,8 +432,8 @@ mod tests {
         assert!(!verdict.passed());
         assert_eq!(verdict.compared, 2);
         let failed: Vec<_> = verdict.comparisons.iter().filter(|c| !c.ok).collect();
-        // /b's read median, its in-page median and its whole reads' median
-        assert_eq!(failed.len(), 3, "{failed:?}");
+        // /b's read median, its in-page median, its whole and its touched reads' medians
+        assert_eq!(failed.len(), 4, "{failed:?}");
         assert!(failed.iter().all(|c| c.route == "/b"));
         let text = verdict.render("baseline `x.json`");
         assert!(
@@ -436,7 +441,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("3 of 8 figure(s) over (threshold 20 %)"),
+            text.contains("4 of 10 figure(s) over (threshold 20 %)"),
             "{text}"
         );
     }

@@ -46,6 +46,10 @@ pub struct RouteReport {
     /// page's own work when the page gathers everything.
     #[serde(default)]
     pub whole_ratio: Option<f64>,
+    /// `read.touched.median_ms / read.touched.in_page_median_ms`: the same for a read right
+    /// after a small DOM change.
+    #[serde(default)]
+    pub touched_ratio: Option<f64>,
     /// `invoke.median_ms / round_trip_median_ms`.
     #[serde(default)]
     pub invoke_ratio: Option<f64>,
@@ -90,12 +94,17 @@ pub struct ReadTimes {
     /// Whole reads of the loaded page: gathered as a first read is, reusing nothing the page
     /// kept (what a warm read saves, and what a read costs on a screen that changed).
     #[serde(default)]
-    pub whole: Option<WholeReads>,
+    pub whole: Option<ReadSpread>,
+    /// Reads right after a one-attribute change to the page's `<body>`: what the read after
+    /// an action that changed little in the DOM costs (the page gathers every control again
+    /// after any mutation; only a change of values, or none, lets it reuse its records).
+    #[serde(default)]
+    pub touched: Option<ReadSpread>,
 }
 
-/// Whole reads of a route (`Tools::read_screen_whole`).
+/// A sample of reads of one kind: whole reads (`Tools::read_screen_whole`) or touched ones.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WholeReads {
+pub struct ReadSpread {
     /// Median round trip.
     pub median_ms: f64,
     /// Fastest.
@@ -168,6 +177,19 @@ pub fn table(report: &BenchReport) -> String {
                 opt(w.in_page_median_ms, 1),
                 opt(r.whole_ratio, 2),
                 "nothing reused; floor: in-page collector".into(),
+            ]);
+        }
+        if let Some(t) = &r.read.touched {
+            rows.push([
+                String::new(),
+                String::new(),
+                "touched read".into(),
+                ms(t.median_ms),
+                ms(t.min_ms),
+                ms(t.max_ms),
+                opt(t.in_page_median_ms, 1),
+                opt(r.touched_ratio, 2),
+                "after one attribute of <body> changed; floor: in-page collector".into(),
             ]);
         }
         for (what, times, ratio) in [
@@ -248,10 +270,16 @@ pub(super) mod tests {
                 min_ms: read_median - 1.0,
                 max_ms: read_median + 1.0,
                 in_page_median_ms: Some(read_median / 2.0),
-                whole: Some(WholeReads {
+                whole: Some(ReadSpread {
                     median_ms: read_median * 10.0,
                     min_ms: read_median * 9.0,
                     max_ms: read_median * 11.0,
+                    in_page_median_ms: Some(read_median * 8.0),
+                }),
+                touched: Some(ReadSpread {
+                    median_ms: read_median * 9.0,
+                    min_ms: read_median * 8.0,
+                    max_ms: read_median * 10.0,
                     in_page_median_ms: Some(read_median * 8.0),
                 }),
             },
@@ -265,6 +293,7 @@ pub(super) mod tests {
             round_trip_median_ms: Some(0.5),
             read_ratio: Some(2.0),
             whole_ratio: Some(1.25),
+            touched_ratio: Some(1.13),
             invoke_ratio: Some(60.0),
             fill_ratio: None,
         }
@@ -291,6 +320,14 @@ pub(super) mod tests {
         }
         assert_eq!(r["read"]["whole"]["median_ms"], 100.0);
         assert_eq!(r["whole_ratio"], 1.25);
+        assert_eq!(r["read"]["touched"]["median_ms"], 90.0);
+        assert_eq!(r["touched_ratio"], 1.13);
+        let text = table(&report);
+        assert!(
+            text.lines()
+                .any(|l| l.contains("touched read") && l.contains("90.0") && l.contains("1.13")),
+            "{text}"
+        );
         assert_eq!(r["invoke"]["anchor"], "region-24.button-3");
         assert!(r["truncation"].is_null() && r["fill"].is_null());
         let back: BenchReport = serde_json::from_value(value).expect("reads back");

@@ -182,6 +182,19 @@ impl<T: Tab> Tools<T> {
         Ok(ms_since(start))
     }
 
+    /// Sets one attribute of the page's `<body>` (`data-waymark-touch`) behind the tools'
+    /// back: the smallest DOM change an action can make, after which `waymark bench` times
+    /// a read.
+    pub async fn touch(&self) -> Result<(), ToolError> {
+        let script = "(function () { document.body.setAttribute('data-waymark-touch', \
+                      String(performance.now())); return 'ok'; })()";
+        self.tab
+            .evaluate(script, self.options.script_timeout)
+            .await
+            .map_err(browser_error)?;
+        Ok(())
+    }
+
     /// The evidence behind the last whole-screen read: the raw layer, for traces and audits.
     /// Nothing a journey sees comes from here.
     pub fn last_observation(&self) -> Option<crate::screen::RawObservation> {
