@@ -308,37 +308,37 @@ async fn measure<T: Tab>(
     for _ in 0..10 {
         ping(tools, &mut pings).await.map_err(ping_failed())?;
     }
-    // Warm reads, then whole ones (nothing reused): each read's time and in-page time.
-    let mut samples: [(Vec<f64>, Vec<f64>); 2] = Default::default();
-    for (whole, (times, in_page)) in [false, true].into_iter().zip(&mut samples) {
+    // Warm reads, whole ones (nothing reused), then touched ones (right after the smallest
+    // DOM change, one attribute of <body> set outside the tools: what a read costs after an
+    // action that changed little in the DOM): each read's time and in-page time.
+    let mut samples: [(Vec<f64>, Vec<f64>); 3] = Default::default();
+    for (kind, (times, in_page)) in ["read_screen", "a whole read", "a read after a change"]
+        .into_iter()
+        .zip(&mut samples)
+    {
         for _ in 0..runs {
             ping(tools, &mut pings).await.map_err(ping_failed())?;
-            let rt = if whole {
-                tools.read_screen_whole().await
-            } else {
-                tools.read_screen().await
+            let rt = match kind {
+                "a whole read" => tools.read_screen_whole().await,
+                "a read after a change" => {
+                    tools
+                        .touch()
+                        .await
+                        .map_err(failed("changing the page".into()))?;
+                    tools.read_screen().await
+                }
+                _ => tools.read_screen().await,
             };
             times.push(rt.elapsed_ms);
-            let doing = if whole { "a whole read" } else { "read_screen" };
-            cuts.see(&screen(rt).map_err(failed(doing.into()))?);
+            cuts.see(&screen(rt).map_err(failed(kind.into()))?);
             in_page.extend(tools.last_in_page_ms());
         }
     }
-    let [(reads, in_page), (wholes, whole_in_page)] = samples;
-    // Reads right after the smallest DOM change (one attribute of <body>, set outside the
-    // tools): what a read costs after an action that changed little in the DOM.
-    let (mut touched, mut touched_in_page) = (Vec::with_capacity(runs), Vec::new());
-    for _ in 0..runs {
-        ping(tools, &mut pings).await.map_err(ping_failed())?;
-        tools
-            .touch()
-            .await
-            .map_err(failed("changing the page".into()))?;
-        let rt = tools.read_screen().await;
-        touched.push(rt.elapsed_ms);
-        cuts.see(&screen(rt).map_err(failed("a read after a change".into()))?);
-        touched_in_page.extend(tools.last_in_page_ms());
-    }
+    let [
+        (reads, in_page),
+        (wholes, whole_in_page),
+        (touched, touched_in_page),
+    ] = samples;
     let mut invoke = None;
     if let Some(anchor) = &plan.invoke {
         let mut times = Vec::with_capacity(runs);
@@ -365,25 +365,8 @@ async fn measure<T: Tab>(
 
     let (median_ms, min_ms, max_ms) = spread(&reads);
     let in_page_median_ms = (!in_page.is_empty()).then(|| round(spread(&in_page).0));
-    let whole = (!wholes.is_empty()).then(|| {
-        let (median_ms, min_ms, max_ms) = spread(&wholes);
-        ReadSpread {
-            median_ms,
-            min_ms,
-            max_ms,
-            in_page_median_ms: (!whole_in_page.is_empty()).then(|| round(spread(&whole_in_page).0)),
-        }
-    });
-    let touched = (!touched.is_empty()).then(|| {
-        let (median_ms, min_ms, max_ms) = spread(&touched);
-        ReadSpread {
-            median_ms,
-            min_ms,
-            max_ms,
-            in_page_median_ms: (!touched_in_page.is_empty())
-                .then(|| round(spread(&touched_in_page).0)),
-        }
-    });
+    let whole = read_spread(&wholes, &whole_in_page);
+    let touched = read_spread(&touched, &touched_in_page);
     let round_trip = round(spread(&pings).0);
     let ratio = |over: Option<f64>, under: Option<f64>| match (over, under) {
         (Some(a), Some(b)) if b > 0.0 => Some(round(a / b)),
@@ -424,6 +407,17 @@ async fn measure<T: Tab>(
         invoke,
         fill,
         round_trip_median_ms: Some(round_trip),
+    })
+}
+
+/// The spread of a sample of reads and of their in-page times (none when nothing was read).
+fn read_spread(times: &[f64], in_page: &[f64]) -> Option<ReadSpread> {
+    let (median_ms, min_ms, max_ms) = (!times.is_empty()).then(|| spread(times))?;
+    Some(ReadSpread {
+        median_ms,
+        min_ms,
+        max_ms,
+        in_page_median_ms: (!in_page.is_empty()).then(|| round(spread(in_page).0)),
     })
 }
 
