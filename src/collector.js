@@ -173,6 +173,7 @@
       var root = rootNode(el);
       var parts = [];
       v.trim().split(/\s+/).forEach(function (id) {
+        if (W && W.refIds) W.refIds.add(id);
         var ref = root.getElementById(id);
         if (ref) parts.push(ref === el ? (el.getAttribute('aria-label') || '') : textOf(ref, hiddenRef(ref), null));
       });
@@ -331,7 +332,12 @@
       strs: [],
       strIdx: new Map(),
       // For settle: how many mutation batches the observer has seen.
-      mutations: 0
+      mutations: 0,
+      // The mutations since the last read, for a read that gathers again only what they
+      // could have changed (see affectedBy); null once there were too many to be worth it.
+      log: [],
+      // The ids controls' names refer to (aria-labelledby), as the names were last read.
+      refIds: new Set()
     };
     W.observer = new MutationObserver(function (records) {
       W.dirty = true;
@@ -339,6 +345,8 @@
       for (var i = 0; i < records.length; i++) {
         if (records[i].type === 'childList') { W.rootsDirty = true; break; }
       }
+      if (W.log && W.log.length + records.length > LOG_MOST) W.log = null;
+      else if (W.log) for (var j = 0; j < records.length; j++) W.log.push(records[j]);
     });
   }
 
@@ -572,6 +580,90 @@
 
   function bump(map, k) { map[k] = (map[k] || 0) + 1; }
 
+  // ------------------------------------------------------------------ partial reads
+  // Past this many mutation records since a read, the next gathers everything again.
+  var LOG_MOST = 500;
+  // Attributes of an element that its descendants' records read (region, disabled state,
+  // role, editability, name parts): a change to one gathers every control inside again.
+  var INHERITED = { 'data-anchor-region': 1, 'aria-label': 1, 'aria-labelledby': 1, role: 1,
+    disabled: 1, 'aria-disabled': 1, contenteditable: 1, inert: 1, hidden: 1, 'aria-hidden': 1 };
+  // What names, disables or types controls other than the ones around it.
+  var NAMING = 'label,legend,datalist,style,link';
+
+  // The controls `log` (mutation records) could have changed in anything but their box and
+  // visibility, which every read takes again for every control: the controls at or around
+  // each changed node, and those inside an added subtree or an element whose inherited
+  // attribute changed. Null when the change may reach further than that — a label, a
+  // legend or a datalist, a style sheet, an id or what an aria-labelledby names, a shadow
+  // root or a frame — and the read must gather everything.
+  function affectedBy(log) {
+    var hit = new Set(), refs = W.refIds;
+    function up(n) {
+      for (var a = n.closest('[data-anchor]'); a; a = a.parentElement && a.parentElement.closest('[data-anchor]')) hit.add(a);
+    }
+    function down(n) {
+      if (n.hasAttribute('data-anchor')) hit.add(n);
+      var inner = n.querySelectorAll('[data-anchor]');
+      for (var i = 0; i < inner.length; i++) hit.add(inner[i]);
+    }
+    // n sits in something that names or types other controls.
+    function inside(n) {
+      if (n.closest(NAMING + ',head')) return true;
+      if (refs.size) for (var a = n; a; a = a.parentElement) if (a.id && refs.has(a.id)) return true;
+      return false;
+    }
+    // n is or holds an element an aria-labelledby names (hidden or shown, it names
+    // differently).
+    function holdsRef(n) {
+      if (!refs.size) return false;
+      if (n.id && refs.has(n.id)) return true;
+      var ids = n.querySelectorAll('[id]');
+      for (var i = 0; i < ids.length; i++) if (refs.has(ids[i].id)) return true;
+      return false;
+    }
+    for (var i = 0; i < log.length; i++) {
+      var m = log[i], n = m.type === 'characterData' ? m.target.parentNode : m.target;
+      // Changed inside a subtree removed since: its removal is another record.
+      if (n && !n.isConnected) continue;
+      if (!n || n.nodeType !== 1 || n.getRootNode() !== document) return null;
+      if (m.type === 'attributes') {
+        if (m.attributeName === 'id' || inside(n) || holdsRef(n)) return null;
+        up(n);
+        if (INHERITED[m.attributeName]) down(n);
+      } else if (m.type === 'characterData') {
+        if (inside(n)) return null;
+        up(n);
+      } else {
+        if (inside(n)) return null;
+        var nodes = [m.removedNodes, m.addedNodes];
+        for (var l = 0; l < 2; l++) {
+          for (var k = 0; k < nodes[l].length; k++) {
+            var x = nodes[l][k];
+            if (x.nodeType !== 1) continue;
+            if (x.matches(NAMING) || x.querySelector(NAMING) || holdsRef(x)) return null;
+            if (l === 1 && x.isConnected) down(x);
+          }
+        }
+        up(n);
+      }
+    }
+    return hit;
+  }
+
+  // `old`, the record of a control no mutation reached, as it is now: itself when its box
+  // and visibility are as they were, else a copy with the new ones.
+  function moved(el, old, origin) {
+    var rect = el.getBoundingClientRect();
+    var b = [Math.round(rect.left + origin[0]), Math.round(rect.top + origin[1]), Math.round(rect.width), Math.round(rect.height)];
+    var shown = visibleOf(el, rect.width, rect.height), o = old.bbox;
+    if (b[0] === o[0] && b[1] === o[1] && b[2] === o[2] && b[3] === o[3] && shown === (old.visible !== false)) return old;
+    var rec = {};
+    for (var f in old) rec[f] = old[f];
+    rec.bbox = b;
+    if (shown) delete rec.visible; else rec.visible = false;
+    return rec;
+  }
+
   // ------------------------------------------------------------------ read
   // One control's record. Fields at their usual value are left out (no key, no
   // value, not disabled, visible…) to keep a dense read small; the focus is reported once
@@ -759,6 +851,8 @@
     var valuesDirty = W.valuesDirty;
     // With records reused, the ids whose record a value change rewrote (in document order).
     var rewritten = [];
+    // How many records were built whole (the rest were reused or only moved).
+    var fresh = 0;
     if (reuse) {
       ids = prev.ids;
       total = prev.total;
@@ -804,27 +898,41 @@
       }
     } else {
       var scans = roots.map(function (r) { return scan(r.root); });
-      labels = labelsOf(scans.map(function (sc) { return sc.labels; }));
+      // After mutations (and no whole read asked, with the same cut), only the controls
+      // they could have changed are gathered again; every other keeps its record, with its
+      // box and visibility taken again (see affectedBy). A field's value may also have
+      // changed without a mutation when there was input.
+      var hit = prev && !whole && prev.max === max && W.log ? affectedBy(W.log) : null;
+      if (!hit) W.refIds = new Set();
       roots.forEach(function (r, k) {
-        var sc = scans[k], els = sc.anchored, origin = originOf(r);
-        var off = ariaDisabledIn(r.root);
+        var sc = scans[k], els = sc.anchored, origin = originOf(r), off = null;
         for (var i = 0; i < els.length; i++) {
           var el = els[i];
           total++;
           var tag = sc.tags[i], type = tag === 'INPUT' ? el.type : undefined;
-          var role = roleOf(el, tag, type, sc.roles[i]);
-          var region = regionOf(el, r.region);
+          var known = hit && !hit.has(el) && !(valuesDirty && LIVE[tag]) ? idIn(el) : undefined;
+          var old = known === undefined ? undefined : prev.recs[known];
+          var role = old ? old.role : roleOf(el, tag, type, sc.roles[i]);
+          var region = old ? old.region : regionOf(el, r.region);
           if (ids.length >= max) {
             bump(droppedByRegion, region);
             bump(droppedByRole, role);
             continue;
           }
-          var id = idOf(el);
+          var id = idOf(el), rec;
           ids.push(id);
-          var rec = record(el, tag, type, role, region, labels, origin, off, sc.anchors[i]);
+          if (old) {
+            rec = moved(el, old, origin);
+            wired[id] = rec === old ? prev.wired[id] : wire(rec);
+          } else {
+            if (!labels) labels = labelsOf(scans.map(function (sc) { return sc.labels; }));
+            if (!off) off = ariaDisabledIn(r.root);
+            rec = record(el, tag, type, role, region, labels, origin, off, sc.anchors[i]);
+            wired[id] = wire(rec);
+            fresh++;
+          }
           recs[id] = rec;
           elOf[id] = el;
-          wired[id] = wire(rec);
           var kind = LIVE[tag] && liveKind(el, tag, type, rec.secret === true);
           if (kind) live.push({ id: id, el: el, kind: kind, index: el.selectedIndex });
         }
@@ -838,6 +946,7 @@
     }
     W.dirty = false;
     W.valuesDirty = false;
+    W.log = [];
     W.epoch++;
     var token = W.doc + ':' + W.epoch;
     W.cache = { token: token, max: max, ids: ids, wired: wired, recs: recs, elOf: elOf, total: total,
@@ -847,6 +956,7 @@
       byAnchor: reuse ? prev.byAnchor : null };
 
     var head = headOf(token, total, droppedByRegion, droppedByRole, dialog);
+    head.gathered = fresh;
     if (ev) head.evidence = ev;
     var parts = [];
     // A cut read sends a delta as well: the controls that came under the cut since are

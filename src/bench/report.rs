@@ -96,8 +96,8 @@ pub struct ReadTimes {
     #[serde(default)]
     pub whole: Option<ReadSpread>,
     /// Reads right after a one-attribute change to the page's `<body>`: what the read after
-    /// an action that changed little in the DOM costs (the page gathers every control again
-    /// after any mutation; only a change of values, or none, lets it reuse its records).
+    /// an action that changed little in the DOM costs (the page takes every control's box
+    /// and visibility again, and gathers again only what the mutation reached: here none).
     #[serde(default)]
     pub touched: Option<ReadSpread>,
 }

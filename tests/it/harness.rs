@@ -103,23 +103,35 @@ pub fn tools_with(options: ToolOptions) -> (Tools<ChromiumTab>, &'static Shared)
 
 /// A tab the tools drive while the test keeps a [`Probe`] on the same page. It notes the
 /// kind of every read the collector answers with (see [`Probe::read_kinds`]).
-pub struct ProbedTab(Arc<ChromiumTab>, Arc<Mutex<Vec<String>>>);
+pub struct ProbedTab(Arc<ChromiumTab>, Arc<Mutex<Notes>>);
+
+/// What a [`ProbedTab`] notes of the collector's answers.
+#[derive(Default)]
+pub struct Notes {
+    kinds: Vec<String>,
+    gathered: Vec<u64>,
+}
 
 /// The test's own eyes on a page the tools drive: plain DOM queries, independent of the
 /// collector under test. It holds the tab weakly, so closing the tools closes the tab.
-pub struct Probe(Weak<ChromiumTab>, Arc<Mutex<Vec<String>>>);
+pub struct Probe(Weak<ChromiumTab>, Arc<Mutex<Notes>>);
 
 impl ProbedTab {
-    /// Notes the kind of the read `answer` holds, if it holds one: its JSON ends at the
-    /// first newline (see `withRecords` in collector.js), and a read in it says
-    /// `"kind":"full"` or `"kind":"delta"`.
+    /// Notes the kind of the read `answer` holds, if it holds one, and how many records it
+    /// built whole: its JSON ends at the first newline (see `withRecords` in collector.js),
+    /// and a read in it says `"kind":"full"` or `"kind":"delta"`, and `"gathered":N`.
     fn note(&self, answer: &Result<String, BrowserError>) {
         let Ok(answer) = answer else { return };
         let json = answer.split('\n').next().unwrap_or_default();
+        let mut notes = self.1.lock().expect("the notes");
         for kind in ["full", "delta"] {
             if json.contains(&format!("\"kind\":\"{kind}\"")) {
-                self.1.lock().expect("the notes").push(kind.to_string());
+                notes.kinds.push(kind.to_string());
             }
+        }
+        if let Some((_, after)) = json.split_once("\"gathered\":") {
+            let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+            notes.gathered.extend(digits.parse::<u64>().ok());
         }
     }
 }
@@ -210,7 +222,22 @@ impl Probe {
     /// The kinds of the reads the collector answered with since the last call, in order:
     /// `full` (every record) or `delta` (what changed since the read the runner holds).
     pub fn read_kinds(&self) -> Vec<String> {
-        std::mem::take(&mut *self.1.lock().expect("the notes"))
+        std::mem::take(&mut self.1.lock().expect("the notes").kinds)
+    }
+
+    /// How many records each read since the last call built whole, in order (the rest it
+    /// reused, or only took their boxes and visibility again).
+    pub fn gathered(&self) -> Vec<u64> {
+        std::mem::take(&mut self.1.lock().expect("the notes").gathered)
+    }
+
+    /// Runs `script` (statements) in the page, behind the tools' back.
+    pub async fn run(&self, script: &str) {
+        let tab = self.0.upgrade().expect("the probed tab is still open");
+        let expression = format!("(function () {{ {script}; return 'ok'; }})()");
+        tab.evaluate(&expression, Duration::from_secs(10))
+            .await
+            .unwrap_or_else(|e| panic!("run `{script}`: {e}"));
     }
 
     /// The normalized text content of the first element matching `selector` in the top
@@ -294,9 +321,9 @@ pub fn probed_tools_at(
     options: ToolOptions,
 ) -> (Tools<ProbedTab>, Probe) {
     let tab = block_on(shared().browser.new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
-    let (tab, kinds) = (Arc::new(tab), Arc::new(Mutex::new(Vec::new())));
-    let probe = Probe(Arc::downgrade(&tab), Arc::clone(&kinds));
-    let tools = Tools::new(ProbedTab(tab, kinds), base, registry, options);
+    let (tab, notes) = (Arc::new(tab), Arc::new(Mutex::new(Notes::default())));
+    let probe = Probe(Arc::downgrade(&tab), Arc::clone(&notes));
+    let tools = Tools::new(ProbedTab(tab, notes), base, registry, options);
     (tools, probe)
 }
 

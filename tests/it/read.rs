@@ -2,6 +2,8 @@
 //! technology names controls, roles, disabled and editable states, values with secrets
 //! redacted, regions and visibility.
 
+use waymark::tools::ToolOptions;
+
 use crate::fixtures;
 use crate::harness::{block_on, control, ok, open, tools};
 
@@ -357,6 +359,106 @@ fn setter_kept_at_load(page: &str) {
         tokio::time::sleep(std::time::Duration::from_millis(700)).await;
         let later = ok(&tools.read_screen().await).clone();
         assert_eq!(city(&later).as_deref(), Some("Utrecht"), "{page}");
+        tools.close().await;
+    });
+}
+
+/// After a mutation a read gathers again only the controls it could have changed, and takes
+/// every other's box and visibility again; a change that may reach further (a label, what an
+/// aria-labelledby names, an id, a datalist, a style sheet, a shadow root) gathers all. Each
+/// read equals a whole read of the same screen, whichever way it went.
+#[test]
+fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
+    block_on(async {
+        let opened = open(&tools, "/mutations.html").await;
+        let shown = opened.controls.len() as u64;
+        assert_eq!(probe.gathered(), [shown]);
+        // (what the page does, how many records the next read builds whole: None for all)
+        let steps: [(&str, Option<u64>); 16] = [
+            ("q('m.text').firstChild.data = 'Text 2'", Some(1)),
+            (
+                "document.getElementById('box').style.display = 'none'",
+                Some(0),
+            ),
+            ("document.getElementById('box').style.display = ''", Some(0)),
+            (
+                "document.getElementById('box').setAttribute('data-anchor-region', 'boxy')",
+                Some(1),
+            ),
+            ("document.getElementById('group').disabled = true", Some(1)),
+            (
+                "var li = document.createElement('li'); li.innerHTML = '<button type=button \
+                 data-anchor=m.row data-anchor-key=3>Row 3</button>'; \
+                 document.getElementById('rows').appendChild(li)",
+                Some(1),
+            ),
+            (
+                "document.getElementById('rows').firstElementChild.remove()",
+                Some(0),
+            ),
+            (
+                "document.getElementById('box').appendChild(q('m.side'))",
+                Some(1),
+            ),
+            (
+                "q('m.pick').setAttribute('aria-label', 'Pick one')",
+                Some(1),
+            ),
+            (
+                "document.getElementById('rows').className = 'listed'",
+                Some(0),
+            ),
+            (
+                "document.getElementById('caption').textContent = 'Caption 2'",
+                None,
+            ),
+            (
+                "document.querySelector('label[for=name]').textContent = 'Full name'",
+                None,
+            ),
+            (
+                "document.body.insertAdjacentHTML('beforeend', \
+                 '<datalist id=options><option>a</option></datalist>')",
+                None,
+            ),
+            (
+                "document.getElementById('sheet').textContent = '.listed { visibility: hidden }'",
+                None,
+            ),
+            (
+                "document.getElementById('host').shadowRoot.firstChild.textContent = 'Shadow 2'",
+                None,
+            ),
+            ("document.getElementById('name').id = 'renamed'", None),
+        ];
+        for (script, gathered) in steps {
+            probe
+                .run(&format!(
+                    "function q(a) {{ return document.querySelector('[data-anchor=\"' + a + '\"]'); }} {script}"
+                ))
+                .await;
+            let read = ok(&tools.read_screen().await).clone();
+            let built = probe.gathered();
+            let shown = read.controls.len() as u64;
+            assert_eq!(built, [gathered.unwrap_or(shown)], "{script}");
+            let whole = ok(&tools.read_screen_whole().await).clone();
+            probe.gathered();
+            assert_eq!(read.controls, whole.controls, "{script}");
+        }
+        // What the steps did, as the last read has it.
+        let last = ok(&tools.read_screen().await).clone();
+        assert_eq!(control(&last, "m.text", None).label, "Text 2");
+        assert_eq!(control(&last, "m.boxed", None).region, "boxy");
+        assert_eq!(control(&last, "m.side", None).region, "boxy");
+        assert!(control(&last, "m.in-group", None).disabled);
+        assert_eq!(control(&last, "m.captioned", None).label, "Caption 2");
+        assert_eq!(control(&last, "m.wrapped", None).label, "Wrapped");
+        assert_eq!(control(&last, "m.name", None).label, "");
+        assert_eq!(control(&last, "m.pick", None).role, "combobox");
+        assert_eq!(control(&last, "m.pick", None).label, "Pick one");
+        assert!(!control(&last, "m.row", Some("2")).visible);
+        assert_eq!(control(&last, "m.shadow", None).label, "Shadow 2");
         tools.close().await;
     });
 }
