@@ -608,7 +608,7 @@
     }
     // n sits in something that names or types other controls.
     function inside(n) {
-      if (n.closest(NAMING + ',head')) return true;
+      if (n.closest(NAMING)) return true;
       if (refs.size) for (var a = n; a; a = a.parentElement) if (a.id && refs.has(a.id)) return true;
       return false;
     }
@@ -626,6 +626,16 @@
       // Changed inside a subtree removed since: its removal is another record.
       if (n && !n.isConnected) continue;
       if (!n || n.nodeType !== 1 || n.getRootNode() !== document) return null;
+      // The head holds no control: only its style sheets matter (a new title does not).
+      if (n.closest('head')) {
+        if (n.closest('style,link')) return null;
+        if (m.type === 'childList' && [m.addedNodes, m.removedNodes].some(function (list) {
+          return Array.prototype.some.call(list, function (x) {
+            return x.nodeType === 1 && (x.matches('style,link') || x.querySelector('style,link'));
+          });
+        })) return null;
+        continue;
+      }
       if (m.type === 'attributes') {
         if (m.attributeName === 'id' || inside(n) || holdsRef(n)) return null;
         up(n);

@@ -375,8 +375,9 @@ fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
         let shown = opened.controls.len() as u64;
         assert_eq!(probe.gathered(), [shown]);
         // (what the page does, how many records the next read builds whole: None for all)
-        let steps: [(&str, Option<u64>); 16] = [
+        let steps: [(&str, Option<u64>); 18] = [
             ("q('m.text').firstChild.data = 'Text 2'", Some(1)),
+            ("document.title = 'Mutated'", Some(0)),
             (
                 "document.getElementById('box').style.display = 'none'",
                 Some(0),
@@ -431,6 +432,11 @@ fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
                 None,
             ),
             ("document.getElementById('name').id = 'renamed'", None),
+            (
+                "var st = document.createElement('style'); st.textContent = '#box { display: none }'; \
+                 document.head.appendChild(st)",
+                None,
+            ),
         ];
         for (script, gathered) in steps {
             probe
@@ -459,6 +465,7 @@ fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
         assert_eq!(control(&last, "m.pick", None).label, "Pick one");
         assert!(!control(&last, "m.row", Some("2")).visible);
         assert_eq!(control(&last, "m.shadow", None).label, "Shadow 2");
+        assert!(!control(&last, "m.boxed", None).visible);
         tools.close().await;
     });
 }
