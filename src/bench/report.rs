@@ -166,31 +166,33 @@ pub fn table(report: &BenchReport) -> String {
                 ),
             },
         ]);
-        if let Some(w) = &r.read.whole {
-            rows.push([
-                String::new(),
-                String::new(),
-                "whole read".into(),
-                ms(w.median_ms),
-                ms(w.min_ms),
-                ms(w.max_ms),
-                opt(w.in_page_median_ms, 1),
-                opt(r.whole_ratio, 2),
-                "nothing reused; floor: in-page collector".into(),
-            ]);
-        }
-        if let Some(t) = &r.read.touched {
-            rows.push([
-                String::new(),
-                String::new(),
-                "touched read".into(),
-                ms(t.median_ms),
-                ms(t.min_ms),
-                ms(t.max_ms),
-                opt(t.in_page_median_ms, 1),
-                opt(r.touched_ratio, 2),
-                "after one attribute of <body> changed; floor: in-page collector".into(),
-            ]);
+        for (what, reads, ratio, note) in [
+            (
+                "whole read",
+                &r.read.whole,
+                r.whole_ratio,
+                "nothing reused; floor: in-page collector",
+            ),
+            (
+                "touched read",
+                &r.read.touched,
+                r.touched_ratio,
+                "after one attribute of <body> changed; floor: in-page collector",
+            ),
+        ] {
+            if let Some(t) = reads {
+                rows.push([
+                    String::new(),
+                    String::new(),
+                    what.into(),
+                    ms(t.median_ms),
+                    ms(t.min_ms),
+                    ms(t.max_ms),
+                    opt(t.in_page_median_ms, 1),
+                    opt(ratio, 2),
+                    note.into(),
+                ]);
+            }
         }
         for (what, times, ratio) in [
             ("invoke", &r.invoke, r.invoke_ratio),
