@@ -173,7 +173,7 @@
       var root = rootNode(el);
       var parts = [];
       v.trim().split(/\s+/).forEach(function (id) {
-        if (W && W.refIds) W.refIds.add(id);
+        W.refIds.add(id);
         var ref = root.getElementById(id);
         if (ref) parts.push(ref === el ? (el.getAttribute('aria-label') || '') : textOf(ref, hiddenRef(ref), null));
       });

@@ -166,6 +166,20 @@ pub fn table(report: &BenchReport) -> String {
                 ),
             },
         ]);
+        // A measure's row under its route: times, then its floor, ratio and note.
+        let sub = |what: &str, (median, min, max): (f64, f64, f64), floor, ratio, note| {
+            [
+                String::new(),
+                String::new(),
+                what.to_string(),
+                ms(median),
+                ms(min),
+                ms(max),
+                floor,
+                ratio,
+                note,
+            ]
+        };
         for (what, reads, ratio, note) in [
             (
                 "whole read",
@@ -181,17 +195,13 @@ pub fn table(report: &BenchReport) -> String {
             ),
         ] {
             if let Some(t) = reads {
-                rows.push([
-                    String::new(),
-                    String::new(),
-                    what.into(),
-                    ms(t.median_ms),
-                    ms(t.min_ms),
-                    ms(t.max_ms),
+                rows.push(sub(
+                    what,
+                    (t.median_ms, t.min_ms, t.max_ms),
                     opt(t.in_page_median_ms, 1),
                     opt(ratio, 2),
                     note.into(),
-                ]);
+                ));
             }
         }
         for (what, times, ratio) in [
@@ -199,17 +209,13 @@ pub fn table(report: &BenchReport) -> String {
             ("fill", &r.fill, r.fill_ratio),
         ] {
             if let Some(t) = times {
-                rows.push([
-                    String::new(),
-                    String::new(),
-                    what.into(),
-                    ms(t.median_ms),
-                    ms(t.min_ms),
-                    ms(t.max_ms),
+                rows.push(sub(
+                    what,
+                    (t.median_ms, t.min_ms, t.max_ms),
                     opt(r.round_trip_median_ms, 2),
                     opt(ratio, 1),
                     format!("`{}`; floor: trivial round trip", t.anchor),
-                ]);
+                ));
             }
         }
     }
