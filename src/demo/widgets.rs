@@ -201,6 +201,10 @@ pub(crate) async fn later() -> Response {
            var v = e.target.value;\n\
            setTimeout(function () { document.getElementById('later-echo').value = v; }, 12);\n\
          });\n\
+         document.getElementById('later-field').addEventListener('keydown', function (e) {\n\
+           var k = e.key;\n\
+           setTimeout(function () { document.getElementById('later-echo').value = 'pressed ' + k; }, 12);\n\
+         });\n\
          </script>\n";
     html(bare_page("Answers later", body))
 }

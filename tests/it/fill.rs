@@ -279,8 +279,9 @@ fn fill_after_fill_reports_only_what_each_changed() {
 
 /// The page types a fill itself, in the trip that checks the field, when nothing in it
 /// could tell that from typing: the `input` event is the trusted `insertText` typing gives,
-/// with a person's activation on; a line, a text area and editable content each get their
-/// text. A field with a focus handler of its own is typed into from outside.
+/// with a person's activation on, and one `change` follows it; a line, a text area and
+/// editable content each get their text. A field with a focus handler of its own is typed
+/// into from outside, with one `change` as well.
 #[test]
 fn fill_types_with_trusted_input_events_in_the_page() {
     let tools = fixtures::tools();
@@ -294,7 +295,7 @@ fn fill_types_with_trusted_input_events_in_the_page() {
         );
         assert_eq!(
             control(screen, "typing.log", None).value.as_deref(),
-            Some("exec:insertText input:insertText:true:true")
+            Some("exec:insertText input:insertText:true:true change")
         );
         let rt = tools.fill("typing.notes", "one\r\ntwo").await;
         assert_eq!(
@@ -323,7 +324,9 @@ fn fill_types_with_trusted_input_events_in_the_page() {
         let log = control(screen, "typing.log", None).value.clone();
         let log = log.unwrap_or_default();
         assert!(
-            log.ends_with("input:insertText:true:true onfocus input:insertText:true:true"),
+            log.ends_with(
+                "input:insertText:true:true change onfocus input:insertText:true:true change"
+            ),
             "{log}"
         );
         assert_eq!(log.matches("exec:insertText").count(), 3, "{log}");
@@ -333,8 +336,8 @@ fn fill_types_with_trusted_input_events_in_the_page() {
 
 /// A page that listens for `beforeinput` (an editor, a mask that refuses keys), or for
 /// focus (and so could see when the typing comes), gets the text typed by the runner (CDP's
-/// `Input.insertText`, which fires `beforeinput`); so does a document that cannot run the
-/// editing command.
+/// `Input.insertText`, which fires `beforeinput`), and one `change` after it; so does a
+/// document that cannot run the editing command.
 #[test]
 fn fill_types_from_outside_where_the_page_would_tell() {
     let tools = fixtures::tools();
@@ -342,10 +345,13 @@ fn fill_types_from_outside_where_the_page_would_tell() {
         let cases = [
             (
                 "/typing.html?beforeinput",
-                "beforeinput:insertText:true:true input:insertText:true:true",
+                "beforeinput:insertText:true:true input:insertText:true:true change",
             ),
-            ("/typing.html?focus", "focus input:insertText:true:true"),
-            ("/typing.html?no-exec", "input:insertText:true:true"),
+            (
+                "/typing.html?focus",
+                "focus input:insertText:true:true change",
+            ),
+            ("/typing.html?no-exec", "input:insertText:true:true change"),
         ];
         for (page, heard) in cases {
             open(&tools, page).await;
