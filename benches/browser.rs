@@ -185,6 +185,8 @@ fn actions(c: &mut Criterion, bench: &Bench, group: &str, n: usize) {
 }
 
 fn browser(c: &mut Criterion) {
+    // As the binary runs (see `keep_freed_memory`).
+    waymark::keep_freed_memory();
     let bench = Bench::start();
 
     let raw = bench.rt.block_on(bench.browser.new_tab()).expect("a tab");

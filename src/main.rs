@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    waymark::keep_freed_memory();
     let cli = waymark::cli::Cli::parse();
     ExitCode::from(waymark::cli::main(cli))
 }
