@@ -76,6 +76,12 @@ pub struct Cli {
     #[arg(long, global = true, env = "WAYMARK_HANDOFF_TIMEOUT", default_value_t = 300, value_name = "SECS",
           value_parser = clap::value_parser!(u64).range(1..))]
     handoff_timeout: u64,
+    /// Longest wait for a page to load after a navigation (or an action that leads to
+    /// one), in seconds. A 50,000-control page takes Chromium 11-14 s to load on a 2-core
+    /// machine.
+    #[arg(long, global = true, env = "WAYMARK_LOAD_TIMEOUT", default_value_t = 15, value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    load_timeout: u64,
     /// Deadline of each journey, in seconds.
     #[arg(long, global = true, env = "WAYMARK_JOURNEY_TIMEOUT", default_value_t = 120, value_name = "SECS",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -236,6 +242,7 @@ impl Cli {
                 audit: self.audit,
                 read_only: self.read_only,
                 handoff_timeout: Duration::from_secs(self.handoff_timeout),
+                load_timeout: Duration::from_secs(self.load_timeout),
                 ..ToolOptions::default()
             },
             consent: self.consent,

@@ -214,6 +214,19 @@ fn a_journey_past_its_deadline_ends() {
 }
 
 #[test]
+fn a_page_slower_than_the_load_timeout_fails_the_read_saying_so() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    waymark(
+        dir.path(),
+        ["read", "/slow?ms=4000", "--load-timeout", "1"],
+        &[],
+    )
+    .exits(1)
+    .says("timeout")
+    .says("`/slow?ms=4000` did not load within 1000 ms");
+}
+
+#[test]
 fn a_missing_browser_exits_3_saying_what_was_looked_for() {
     let dir = journey("noop.rhai", "navigate(\"/\");\n");
     run_journey(
