@@ -4,7 +4,7 @@
 //! **anchor**, a stable name for what a control *is*. Every journey kind calls the same
 //! [`tools`] gateway, which acts through the [`browser`] module (the only code that speaks
 //! CDP), reads the screen in one in-page round trip, infers the state and returns a
-//! round-trip result. [`bench`] measures that gateway on real pages against floors taken
+//! round-trip result. [`bench`](mod@bench) measures that gateway on real pages against floors taken
 //! in the same run, and gates CI on the ratios.
 
 #![deny(missing_docs)]

@@ -2,7 +2,7 @@
 //!
 //! Everything above it sees a [`Tab`]: the handful of calls a journey needs (evaluate one
 //! expression, navigate, press the mouse at a point, press a key, insert text, wait for a
-//! load). The implementation today is [`chromium`] over `chromiumoxide`; a thin CDP client
+//! load). The implementation today is [`Chromium`] over `chromiumoxide`; a thin CDP client
 //! of our own could replace it without touching anything else.
 
 mod accessibility;

@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 /// An immutable, cheaply cloned string that reads like a `&str`: held in place when short,
 /// else a range of a shared buffer — its own, or the whole reply it was parsed from (see
-/// [`parse_reply`]).
+/// `parse_reply`).
 #[derive(Clone)]
 pub struct Text(Repr);
 

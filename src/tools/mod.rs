@@ -7,7 +7,7 @@
 //! round trip where it can, infers the state and returns a [`RoundTrip`]. Nothing else in
 //! waymark acts on the browser.
 //!
-//! Every call first passes the [gates](gate) (a refused call never touches the page) and
+//! Every call first passes the gates (a refused call never touches the page) and
 //! is recorded in the journey's [`Trace`] when there is one (see `call.rs`).
 
 mod act;
