@@ -1,0 +1,129 @@
+// What Chromium's renderer does itself after a click and after typing on the dense pages:
+// the floor under any tool's invoke and fill, whoever sends the input.
+// Usage: node bench/compare/frames.mjs [--runs R] N...
+// For each N: serve gen-dense.py's page on 127.0.0.1, then R times each: a raw mouse click
+// (move, press, release) at the centre of the click target, and CDP's Input.insertText into
+// the focused fill target, traced; prints the renderer main thread's time in the 400 ms
+// after the input, by phase (medians over R; phases nest: Layout is part of a HitTest that
+// needed it, CompositingInputs part of PrePaint).
+// Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const GEN = process.env.GEN_DENSE || fileURLToPath(new URL('../../../shared/bench/gen-dense.py', import.meta.url));
+const EXE = process.env.CHROMIUM || '/usr/bin/chromium';
+const PHASES = ['HitTest', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'LocalFrameView::RunCompositingInputsLifecyclePhase',
+  'Paint', 'Commit', 'EventDispatch', 'FunctionCall'];
+const SHORT = { 'LocalFrameView::RunCompositingInputsLifecyclePhase': 'CompositingInputs' };
+const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink'];
+
+function parseArgs(argv) {
+  const o = { runs: 3, ns: [] };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--runs') o.runs = Number(argv[++i]);
+    else if (/^\d+$/.test(argv[i])) o.ns.push(Number(argv[i]));
+    else throw new Error(`unknown argument ${argv[i]}\nusage: node bench/compare/frames.mjs [--runs R] N...`);
+  }
+  if (!(o.runs >= 1)) throw new Error('--runs takes a number');
+  if (o.ns.length === 0) o.ns = [1000, 10000];
+  return o;
+}
+
+function meta(html, name) {
+  const m = html.match(new RegExp(`<meta name="${name}" content="([^"]+)">`));
+  if (!m) throw new Error(`${GEN} printed no <meta name="${name}">`);
+  return m[1];
+}
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[s.length >> 1]; };
+
+// The renderer main thread's complete events in [from, from + 400 ms), summed by name; an
+// event inside another of its name (Paint holds Paint) counts once.
+function phases(events, from) {
+  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args.name === 'CrRendererMain')
+    .map((e) => `${e.pid}:${e.tid}`));
+  const sums = Object.fromEntries(['busy', ...PHASES].map((p) => [p, 0]));
+  const end = {};
+  const inWindow = events.filter((e) => e.ph === 'X' && main.has(`${e.pid}:${e.tid}`) && e.ts >= from && e.ts < from + 400e3)
+    .sort((a, b) => a.ts - b.ts);
+  for (const e of inWindow) {
+    const name = e.name === 'ThreadControllerImpl::RunTask' ? 'busy' : e.name;
+    if (!(name in sums) || e.ts < (end[name] ?? -1)) continue;
+    sums[name] += e.dur / 1000;
+    end[name] = e.ts + e.dur;
+  }
+  return sums;
+}
+
+// Traces `act` and sums what the renderer did from its first input event on.
+async function traced(browser, page, act) {
+  await browser.startTracing(page, { categories: CATEGORIES });
+  await page.waitForTimeout(50);
+  await act();
+  await page.waitForTimeout(400);
+  const events = JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents;
+  const input = events.filter((e) => e.ph === 'X' && (e.name === 'EventDispatch' || e.name === 'TypingCommand::InsertText'))
+    .map((e) => e.ts).sort((a, b) => a - b)[0];
+  if (input === undefined) throw new Error('the trace holds no input event');
+  return phases(events, input);
+}
+
+async function one(browser, baseUrl, setPage, n, runs) {
+  const html = execFileSync('python3', [GEN, String(n)], { maxBuffer: 1 << 30 }).toString('utf8');
+  const click = `[data-anchor="${meta(html, 'bench-click-target')}"]`;
+  const fill = `[data-anchor="${meta(html, 'bench-fill-target')}"]`;
+  setPage(html);
+  const page = await browser.newPage();
+  page.setDefaultTimeout(0);
+  await page.goto(`${baseUrl}/dense-${n}.html`, { waitUntil: 'load' });
+  const out = { click: [], fill: [] };
+  await page.locator(click).scrollIntoViewIfNeeded();
+  const box = await page.locator(click).boundingBox();
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  for (let i = 0; i < runs; i++) {
+    out.click.push(await traced(browser, page, async () => {
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.up();
+    }));
+  }
+  await page.focus(fill);
+  for (let i = 0; i < runs; i++) {
+    await page.evaluate((sel) => document.querySelector(sel).select(), fill);
+    out.fill.push(await traced(browser, page, () => page.keyboard.insertText(`value ${i}`)));
+  }
+  await page.close();
+  return out;
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  let html = '';
+  const server = createServer((req, res) => {
+    if (req.url === '/favicon.ico') { res.writeHead(404).end(); return; }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const baseUrl = `http://127.0.0.1:${server.address().port}`;
+  const args = process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [];
+  const browser = await chromium.launch({ executablePath: EXE, headless: true, args });
+  try {
+    console.log(`Chromium ${browser.version()}; renderer main thread, ms in the 400 ms after the input, median of ${o.runs}`);
+    const cols = ['busy', ...PHASES];
+    console.log(['N', 'action', ...cols.map((c) => SHORT[c] || c)].join('\t'));
+    for (const n of o.ns) {
+      const r = await one(browser, baseUrl, (h) => { html = h; }, n, o.runs);
+      for (const action of ['click', 'fill']) {
+        const row = cols.map((c) => median(r[action].map((p) => p[c])).toFixed(1));
+        console.log([n, action, ...row].join('\t'));
+      }
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+main().catch((e) => { console.error(e.stack || String(e)); process.exit(1); });
