@@ -7,13 +7,8 @@
 // after the input, by phase (medians over R; phases nest: Layout is part of a HitTest that
 // needed it, CompositingInputs part of PrePaint).
 // Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
-import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { densePage, launch, serve } from './dense.mjs';
 
-const GEN = process.env.GEN_DENSE || fileURLToPath(new URL('../../../shared/bench/gen-dense.py', import.meta.url));
-const EXE = process.env.CHROMIUM || '/usr/bin/chromium';
 const PHASES = ['HitTest', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'LocalFrameView::RunCompositingInputsLifecyclePhase',
   'Paint', 'Commit', 'EventDispatch', 'FunctionCall'];
 const SHORT = { 'LocalFrameView::RunCompositingInputsLifecyclePhase': 'CompositingInputs' };
@@ -29,12 +24,6 @@ function parseArgs(argv) {
   if (!(o.runs >= 1)) throw new Error('--runs takes a number');
   if (o.ns.length === 0) o.ns = [1000, 10000];
   return o;
-}
-
-function meta(html, name) {
-  const m = html.match(new RegExp(`<meta name="${name}" content="([^"]+)">`));
-  if (!m) throw new Error(`${GEN} printed no <meta name="${name}">`);
-  return m[1];
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[s.length >> 1]; };
@@ -70,14 +59,12 @@ async function traced(browser, page, act) {
   return phases(events, input);
 }
 
-async function one(browser, baseUrl, setPage, n, runs) {
-  const html = execFileSync('python3', [GEN, String(n)], { maxBuffer: 1 << 30 }).toString('utf8');
-  const click = `[data-anchor="${meta(html, 'bench-click-target')}"]`;
-  const fill = `[data-anchor="${meta(html, 'bench-fill-target')}"]`;
-  setPage(html);
+async function one(browser, server, n, runs) {
+  const { html, click, fill } = densePage(n);
+  server.show(html);
   const page = await browser.newPage();
   page.setDefaultTimeout(0);
-  await page.goto(`${baseUrl}/dense-${n}.html`, { waitUntil: 'load' });
+  await page.goto(server.url(n), { waitUntil: 'load' });
   const out = { click: [], fill: [] };
   await page.locator(click).scrollIntoViewIfNeeded();
   const box = await page.locator(click).boundingBox();
@@ -100,21 +87,14 @@ async function one(browser, baseUrl, setPage, n, runs) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  let html = '';
-  const server = createServer((req, res) => {
-    if (req.url === '/favicon.ico') { res.writeHead(404).end(); return; }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  const baseUrl = `http://127.0.0.1:${server.address().port}`;
-  const args = process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [];
-  const browser = await chromium.launch({ executablePath: EXE, headless: true, args });
+  const server = await serve();
+  const browser = await launch();
   try {
     console.log(`Chromium ${browser.version()}; renderer main thread, ms in the 400 ms after the input, median of ${o.runs}`);
     const cols = ['busy', ...PHASES];
     console.log(['N', 'action', ...cols.map((c) => SHORT[c] || c)].join('\t'));
     for (const n of o.ns) {
-      const r = await one(browser, baseUrl, (h) => { html = h; }, n, o.runs);
+      const r = await one(browser, server, n, o.runs);
       for (const action of ['click', 'fill']) {
         const row = cols.map((c) => median(r[action].map((p) => p[c])).toFixed(1));
         console.log([n, action, ...row].join('\t'));

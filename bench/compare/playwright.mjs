@@ -1,16 +1,9 @@
 // Same-machine reference timings for Playwright on pages made by gen-dense.py.
 // Usage: node bench/compare/playwright.mjs [--runs R] [--aria-max N] [--json] N...
 // Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
-import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-
-// The shared generator beside the repository (../shared/bench), unless GEN_DENSE names another.
-const GEN = process.env.GEN_DENSE || fileURLToPath(new URL('../../../shared/bench/gen-dense.py', import.meta.url));
-const EXE = process.env.CHROMIUM || '/usr/bin/chromium';
+import { densePage, launch, serve } from './dense.mjs';
 
 function usage(msg) {
   console.error(`${msg}\nusage: node bench/compare/playwright.mjs [--runs R] [--aria-max N] [--json] N...`);
@@ -56,12 +49,6 @@ const COLLECT_IN_PAGE = `(() => {
   return performance.now() - t0;
 })()`;
 
-function meta(html, name) {
-  const m = html.match(new RegExp(`<meta name="${name}" content="([^"]+)">`));
-  if (!m) throw new Error(`${GEN} printed no <meta name="${name}">`);
-  return m[1];
-}
-
 function stats(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
@@ -80,15 +67,13 @@ async function measure(runs, fn) {
   return stats(times);
 }
 
-async function benchOne(browser, baseUrl, setPage, n, o) {
-  const html = execFileSync('python3', [GEN, String(n)], { maxBuffer: 1 << 30 }).toString('utf8');
-  const click = `[data-anchor="${meta(html, 'bench-click-target')}"]`;
-  const fill = `[data-anchor="${meta(html, 'bench-fill-target')}"]`;
-  setPage(html);
+async function benchOne(browser, server, n, o) {
+  const { html, click, fill } = densePage(n);
+  server.show(html);
 
   const page = await browser.newPage();
   page.setDefaultTimeout(0); // big pages are slow; never time out mid-measure
-  await page.goto(`${baseUrl}/dense-${n}.html`, { waitUntil: 'load' });
+  await page.goto(server.url(n), { waitUntil: 'load' });
   const count = await page.evaluate(() => document.querySelectorAll('[data-anchor]').length);
   if (count !== n) throw new Error(`page for N=${n} has ${count} [data-anchor] controls`);
 
@@ -148,20 +133,12 @@ function table(o, results) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  let html = '';
-  const server = createServer((req, res) => {
-    if (req.url === '/favicon.ico') { res.writeHead(404).end(); return; }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  const baseUrl = `http://127.0.0.1:${server.address().port}`;
-
-  const args = process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [];
-  const browser = await chromium.launch({ executablePath: EXE, headless: true, args });
+  const server = await serve();
+  const browser = await launch();
   const pwVersion = createRequire(import.meta.url)('playwright-core/package.json').version;
   try {
     const results = {};
-    for (const n of o.ns) results[n] = await benchOne(browser, baseUrl, (h) => { html = h; }, n, o);
+    for (const n of o.ns) results[n] = await benchOne(browser, server, n, o);
     if (o.json) {
       console.log(JSON.stringify({ chromium: browser.version(), playwrightCore: pwVersion, runs: o.runs,
         ariaMax: o.ariaMax, results }, null, 2));
