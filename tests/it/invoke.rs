@@ -1,6 +1,7 @@
 //! `invoke`: pressing a control with trusted input. A press that navigates returns the new
 //! route and screen; one that does not returns what changed on the screen.
 
+use crate::fixtures;
 use crate::harness::{block_on, control, ok, open, tools};
 
 #[test]
@@ -141,6 +142,33 @@ fn a_timer_the_page_sets_in_answer_to_an_action_is_waited_for() {
         assert_eq!(
             control(screen, "later.echo", None).value.as_deref(),
             Some("pressed Enter")
+        );
+        tools.close().await;
+    });
+}
+
+/// The window armed by the click still waits out the page's answer when the page stops the
+/// click where it lands (the document never sees it bubble), and it is armed by the
+/// browser's click, not by a click the page's script sends while the button is pressed.
+#[test]
+fn a_click_the_page_stops_or_precedes_with_its_own_is_still_waited_for() {
+    let tools = fixtures::tools();
+    block_on(async {
+        open(&tools, "/answers.html").await;
+        let rt = tools.invoke("answers.stopped", None).await;
+        let screen = ok(&rt);
+        assert_eq!(
+            control(screen, "answers.now", None).value.as_deref(),
+            Some("stopped at once")
+        );
+        assert_eq!(
+            control(screen, "answers.later", None).value.as_deref(),
+            Some("stopped later")
+        );
+        let rt = tools.invoke("answers.relay", None).await;
+        assert_eq!(
+            control(ok(&rt), "answers.later", None).value.as_deref(),
+            Some("relayed 1")
         );
         tools.close().await;
     });
