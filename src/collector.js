@@ -11,26 +11,20 @@
 //                                                 one region only; with `evidence` (caps), text
 //                                                 runs and unanchored controls too; with `whole`,
 //                                                 gathered as a first read is (nothing reused)
-//   prepare {anchor, key | node | point, mode, quiet_ms, max_ms}
-//                                              -> resolve + actionability checks (+ focus for
-//                                                 fill/press, + hit point for invoke), and the
-//                                                 first quiet window armed for the action's
-//                                                 input (see settle)
+//   prepare {anchor, key | node | point, mode} -> resolve + actionability checks (+ focus for
+//                                                 fill/press, + hit point for invoke)
 //   settle  {quiet_ms, max_ms, max, since, evidence}
 //                                              -> wait until the DOM is quiet or a navigation
 //                                                 started; read in the same trip
 //   early   {}                                 -> in a new document, before its scripts: watch
 //                                                 the value setters (see watchSetters)
 //   finish_fill {anchor, key, expected, max, quiet_ms, max_ms, evidence}
-//                                              -> change event (unless `fill` sent it), verify
-//                                                 the value, settle, read
-//   fill    {anchor, key | node | point, text, expected: {line, multiline, words}, quiet_ms, max_ms}
+//                                              -> change event, verify the value, settle, read
+//   fill    {anchor, key | node | point, text, expected: {line, multiline, words}}
 //                                              -> prepare (mode fill), the value the field's
 //                                                 kind must end with, and that text typed
 //                                                 with an editing command, where the page
-//                                                 could not tell that from typing; once the
-//                                                 value is in, its change event and the
-//                                                 first quiet window
+//                                                 could not tell that from typing
 //   elements {ids}                             -> the elements a read named, as objects (not
 //                                                 a JSON string: for accessibility queries)
 (function (op, args) {
@@ -1228,7 +1222,6 @@
   }
 
   function prepare(a) {
-    disarm();
     var t = target(a);
     if (!t.el) return t.info;
     var el = t.el;
@@ -1314,8 +1307,6 @@
       }
     }
     armNavigation();
-    if (a.mode === 'invoke') armOn(el.ownerDocument, 'click', a.quiet_ms, a.max_ms);
-    if (a.mode === 'press') armOn(el.ownerDocument, 'keyup', a.quiet_ms, a.max_ms);
     info.status = 'ok';
     return info;
   }
@@ -1333,83 +1324,30 @@
   // an overdue page timer of a longer delay: on a loaded machine a 10 ms interval was seen
   // to tick after our 0–5 ms check, which then called the page quiet. A timer the page set
   // in answer to the input, due within quiet_ms of it, still falls due before ours.
-  //
-  // The first window may be armed by the action itself, in the task of its input (see
-  // armOn): a whole window still, but one that runs while the browser renders the frame
-  // the input caused, which on a dense page is tens of milliseconds the settle script
-  // would otherwise wait behind before arming its own.
   function settle(quietMs, maxMs) {
     collectRoots();
-    var armed = W.armed;
-    disarm();
-    return armed ? armed.done : quietWatch(quietMs, maxMs).done;
-  }
-
-  // A watch for quiet (see settle); `remark` takes the mutations so far as its baseline.
-  function quietWatch(quietMs, maxMs) {
-    var w = {}, mark = W.mutations, start = performance.now();
-    w.remark = function () { mark = W.mutations; };
-    w.done = new Promise(function (resolve) {
+    return new Promise(function (resolve) {
+      var start = performance.now();
       function arm() {
+        var mark = W.mutations;
         setTimeout(function () {
           if (window.__wmNav) return resolve('navigating');
           if (W.mutations === mark && !(window.__wmInflight > 0)) return resolve('quiet');
           if (performance.now() - start >= maxMs) return resolve('busy');
-          mark = W.mutations;
           arm();
         }, quietMs);
       }
       if (window.__wmNav) return resolve('navigating');
       arm();
     });
-    return w;
   }
 
-  // Arms the first quiet window of an action when its input reaches the page: the first
-  // `type` event in `doc` (a click for invoke, a key's release for press). Armed by a
-  // capturing listener, before the page's own handlers, so a timer they set due within
-  // quiet_ms of the input falls due before ours; its baseline is taken again once the
-  // event has reached the document on its way back, so what those handlers changed in
-  // answer is the action's doing, not more change to wait out (a handler that stops the
-  // event leaves the first baseline, and costs at most one more window). No such event
-  // (the action missed, or its target went away under the press) leaves settle to arm
-  // its own.
-  function armOn(doc, type, quietMs, maxMs) {
-    disarm();
-    if (!doc || quietMs === undefined || quietMs === null) return;
-    // Only the browser's own input: a click the page's script sends is not the action.
-    var first = function (e) {
-      if (!e.isTrusted) return;
-      doc.removeEventListener(type, first, true);
-      if (!W.armed) W.armed = quietWatch(quietMs, maxMs);
-    };
-    var last = function (e) {
-      if (!e.isTrusted) return;
-      doc.removeEventListener(type, last, false);
-      if (W.armed) W.armed.remark();
-    };
-    doc.addEventListener(type, first, true);
-    doc.addEventListener(type, last, false);
-    W.disarm = function () {
-      doc.removeEventListener(type, first, true);
-      doc.removeEventListener(type, last, false);
-    };
-  }
-
-  // Forgets the armed window and the listeners that would arm one.
-  function disarm() {
-    if (W.disarm) W.disarm();
-    W.disarm = null;
-    W.armed = null;
-  }
-
-  // The field's change (unless the fill trip sent it, see `fill`), then the value it holds.
-  function finishFill(a, change) {
+  function finishFill(a) {
     var found = a.anchor ? findAll(a.anchor, a.key)
       : (W.target && W.target.isConnected ? [{ el: W.target }] : []);
     if (found.length !== 1) return { status: 'lost', count: found.length };
     var el = found[0].el;
-    if (change) el.dispatchEvent(new Event('change', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
     var actual = el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' ? el.value
       : el.tagName === 'SELECT' ? norm((el.options[el.selectedIndex] || {}).text || '')
       : norm(el.textContent);
@@ -1458,7 +1396,7 @@
         return holding('{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited, r);
       });
     case 'finish_fill': {
-      var fin = finishFill(args, !(W.armed && W.armed.changed));
+      var fin = finishFill(args);
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
         fin.waited_ms = performance.now() - t0;
         t0 = performance.now();
@@ -1477,19 +1415,7 @@
       var ex = args.expected, kind = info.kind;
       var text = kind === 'multiline' ? ex.multiline : kind === 'contenteditable' ? ex.words
         : kind === 'select' ? (info.chosen || '') : ex.line;
-      var answer = function (typing) {
-        // The value is in (typed here, or set by prepare): the field's change, and the
-        // first quiet window armed in this task (see settle), with its baseline taken
-        // after the mutation observers the input and change woke.
-        var el = W.target;
-        if (typing !== 'runner' && info.status === 'ok' && el && el.isConnected) {
-          el.dispatchEvent(new Event('change', { bubbles: true }));
-          var w = W.armed = quietWatch(args.quiet_ms, args.max_ms);
-          w.changed = true;
-          Promise.resolve().then(w.remark);
-        }
-        return stringify({ prepared: info, expected: text, typing: typing });
-      };
+      var answer = function (typing) { return stringify({ prepared: info, expected: text, typing: typing }); };
       if (info.status !== 'ok' || !TYPED[kind] || text === '') return answer('none');
       // After the microtasks prepare's focus and selection queued (the page's mutation
       // observers, say), as a separate insertText would come after them; still one task,

@@ -113,8 +113,8 @@ fn invoke_submits_a_form_and_lands_on_what_it_created() {
 }
 
 /// A control the page changes from a timer it set in answer to the input (12 ms, within the
-/// 15 ms window) is waited for: the first window, armed in the page when the input arrives
-/// (the click, the key's release, the typing), is a whole window from there.
+/// 15 ms window) is waited for, after a click, a fill and a key press: every quiet window is
+/// a whole window from when it is armed, the first included, and that is after the input.
 #[test]
 fn a_timer_the_page_sets_in_answer_to_an_action_is_waited_for() {
     let (tools, _) = tools();
@@ -136,7 +136,6 @@ fn a_timer_the_page_sets_in_answer_to_an_action_is_waited_for() {
         );
         let changes = rt.changes.as_ref().expect("a fill reports changes");
         assert_eq!(changes.changed, ["later.field", "later.echo"]);
-        // A key's window is armed by its release, after the press the page answered.
         let rt = tools.press("later.field", "Enter").await;
         let screen = ok(&rt);
         assert_eq!(
@@ -147,9 +146,9 @@ fn a_timer_the_page_sets_in_answer_to_an_action_is_waited_for() {
     });
 }
 
-/// The window armed by the click still waits out the page's answer when the page stops the
-/// click where it lands (the document never sees it bubble), and it is armed by the
-/// browser's click, not by a click the page's script sends while the button is pressed.
+/// The page's answer to a click is waited out when the page stops the click where it lands
+/// (the document never sees it bubble), and when it sends a click of its own from script
+/// while the button is pressed and holds the page before the real click comes.
 #[test]
 fn a_click_the_page_stops_or_precedes_with_its_own_is_still_waited_for() {
     let tools = fixtures::tools();
