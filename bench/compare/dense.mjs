@@ -41,6 +41,13 @@ export async function serve() {
   };
 }
 
+// The middle value (the mean of the two middle ones for an even count).
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
 export function launch() {
   const args = process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [];
   return chromium.launch({ executablePath: EXE, headless: true, args });

@@ -7,7 +7,7 @@
 // after the input, by phase (medians over R; phases nest: Layout is part of a HitTest that
 // needed it, CompositingInputs part of PrePaint).
 // Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
-import { densePage, launch, serve } from './dense.mjs';
+import { densePage, launch, median, serve } from './dense.mjs';
 
 const PHASES = ['HitTest', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'LocalFrameView::RunCompositingInputsLifecyclePhase',
   'Paint', 'Commit', 'EventDispatch', 'FunctionCall'];
@@ -25,8 +25,6 @@ function parseArgs(argv) {
   if (o.ns.length === 0) o.ns = [1000, 10000];
   return o;
 }
-
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[s.length >> 1]; };
 
 // The renderer main thread's complete events in [from, from + 400 ms), summed by name; an
 // event inside another of its name (Paint holds Paint) counts once.

@@ -3,7 +3,7 @@
 // Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { densePage, launch, serve } from './dense.mjs';
+import { densePage, launch, median, serve } from './dense.mjs';
 
 function usage(msg) {
   console.error(`${msg}\nusage: node bench/compare/playwright.mjs [--runs R] [--aria-max N] [--json] N...`);
@@ -50,10 +50,7 @@ const COLLECT_IN_PAGE = `(() => {
 })()`;
 
 function stats(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  const median = s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-  return { median, min: s[0], max: s[s.length - 1], runs: xs };
+  return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), runs: xs };
 }
 
 // Runs fn R times (fn gets the run index) and returns stats of node-side wall time.
