@@ -11,20 +11,26 @@
 //                                                 one region only; with `evidence` (caps), text
 //                                                 runs and unanchored controls too; with `whole`,
 //                                                 gathered as a first read is (nothing reused)
-//   prepare {anchor, key | node | point, mode} -> resolve + actionability checks (+ focus for
-//                                                 fill/press, + hit point for invoke)
+//   prepare {anchor, key | node | point, mode, quiet_ms, max_ms}
+//                                              -> resolve + actionability checks (+ focus for
+//                                                 fill/press, + hit point for invoke), and the
+//                                                 first quiet window armed for the action's
+//                                                 input (see settle)
 //   settle  {quiet_ms, max_ms, max, since, evidence}
 //                                              -> wait until the DOM is quiet or a navigation
 //                                                 started; read in the same trip
 //   early   {}                                 -> in a new document, before its scripts: watch
 //                                                 the value setters (see watchSetters)
 //   finish_fill {anchor, key, expected, max, quiet_ms, max_ms, evidence}
-//                                              -> change event, verify the value, settle, read
-//   fill    {anchor, key | node | point, text, expected: {line, multiline, words}}
+//                                              -> change event (unless `fill` sent it), verify
+//                                                 the value, settle, read
+//   fill    {anchor, key | node | point, text, expected: {line, multiline, words}, quiet_ms, max_ms}
 //                                              -> prepare (mode fill), the value the field's
 //                                                 kind must end with, and that text typed
 //                                                 with an editing command, where the page
-//                                                 could not tell that from typing
+//                                                 could not tell that from typing; once the
+//                                                 value is in, its change event and the
+//                                                 first quiet window
 //   elements {ids}                             -> the elements a read named, as objects (not
 //                                                 a JSON string: for accessibility queries)
 (function (op, args) {
@@ -1222,6 +1228,7 @@
   }
 
   function prepare(a) {
+    disarm();
     var t = target(a);
     if (!t.el) return t.info;
     var el = t.el;
@@ -1307,47 +1314,129 @@
       }
     }
     armNavigation();
+    if (a.mode === 'invoke') armOn(el.ownerDocument, 'click', a.quiet_ms, a.max_ms);
+    if (a.mode === 'press') armOn(el.ownerDocument, 'keyup', a.quiet_ms, a.max_ms);
     info.status = 'ok';
     return info;
   }
 
   // Resolves when the page is quiet, when a cross-document navigation has started, or
-  // after max_ms of continuous change. Quiet means: a timer armed for a whole quiet_ms
-  // window fired with no mutation since it was armed and no request the action started in
-  // flight. A page timer due sooner than ours (a 10 ms interval that keeps changing the
-  // DOM) runs first, even when a loaded machine makes every timer late, so its mutation is
-  // seen; wall-clock gaps alone would call such a page quiet.
+  // after max_ms of continuous change. Quiet means: a whole quiet_ms window passed with no
+  // mutation and no request the action started in flight, and stayed so once every task
+  // the page had ready to run had run (see quietWatch). Wall-clock gaps alone would call a
+  // page quiet that a loaded machine had kept from running its 10 ms interval; and timer
+  // order does not settle it either: Chromium may run our timer before an overdue page
+  // timer that fell due earlier (on a loaded machine, a 10 ms interval was seen to tick
+  // after a window of ours that fell due after it, which then called the page quiet).
   //
-  // Every window is a whole quiet_ms from when it is armed, the first included. Starting
-  // the first one at the action's input instead (to spare the time the call took to get
-  // here) armed timers of a few ms or none, and Chromium may run such a short timer before
-  // an overdue page timer of a longer delay: on a loaded machine a 10 ms interval was seen
-  // to tick after our 0–5 ms check, which then called the page quiet. A timer the page set
-  // in answer to the input, due within quiet_ms of it, still falls due before ours.
+  // The first window is armed by the action itself, when its input reaches the page (see
+  // armOn and `fill`): it then runs while the browser renders the frame the input caused,
+  // which on a dense page is tens of milliseconds the settle script would otherwise wait
+  // behind before arming its own. It still counts from after the page's handlers of the
+  // input ran, so a timer they set due within quiet_ms falls due before it ends.
   function settle(quietMs, maxMs) {
     collectRoots();
-    return new Promise(function (resolve) {
-      var start = performance.now();
-      function arm() {
-        var mark = W.mutations;
-        setTimeout(function () {
-          if (window.__wmNav) return resolve('navigating');
-          if (W.mutations === mark && !(window.__wmInflight > 0)) return resolve('quiet');
-          if (performance.now() - start >= maxMs) return resolve('busy');
-          arm();
-        }, quietMs);
-      }
-      if (window.__wmNav) return resolve('navigating');
-      arm();
-    });
+    var armed = W.armed;
+    disarm();
+    return armed ? armed.done : quietWatch(quietMs, maxMs).done;
   }
 
-  function finishFill(a) {
+  // A watch for quiet (see settle). `remark` takes the mutations so far as the baseline
+  // and starts the window again from now: a window counts from its baseline, so time the
+  // input's own task took (a page handler that ran long, then set a timer) is not quiet.
+  function quietWatch(quietMs, maxMs) {
+    var w = {}, mark = W.mutations, start = performance.now(), since = start;
+    w.remark = function () { mark = W.mutations; since = performance.now(); };
+    w.done = new Promise(function (resolve) {
+      // `confirmed`: called back by `after`, behind every task that was ready to run.
+      function check(confirmed) {
+        if (window.__wmNav) return resolve('navigating');
+        var now = performance.now();
+        if (W.mutations === mark && !(window.__wmInflight > 0)) {
+          var left = since + quietMs - now;
+          if (left > 0) return setTimeout(check, left);
+          if (confirmed === true) return resolve('quiet');
+          // Chromium may run our timer before an overdue page timer that fell due earlier
+          // (see settle): the verdict waits for every task ready to run.
+          return after(function () { check(true); }, quietMs);
+        }
+        if (now - start >= maxMs) return resolve('busy');
+        mark = W.mutations;
+        since = now;
+        setTimeout(check, quietMs);
+      }
+      if (window.__wmNav) return resolve('navigating');
+      setTimeout(check, quietMs);
+    });
+    return w;
+  }
+
+  // Runs fn once every task the page has ready to run has run: a background task waits
+  // behind all of higher priority, an overdue page timer among them. A page that never
+  // lets the main thread idle (a message loop) starves such a task: when it has not run
+  // within ms, fn goes behind the tasks ready then, at the page's own priority.
+  function after(fn, ms) {
+    if (!(window.scheduler && scheduler.postTask)) return setTimeout(fn, 0);
+    var done = false;
+    var once = function () { if (!done) { done = true; fn(); } };
+    scheduler.postTask(once, { priority: 'background' });
+    setTimeout(function () { if (!done) scheduler.postTask(once, { priority: 'user-visible' }); }, ms);
+  }
+
+  // Runs fn in a task of its own, as soon as may be.
+  function soon(fn) {
+    if (window.scheduler && scheduler.postTask) scheduler.postTask(fn, { priority: 'user-blocking' });
+    else setTimeout(fn, 0);
+  }
+
+  // Arms the first quiet window of an action when its input reaches the page: the first
+  // `type` event in `doc` (a click for invoke, a key's release for press). Armed by a
+  // capturing listener, before the page's own handlers; its baseline is taken again once
+  // the event has reached the document on its way back, so what those handlers changed in
+  // answer is the action's doing, not more change to wait out, and a timer they set due
+  // within quiet_ms falls due before the window ends. A handler that stops the event
+  // leaves that to the task after the input's. No such event (the action missed, or its
+  // target went away under the press) leaves settle to arm its own.
+  function armOn(doc, type, quietMs, maxMs) {
+    disarm();
+    if (!doc || quietMs === undefined || quietMs === null) return;
+    var back = false;
+    // Only the browser's own input: a click the page's script sends is not the action.
+    var first = function (e) {
+      if (!e.isTrusted) return;
+      doc.removeEventListener(type, first, true);
+      if (W.armed) return;
+      var w = W.armed = quietWatch(quietMs, maxMs);
+      soon(function () { if (!back) w.remark(); });
+    };
+    var last = function (e) {
+      if (!e.isTrusted) return;
+      doc.removeEventListener(type, last, false);
+      back = true;
+      if (W.armed) W.armed.remark();
+    };
+    doc.addEventListener(type, first, true);
+    doc.addEventListener(type, last, false);
+    W.disarm = function () {
+      doc.removeEventListener(type, first, true);
+      doc.removeEventListener(type, last, false);
+    };
+  }
+
+  // Forgets the armed window and the listeners that would arm one.
+  function disarm() {
+    if (W.disarm) W.disarm();
+    W.disarm = null;
+    W.armed = null;
+  }
+
+  // The field's change (unless the fill trip sent it, see `fill`), then the value it holds.
+  function finishFill(a, change) {
     var found = a.anchor ? findAll(a.anchor, a.key)
       : (W.target && W.target.isConnected ? [{ el: W.target }] : []);
     if (found.length !== 1) return { status: 'lost', count: found.length };
     var el = found[0].el;
-    el.dispatchEvent(new Event('change', { bubbles: true }));
+    if (change) el.dispatchEvent(new Event('change', { bubbles: true }));
     var actual = el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' ? el.value
       : el.tagName === 'SELECT' ? norm((el.options[el.selectedIndex] || {}).text || '')
       : norm(el.textContent);
@@ -1396,7 +1485,7 @@
         return holding('{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited, r);
       });
     case 'finish_fill': {
-      var fin = finishFill(args);
+      var fin = finishFill(args, !(W.armed && W.armed.changed));
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
         fin.waited_ms = performance.now() - t0;
         t0 = performance.now();
@@ -1415,7 +1504,19 @@
       var ex = args.expected, kind = info.kind;
       var text = kind === 'multiline' ? ex.multiline : kind === 'contenteditable' ? ex.words
         : kind === 'select' ? (info.chosen || '') : ex.line;
-      var answer = function (typing) { return stringify({ prepared: info, expected: text, typing: typing }); };
+      var answer = function (typing) {
+        // The value is in (typed here, or set by prepare): the field's change, and the
+        // first quiet window armed in this task (see settle), with its baseline taken
+        // after the mutation observers the input and change woke.
+        var el = W.target;
+        if (typing !== 'runner' && info.status === 'ok' && el && el.isConnected) {
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+          var w = W.armed = quietWatch(args.quiet_ms, args.max_ms);
+          w.changed = true;
+          Promise.resolve().then(w.remark);
+        }
+        return stringify({ prepared: info, expected: text, typing: typing });
+      };
       if (info.status !== 'ok' || !TYPED[kind] || text === '') return answer('none');
       // After the microtasks prepare's focus and selection queued (the page's mutation
       // observers, say), as a separate insertText would come after them; still one task,

@@ -113,10 +113,12 @@ impl<T: Tab> Tools<T> {
     /// Fills a field in two trips where there were three. The first resolves and checks the
     /// field and, where nothing in the page could tell it from typing, types the text with
     /// the editing command CDP's `Input.insertText` runs (see `fill` in `collector.js`), as
-    /// a user gesture; the second (`finish_fill`) checks the value, settles and reads. Each
-    /// trip waits behind the frame the one before it caused, which on a dense page is most
-    /// of a fill's time. A field the page could not type into gets `Input.insertText`
-    /// between the two, as every fill did before.
+    /// a user gesture, then sends the field's `change` and arms the first quiet window; the
+    /// second (`finish_fill`) checks the value, waits out the quiet and reads. Each trip
+    /// waits behind the frame the one before it caused, which on a dense page is most of a
+    /// fill's time: a window armed in the first trip runs during that frame instead of
+    /// after it. A field the page could not type into gets `Input.insertText` between the
+    /// two, as every fill did before, and its `change` and whole window in the second.
     async fn fill_in(&self, text: &str, target: &Target) -> Outcome {
         let act = Act::Fill(text);
         let mut args = self.prepare_args(&act, target);
@@ -183,6 +185,9 @@ impl<T: Tab> Tools<T> {
         }
         args["mode"] = json!(mode);
         args["text"] = json!(text);
+        // For the first quiet window, armed in the page when the action's input arrives.
+        args["quiet_ms"] = json!(self.options.quiet.as_millis() as u64);
+        args["max_ms"] = json!(self.options.settle_timeout.as_millis() as u64);
         args
     }
 
