@@ -380,6 +380,15 @@
   // A value was set in script: this document's next read looks at values again, and so
   // does the top document's, which reads this one when it is a frame (the setters of a
   // frame's window are its own collector's when it was installed there first).
+  function rootsAttached() {
+    W.rootsUnknown = W.rootsDirty = W.dirty = true;
+    if (window.top === window) return;
+    try {
+      var top = window.top.__waymark;
+      if (top) top.rootsUnknown = top.rootsDirty = top.dirty = true;
+    } catch (e) { /* a frame of another origin: its top reads nothing of it */ }
+  }
+
   function valuesSet() {
     W.valuesDirty = true;
     if (window.top === window) return;
@@ -392,6 +401,12 @@
   function watchSetters(win) {
     if (!win || win.__waymarkSetters) return;
     win.__waymarkSetters = true;
+    // A shadow root attached to an element in place mutates nothing: the roots are found
+    // again (see rootsHold).
+    var element = win.Element && win.Element.prototype, attach = element && element.attachShadow;
+    if (typeof attach === 'function') {
+      element.attachShadow = function () { rootsAttached(); return attach.apply(this, arguments); };
+    }
     SETTERS.forEach(function (s) {
       var proto = win[s[0]] && win[s[0]].prototype;
       s[1].forEach(function (name) {
@@ -473,7 +488,9 @@
   // the top document, whose origin is its scroll offset) and the region its host sits in.
   // Found in one pass per root, and kept until a childList mutation.
   function collectRoots() {
+    if (W.roots && W.rootsDirty && !W.rootsUnknown && W.log && rootsHold(W.log)) W.rootsDirty = false;
     if (W.roots && !W.rootsDirty) return W.roots;
+    W.rootsUnknown = false;
     var roots = [];
     function visit(root, origin, region) {
       roots.push({ root: root, origin: origin, region: region });
@@ -505,6 +522,29 @@
     return roots;
   }
 
+  // Whether the roots found before the mutations in `log` are still all there are: no element
+  // added or removed held a shadow root or a frame. A shadow root attached to an element
+  // already in place is no mutation: the watched attachShadow says so (see watchSetters).
+  function rootsHold(log) {
+    function holds(list) {
+      for (var k = 0; k < list.length; k++) {
+        var x = list[k];
+        if (x.nodeType !== 1) continue;
+        if (x.shadowRoot || x.tagName === 'IFRAME') return false;
+        if (!x.firstElementChild) continue;
+        if (x.querySelector('iframe')) return false;
+        var walker = x.ownerDocument.createTreeWalker(x, NodeFilter.SHOW_ELEMENT);
+        for (var el = walker.nextNode(); el; el = walker.nextNode()) if (el.shadowRoot) return false;
+      }
+      return true;
+    }
+    for (var i = 0; i < log.length; i++) {
+      var m = log[i];
+      if (m.type === 'childList' && !(holds(m.addedNodes) && holds(m.removedNodes))) return false;
+    }
+    return true;
+  }
+
   // Where a root's viewport sits in box coordinates: a frame's origin, or the top
   // document's scroll offset. Read once per root: `scrollX` per control cost as much as
   // its box (2-3 µs; a quarter of a 10,000-control read).
@@ -534,8 +574,9 @@
   // controls, the labels and the dialogs cost a 10,000-control page twice as much): the
   // anchored elements with their tag, anchor and role attribute (read here once, for the
   // record), the labels and the dialogs, each in document order.
+  var SCANNED = '[data-anchor],label,dialog[open],[role=dialog],[role=alertdialog]';
   function scan(root) {
-    var found = root.querySelectorAll('[data-anchor],label,dialog[open],[role=dialog],[role=alertdialog]');
+    var found = root.querySelectorAll(SCANNED);
     var s = { anchored: [], tags: [], anchors: [], roles: [], labels: [], dialogs: [] };
     for (var i = 0; i < found.length; i++) {
       var el = found[i], tag = el.tagName, role = el.getAttribute('role');
@@ -664,6 +705,45 @@
       }
     }
     return hit;
+  }
+
+  // The attributes `scan` reads.
+  var SCAN_ATTRS = { 'data-anchor': 1, role: 1, open: 1 };
+
+  // Whether a scan taken before the mutations in `log` still finds what a new one would: no
+  // element it could find was added or removed (a label included, which names others), and
+  // none had an attribute it reads changed. Text changes never matter.
+  function scanHolds(log) {
+    function holds(list) {
+      for (var k = 0; k < list.length; k++) {
+        var x = list[k];
+        if (x.nodeType === 1 && (x.matches(SCANNED) || x.querySelector(SCANNED))) return false;
+      }
+      return true;
+    }
+    for (var i = 0; i < log.length; i++) {
+      var m = log[i];
+      if (m.type === 'attributes' ? SCAN_ATTRS[m.attributeName] : m.type === 'childList'
+        && !(holds(m.addedNodes) && holds(m.removedNodes))) return false;
+    }
+    return true;
+  }
+
+  // `rec`, a field's record as reused, with the value and checked state the field holds
+  // now (input changes them with no mutation): itself when they are as they were, else a
+  // copy (never `old`, the held read's record, changed in place).
+  function refreshed(el, tag, type, rec, old) {
+    var value = valueOf(el, tag, type, rec.secret === true), checked = checkedOf(el, tag, type);
+    var was = rec.value === undefined ? null : rec.value;
+    var wasChecked = rec.checked === undefined ? null : rec.checked;
+    if (value === was && checked === wasChecked) return rec;
+    if (rec === old) {
+      rec = {};
+      for (var f in old) rec[f] = old[f];
+    }
+    if (value === null) delete rec.value; else rec.value = value;
+    if (checked === null) delete rec.checked; else rec.checked = checked;
+    return rec;
   }
 
   // `old`, the record of a control no mutation reached, as it is now: itself when its box
@@ -862,6 +942,9 @@
     // Records, their wire form and their elements, by id: arrays, as ids are small integers
     // (filling three Maps cost a 50,000-control read some 30 ms).
     var ids = [], wired = [], recs = [], elOf = [], total = 0, live = [];
+    // The role and region of each control past the cut, by id: what the counts of the
+    // dropped are made of, kept for the next read as the records are.
+    var pastRole = [], pastRegion = [];
     var droppedByRegion = {}, droppedByRole = {};
     var labels = null, dialog;
     var valuesDirty = W.valuesDirty;
@@ -913,32 +996,48 @@
         });
       }
     } else {
-      var scans = roots.map(function (r) { return scan(r.root); });
       // After mutations (and no whole read asked, with the same cut), only the controls
       // they could have changed are gathered again; every other keeps its record, with its
       // box and visibility taken again (see affectedBy). A field's value may also have
-      // changed without a mutation when there was input.
+      // changed without a mutation when there was input: it is read again.
       var hit = prev && !whole && prev.max === max && W.log ? affectedBy(W.log) : null;
       if (!hit) W.refIds = new Set();
+      // The last scan stands when the roots are the same and no mutation could have added,
+      // removed or renamed what it found (see scanHolds).
+      var scans = hit && prev.roots === roots && scanHolds(W.log) ? prev.scanned
+        : roots.map(function (r) { return scan(r.root); });
       roots.forEach(function (r, k) {
         var sc = scans[k], els = sc.anchored, origin = originOf(r), off = null;
         for (var i = 0; i < els.length; i++) {
           var el = els[i];
           total++;
           var tag = sc.tags[i], type = tag === 'INPUT' ? el.type : undefined;
-          var known = hit && !hit.has(el) && !(valuesDirty && LIVE[tag]) ? idIn(el) : undefined;
+          var known = hit && !hit.has(el) ? idIn(el) : undefined;
           var old = known === undefined ? undefined : prev.recs[known];
-          var role = old ? old.role : roleOf(el, tag, type, sc.roles[i]);
-          var region = old ? old.region : regionOf(el, r.region);
+          var role, region;
+          if (old) {
+            role = old.role;
+            region = old.region;
+          } else if (known !== undefined && prev.pastRole[known] !== undefined) {
+            role = prev.pastRole[known];
+            region = prev.pastRegion[known];
+          } else {
+            role = roleOf(el, tag, type, sc.roles[i]);
+            region = regionOf(el, r.region);
+          }
           if (ids.length >= max) {
             bump(droppedByRegion, region);
             bump(droppedByRole, role);
+            var past = known !== undefined ? known : idOf(el);
+            pastRole[past] = role;
+            pastRegion[past] = region;
             continue;
           }
           var id = idOf(el), rec;
           ids.push(id);
           if (old) {
             rec = moved(el, old, origin);
+            if (valuesDirty && LIVE[tag]) rec = refreshed(el, tag, type, rec, old);
             wired[id] = rec === old ? prev.wired[id] : wire(rec);
           } else {
             if (!labels) labels = labelsOf(scans.map(function (sc) { return sc.labels; }));
@@ -967,9 +1066,10 @@
     var token = W.doc + ':' + W.epoch;
     W.cache = { token: token, max: max, ids: ids, wired: wired, recs: recs, elOf: elOf, total: total,
       droppedByRegion: droppedByRegion, droppedByRole: droppedByRole, ev: ev, caps: capsKey,
-      live: live, dialog: dialog, nstrs: W.strs.length,
-      scanned: reuse ? prev.scanned : scans.map(function (sc) { return { anchored: sc.anchored, anchors: sc.anchors }; }),
-      byAnchor: reuse ? prev.byAnchor : null };
+      live: live, dialog: dialog, nstrs: W.strs.length, roots: roots,
+      pastRole: reuse ? prev.pastRole : pastRole, pastRegion: reuse ? prev.pastRegion : pastRegion,
+      scanned: reuse ? prev.scanned : scans,
+      byAnchor: reuse || (prev && scans === prev.scanned) ? prev.byAnchor : null };
 
     var head = headOf(token, total, droppedByRegion, droppedByRole, dialog);
     head.gathered = fresh;

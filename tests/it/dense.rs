@@ -259,6 +259,29 @@ fn a_cut_read_after_an_action_is_a_delta_that_moves_the_cut() {
         let twins = tools.invoke("cut.item", None).await;
         let e = failed(&twins, ErrorCode::AmbiguousAnchor);
         assert!(e.message.contains('5'), "five items: {}", e.message);
+
+        // What the dropped are counted by (region and role) is kept for the controls past
+        // the cut no mutation reached, and taken again for those one did.
+        probe.read_kinds();
+        for script in [
+            "document.getElementById('items').setAttribute('data-anchor-region', 'items')",
+            "document.querySelector('[data-anchor=\"cut.late\"]').setAttribute('role', 'searchbox')",
+            "document.querySelector('main').insertAdjacentHTML('beforeend', '<p>Note</p>')",
+        ] {
+            probe.run(script).await;
+            let read = ok(&tools.read_screen().await).clone();
+            assert_eq!(probe.read_kinds(), ["delta"], "{script}");
+            let whole = ok(&tools.read_screen_whole().await).clone();
+            probe.read_kinds();
+            assert_eq!(read.controls, whole.controls, "{script}");
+            assert_eq!(read.truncation, whole.truncation, "{script}");
+        }
+        let t = ok(&tools.read_screen().await)
+            .truncation
+            .clone()
+            .expect("cut");
+        assert_eq!(t.dropped_by_region.get("items"), Some(&3), "{t:?}");
+        assert_eq!(t.dropped_by_role.get("searchbox"), Some(&1), "{t:?}");
         tools.close().await;
     });
 }

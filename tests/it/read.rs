@@ -375,7 +375,7 @@ fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
         let shown = opened.controls.len() as u64;
         assert_eq!(probe.gathered(), [shown]);
         // (what the page does, how many records the next read builds whole: None for all)
-        let steps: [(&str, Option<u64>); 18] = [
+        let steps: [(&str, Option<u64>); 23] = [
             ("q('m.text').firstChild.data = 'Text 2'", Some(1)),
             ("document.title = 'Mutated'", Some(0)),
             (
@@ -410,6 +410,22 @@ fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
                 "document.getElementById('rows').className = 'listed'",
                 Some(0),
             ),
+            (
+                "document.getElementById('rows').insertAdjacentHTML('afterend', \
+                 '<p id=note>A note</p>')",
+                Some(0),
+            ),
+            (
+                "q('m.name').value = 'Ann'; document.getElementById('note').textContent = 'Note'",
+                Some(0),
+            ),
+            ("q('m.text').setAttribute('role', 'link')", Some(1)),
+            (
+                "document.getElementById('note').attachShadow({ mode: 'open' }).innerHTML = \
+                 '<button type=button data-anchor=m.late>Late</button>'",
+                Some(1),
+            ),
+            ("document.getElementById('note').remove()", Some(0)),
             (
                 "document.getElementById('caption').textContent = 'Caption 2'",
                 None,
@@ -466,6 +482,9 @@ fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
         assert!(!control(&last, "m.row", Some("2")).visible);
         assert_eq!(control(&last, "m.shadow", None).label, "Shadow 2");
         assert!(!control(&last, "m.boxed", None).visible);
+        assert_eq!(control(&last, "m.name", None).value.as_deref(), Some("Ann"));
+        assert_eq!(control(&last, "m.text", None).role, "link");
+        assert!(!last.controls.iter().any(|c| c.anchor == "m.late"));
         tools.close().await;
     });
 }
