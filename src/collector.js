@@ -324,6 +324,8 @@
       dirty: true,
       valuesDirty: false,
       rootsDirty: true,
+      // The roots may have changed in a way no mutation record shows (see rootsHold).
+      rootsUnknown: false,
       roots: null,
       // Element ids live on the elements, under this document's own symbol (see idOf).
       idKey: Symbol('waymark id'),
@@ -933,7 +935,7 @@
     if (region !== null && region !== undefined) return readRegion(max, region, caps);
     if (whole) {
       // As the document's first read: every root found and every control gathered again.
-      W.rootsDirty = true;
+      W.rootsDirty = W.rootsUnknown = true;
       since = null;
     }
     var roots = collectRoots();
