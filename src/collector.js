@@ -490,9 +490,15 @@
   // the top document, whose origin is its scroll offset) and the region its host sits in.
   // Found in one pass per root, and kept until a childList mutation.
   function collectRoots() {
-    if (W.roots && W.rootsDirty && !W.rootsUnknown && W.log && rootsHold(W.log)) W.rootsDirty = false;
+    // The mutations logged since the roots were last looked at decide (a log too long to
+    // keep leaves it to the childList records the observer saw).
+    if (W.roots && !W.rootsUnknown && W.log) {
+      W.rootsDirty = !rootsHold(W.log, W.rootsAt);
+      W.rootsAt = W.log.length;
+    }
     if (W.roots && !W.rootsDirty) return W.roots;
     W.rootsUnknown = false;
+    W.rootsAt = W.log ? W.log.length : 0;
     var roots = [];
     function visit(root, origin, region) {
       roots.push({ root: root, origin: origin, region: region });
@@ -524,25 +530,29 @@
     return roots;
   }
 
-  // Whether the roots found before the mutations in `log` are still all there are: no element
-  // added or removed held a shadow root or a frame. A shadow root attached to an element
-  // already in place is no mutation: the watched attachShadow says so (see watchSetters).
-  function rootsHold(log) {
-    function holds(list) {
-      for (var k = 0; k < list.length; k++) {
-        var x = list[k];
-        if (x.nodeType !== 1) continue;
-        if (x.shadowRoot || x.tagName === 'IFRAME') return false;
-        if (!x.firstElementChild) continue;
-        if (x.querySelector('iframe')) return false;
-        var walker = x.ownerDocument.createTreeWalker(x, NodeFilter.SHOW_ELEMENT);
-        for (var el = walker.nextNode(); el; el = walker.nextNode()) if (el.shadowRoot) return false;
-      }
+  // Whether the roots found before the mutations in `log` (from record `from` on) are still
+  // all there are, each with the region it inherits: no element added or removed held a
+  // shadow root or a frame, and none that holds one had an attribute its region reads
+  // changed. A shadow root attached to an element already in place is no mutation: the
+  // watched attachShadow says so (see watchSetters).
+  function rootsHold(log, from) {
+    function bare(x) {
+      if (x.nodeType !== 1) return true;
+      if (x.shadowRoot || x.tagName === 'IFRAME') return false;
+      if (!x.firstElementChild) return true;
+      if (x.querySelector('iframe')) return false;
+      var walker = x.ownerDocument.createTreeWalker(x, NodeFilter.SHOW_ELEMENT);
+      for (var el = walker.nextNode(); el; el = walker.nextNode()) if (el.shadowRoot) return false;
       return true;
     }
-    for (var i = 0; i < log.length; i++) {
+    function holds(list) {
+      for (var k = 0; k < list.length; k++) if (!bare(list[k])) return false;
+      return true;
+    }
+    for (var i = from || 0; i < log.length; i++) {
       var m = log[i];
-      if (m.type === 'childList' && !(holds(m.addedNodes) && holds(m.removedNodes))) return false;
+      if (m.type === 'childList' ? !(holds(m.addedNodes) && holds(m.removedNodes))
+        : m.type === 'attributes' && INHERITED[m.attributeName] && !bare(m.target)) return false;
     }
     return true;
   }
@@ -1008,13 +1018,17 @@
       // removed or renamed what it found (see scanHolds).
       var scans = hit && prev.roots === roots && scanHolds(W.log) ? prev.scanned
         : roots.map(function (r) { return scan(r.root); });
+      // A root found again with another region than it had (its host moved, or an
+      // attribute its region reads changed above it), or found anew, is gathered whole.
+      var wasRegion = hit && prev.roots !== roots ? new Map(prev.roots.map(function (r) { return [r.root, r.region]; })) : null;
       roots.forEach(function (r, k) {
         var sc = scans[k], els = sc.anchored, origin = originOf(r), off = null;
+        var kept = hit && (!wasRegion || (wasRegion.has(r.root) && wasRegion.get(r.root) === r.region));
         for (var i = 0; i < els.length; i++) {
           var el = els[i];
           total++;
           var tag = sc.tags[i], type = tag === 'INPUT' ? el.type : undefined;
-          var known = hit && !hit.has(el) ? idIn(el) : undefined;
+          var known = kept && !hit.has(el) ? idIn(el) : undefined;
           var old = known === undefined ? undefined : prev.recs[known];
           var role, region;
           if (old) {
@@ -1064,6 +1078,7 @@
     W.dirty = false;
     W.valuesDirty = false;
     W.log = [];
+    W.rootsAt = 0;
     W.epoch++;
     var token = W.doc + ':' + W.epoch;
     W.cache = { token: token, max: max, ids: ids, wired: wired, recs: recs, elOf: elOf, total: total,

@@ -488,3 +488,80 @@ fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
         tools.close().await;
     });
 }
+
+/// Random changes of every kind a partial read must follow (text, attributes a record or
+/// the scan reads, controls added, removed, moved and renamed, values set, shadow roots
+/// attached, moved and removed, containers hidden), on a screen cut so that some controls are past the cut:
+/// after each, the read the page answers from what it kept equals a whole read. Also with
+/// every control gathered, where a shadow root's controls are records rather than counts.
+#[test]
+fn after_random_mutations_every_read_equals_a_whole_read() {
+    for max_controls in [8, 100] {
+        random_mutations(max_controls);
+    }
+}
+
+fn random_mutations(max_controls: usize) {
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions {
+        max_controls,
+        ..ToolOptions::default()
+    });
+    block_on(async {
+        open(&tools, "/mutations.html").await;
+        // One step of the page's own: a xorshift seeded per step picks a change.
+        probe
+            .run(
+                "window.step = function (seed) {
+                  var s = Math.imul(seed, 2654435761) || 1;
+                  function below(n) { s ^= s << 13; s ^= s >>> 17; s ^= s << 5; return (s >>> 0) % n; }
+                  function pick(list) { return list.length ? list[below(list.length)] : null; }
+                  var anchored = Array.prototype.slice.call(document.querySelectorAll('[data-anchor]'));
+                  var places = ['main', '#rows', '#box', 'aside', '#group', 'body']
+                    .map(function (q) { return document.querySelector(q); })
+                    .filter(function (x) { return x; });
+                  var el = pick(anchored), place = pick(places), n = 'r' + seed;
+                  switch (below(12)) {
+                    case 0: if (el && el.tagName === 'BUTTON') el.textContent = 'Text ' + n; break;
+                    case 1: if (el) el.setAttribute(pick(['role', 'aria-label', 'data-anchor-region']),
+                      pick(['link', 'tab', 'Named ' + n, 'area-' + below(3)])); break;
+                    case 2: if (el) el.toggleAttribute(pick(['disabled', 'hidden'])); break;
+                    case 3: place.insertAdjacentHTML(pick(['afterbegin', 'beforeend']),
+                      '<button type=button data-anchor=m.new data-anchor-key=' + n + '>New ' + n + '</button>'); break;
+                    case 4: if (anchored.length > 6 && el) el.remove(); break;
+                    case 5: if (el && !el.contains(place) && !place.contains(el)) place.appendChild(el); break;
+                    case 6: var f = pick(anchored.filter(function (x) { return x.tagName === 'INPUT'; }));
+                      if (f) f.value = 'Value ' + n;
+                      if (below(2)) place.insertAdjacentHTML('beforeend', '<p>Typed ' + n + '</p>'); break;
+                    case 7: var host = document.createElement('div'); place.appendChild(host);
+                      host.attachShadow({ mode: 'open' }).innerHTML =
+                        '<button type=button data-anchor=m.shadowed data-anchor-key=' + n + '>In ' + n + '</button>'; break;
+                    case 8: place.insertAdjacentHTML('beforeend', '<p>Note ' + n + '</p>'); break;
+                    case 9: if (place !== document.body) place.style.display = place.style.display ? '' : 'none'; break;
+                    case 10: var hosts = Array.prototype.filter.call(document.querySelectorAll('*'),
+                        function (x) { return x.shadowRoot; });
+                      var h = pick(hosts);
+                      if (h && below(2)) h.remove();
+                      else if (h && !h.contains(place)) place.appendChild(h);
+                      break;
+                    default: if (el) el.setAttribute('data-anchor', 'm.renamed-' + below(4));
+                  }
+                }",
+            )
+            .await;
+        probe.read_kinds();
+        for seed in 1..=80 {
+            probe.run(&format!("window.step({seed})")).await;
+            let read = ok(&tools.read_screen().await).clone();
+            let whole = ok(&tools.read_screen_whole().await).clone();
+            assert_eq!(
+                probe.read_kinds(),
+                ["delta", "full"],
+                "step {seed}: a partial read, then a whole one"
+            );
+            let at = format!("cut at {max_controls}, step {seed}");
+            assert_eq!(read.controls, whole.controls, "{at}");
+            assert_eq!(read.truncation, whole.truncation, "{at}");
+        }
+        tools.close().await;
+    });
+}
