@@ -379,9 +379,8 @@
   // window's setters for them say so (once per window; the page's own setter still runs).
   var SETTERS = [['HTMLInputElement', ['value', 'checked']], ['HTMLTextAreaElement', ['value']],
     ['HTMLSelectElement', ['value', 'selectedIndex']], ['HTMLOptionElement', ['selected']]];
-  // A value was set in script: this document's next read looks at values again, and so
-  // does the top document's, which reads this one when it is a frame (the setters of a
-  // frame's window are its own collector's when it was installed there first).
+  // A shadow root was attached (see watchSetters): this document's next read finds its
+  // roots again, and so does the top document's, as for a value (see valuesSet).
   function rootsAttached() {
     W.rootsUnknown = W.rootsDirty = W.dirty = true;
     if (window.top === window) return;
@@ -391,6 +390,9 @@
     } catch (e) { /* a frame of another origin: its top reads nothing of it */ }
   }
 
+  // A value was set in script: this document's next read looks at values again, and so
+  // does the top document's, which reads this one when it is a frame (the setters of a
+  // frame's window are its own collector's when it was installed there first).
   function valuesSet() {
     W.valuesDirty = true;
     if (window.top === window) return;
@@ -488,7 +490,8 @@
   // Every place controls can live: the document, open shadow roots and same-origin
   // iframes, each with the origin of its viewport in top-document coordinates (`null` for
   // the top document, whose origin is its scroll offset) and the region its host sits in.
-  // Found in one pass per root, and kept until a childList mutation.
+  // Found in one pass per root, and kept while the mutations since leave them standing
+  // (see rootsHold).
   function collectRoots() {
     // The mutations logged since the roots were last looked at decide (a log too long to
     // keep leaves it to the childList records the observer saw).
