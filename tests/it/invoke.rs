@@ -149,9 +149,10 @@ fn a_timer_the_page_sets_in_answer_to_an_action_is_waited_for() {
     });
 }
 
-/// The window armed by the click still waits out the page's answer when the page stops the
-/// click where it lands (the document never sees it bubble), and it is armed by the
-/// browser's click, not by a click the page's script sends while the button is pressed.
+/// The window armed by the click still waits out the page's answer when the page's handler
+/// holds the click's task longer than the window, also when it stops the click where it
+/// lands (the document never sees it bubble); and it is armed by the browser's click, not
+/// by a click the page's script sends while the button is pressed.
 #[test]
 fn a_click_the_page_stops_or_precedes_with_its_own_is_still_waited_for() {
     let tools = fixtures::tools();
