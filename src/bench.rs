@@ -3,7 +3,7 @@
 //!
 //! Each route gets a fresh tab: `navigate` (its read is the cold `first_ms`), then warm
 //! `read_screen` calls, whole reads (gathered as a first read is, on the loaded page), reads
-//! right after a one-attribute change to the page (touched), then optional `invoke` and
+//! right after the smallest change to the page (touched: see `Tools::touch`), then optional `invoke` and
 //! `fill` round trips, and trivial in-page round trips (`ping`).
 //! Absolute times depend on the machine, so every figure comes with a floor measured in the
 //! same run — the collector's own in-page time for a read, one trivial round trip for an
@@ -309,8 +309,9 @@ async fn measure<T: Tab>(
         ping(tools, &mut pings).await.map_err(ping_failed())?;
     }
     // Warm reads, whole ones (nothing reused), then touched ones (right after the smallest
-    // DOM change, one attribute of <body> set outside the tools: what a read costs after an
-    // action that changed little in the DOM): each read's time and in-page time.
+    // DOM change, an attribute of <body> set and a comment put at its end outside the tools:
+    // what a read costs after an action that changed little in the DOM): each read's time
+    // and in-page time.
     let mut samples: [(Vec<f64>, Vec<f64>); 3] = Default::default();
     for (kind, (times, in_page)) in ["read_screen", "a whole read", "a read after a change"]
         .into_iter()

@@ -95,7 +95,7 @@ pub struct ReadTimes {
     /// kept (what a warm read saves, and what a read costs on a screen that changed).
     #[serde(default)]
     pub whole: Option<ReadSpread>,
-    /// Reads right after a one-attribute change to the page's `<body>`: what the read after
+    /// Reads right after the smallest change to the page's `<body>` (see `Tools::touch`): what the read after
     /// an action that changed little in the DOM costs (the page takes every control's box
     /// and visibility again, and gathers again only what the mutation reached: here none).
     #[serde(default)]
@@ -191,7 +191,7 @@ pub fn table(report: &BenchReport) -> String {
                 "touched read",
                 &r.read.touched,
                 r.touched_ratio,
-                "after one attribute of <body> changed; floor: in-page collector",
+                "after an attribute and a comment of <body> changed; floor: in-page collector",
             ),
         ] {
             if let Some(t) = reads {
