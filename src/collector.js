@@ -548,14 +548,19 @@
       for (var el = walker.nextNode(); el; el = walker.nextNode()) if (el.shadowRoot) return false;
       return true;
     }
-    function holds(list) {
-      for (var k = 0; k < list.length; k++) if (!bare(list[k])) return false;
-      return true;
-    }
     for (var i = from || 0; i < log.length; i++) {
       var m = log[i];
-      if (m.type === 'childList' ? !(holds(m.addedNodes) && holds(m.removedNodes))
+      if (m.type === 'childList' ? !nodesAll(m, bare)
         : m.type === 'attributes' && INHERITED[m.attributeName] && !bare(m.target)) return false;
+    }
+    return true;
+  }
+
+  // Whether `ok` holds for every node a childList record `m` added or removed.
+  function nodesAll(m, ok) {
+    var lists = [m.addedNodes, m.removedNodes];
+    for (var l = 0; l < 2; l++) {
+      for (var k = 0; k < lists[l].length; k++) if (!ok(lists[l][k])) return false;
     }
     return true;
   }
@@ -729,17 +734,13 @@
   // element it could find was added or removed (a label included, which names others), and
   // none had an attribute it reads changed. Text changes never matter.
   function scanHolds(log) {
-    function holds(list) {
-      for (var k = 0; k < list.length; k++) {
-        var x = list[k];
-        if (x.nodeType === 1 && (x.matches(SCANNED) || x.querySelector(SCANNED))) return false;
-      }
-      return true;
+    function unscanned(x) {
+      return x.nodeType !== 1 || !(x.matches(SCANNED) || x.querySelector(SCANNED));
     }
     for (var i = 0; i < log.length; i++) {
       var m = log[i];
-      if (m.type === 'attributes' ? SCAN_ATTRS[m.attributeName] : m.type === 'childList'
-        && !(holds(m.addedNodes) && holds(m.removedNodes))) return false;
+      if (m.type === 'attributes' ? SCAN_ATTRS[m.attributeName]
+        : m.type === 'childList' && !nodesAll(m, unscanned)) return false;
     }
     return true;
   }
