@@ -353,6 +353,8 @@
       for (var i = 0; i < records.length; i++) {
         if (records[i].type === 'childList') { W.rootsDirty = true; break; }
       }
+      // Past LOG_MOST records the log is dropped: the next read gathers everything again,
+      // and the roots are found again until then (see collectRoots).
       if (W.log && W.log.length + records.length > LOG_MOST) W.log = null;
       else if (W.log) for (var j = 0; j < records.length; j++) W.log.push(records[j]);
     });
@@ -493,13 +495,13 @@
   // Found in one pass per root, and kept while the mutations since leave them standing
   // (see rootsHold).
   function collectRoots() {
-    // The mutations logged since the roots were last looked at decide (a log too long to
-    // keep leaves it to the childList records the observer saw).
+    // The mutations logged since the roots were last looked at decide (with no log, they
+    // are found again).
     if (W.roots && !W.rootsUnknown && W.log) {
       W.rootsDirty = !rootsHold(W.log, W.rootsAt);
       W.rootsAt = W.log.length;
     }
-    if (W.roots && !W.rootsDirty) return W.roots;
+    if (W.roots && !W.rootsDirty && !W.rootsUnknown && W.log) return W.roots;
     W.rootsUnknown = false;
     W.rootsAt = W.log ? W.log.length : 0;
     var roots = [];

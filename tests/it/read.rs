@@ -375,7 +375,7 @@ fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
         let shown = opened.controls.len() as u64;
         assert_eq!(probe.gathered(), [shown]);
         // (what the page does, how many records the next read builds whole: None for all)
-        let steps: [(&str, Option<u64>); 23] = [
+        let steps: [(&str, Option<u64>); 24] = [
             ("q('m.text').firstChild.data = 'Text 2'", Some(1)),
             ("document.title = 'Mutated'", Some(0)),
             (
@@ -453,6 +453,12 @@ fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
                  document.head.appendChild(st)",
                 None,
             ),
+            // More records than the page keeps, among them a region for the shadow root's host.
+            (
+                "for (var i = 0; i < 600; i++) document.body.setAttribute('data-n', i); \
+                 document.body.setAttribute('data-anchor-region', 'everything')",
+                None,
+            ),
         ];
         for (script, gathered) in steps {
             probe
@@ -481,6 +487,7 @@ fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
         assert_eq!(control(&last, "m.pick", None).label, "Pick one");
         assert!(!control(&last, "m.row", Some("2")).visible);
         assert_eq!(control(&last, "m.shadow", None).label, "Shadow 2");
+        assert_eq!(control(&last, "m.shadow", None).region, "everything");
         assert!(!control(&last, "m.boxed", None).visible);
         assert_eq!(control(&last, "m.name", None).value.as_deref(), Some("Ann"));
         assert_eq!(control(&last, "m.text", None).role, "link");
