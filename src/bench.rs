@@ -3,8 +3,8 @@
 //!
 //! Each route gets a fresh tab: `navigate` (its read is the cold `first_ms`), then warm
 //! `read_screen` calls, whole reads (gathered as a first read is, on the loaded page), reads
-//! right after the smallest change to the page (touched: see `Tools::touch`), then optional `invoke` and
-//! `fill` round trips, and trivial in-page round trips (`ping`).
+//! right after the smallest change to the page (touched: see `Tools::touch`), then optional
+//! `invoke` and `fill` round trips, and trivial in-page round trips (`ping`).
 //! Absolute times depend on the machine, so every figure comes with a floor measured in the
 //! same run — the collector's own in-page time for a read, one trivial round trip for an
 //! action — and their ratio, which a noisy or slow machine moves far less. Every read's truncation is kept: a cut read is faster because it read less,

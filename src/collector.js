@@ -323,7 +323,6 @@
       epoch: 0,
       dirty: true,
       valuesDirty: false,
-      rootsDirty: true,
       // The roots may have changed in a way no mutation record shows (see rootsHold).
       rootsUnknown: false,
       roots: null,
@@ -350,9 +349,6 @@
     W.observer = new MutationObserver(function (records) {
       W.dirty = true;
       W.mutations++;
-      for (var i = 0; i < records.length; i++) {
-        if (records[i].type === 'childList') { W.rootsDirty = true; break; }
-      }
       // Past LOG_MOST records the log is dropped: the next read gathers everything again,
       // and the roots are found again until then (see collectRoots).
       if (W.log && W.log.length + records.length > LOG_MOST) W.log = null;
@@ -384,11 +380,11 @@
   // A shadow root was attached (see watchSetters): this document's next read finds its
   // roots again, and so does the top document's, as for a value (see valuesSet).
   function rootsAttached() {
-    W.rootsUnknown = W.rootsDirty = W.dirty = true;
+    W.rootsUnknown = W.dirty = true;
     if (window.top === window) return;
     try {
       var top = window.top.__waymark;
-      if (top) top.rootsUnknown = top.rootsDirty = top.dirty = true;
+      if (top) top.rootsUnknown = top.dirty = true;
     } catch (e) { /* a frame of another origin: its top reads nothing of it */ }
   }
 
@@ -497,11 +493,10 @@
   function collectRoots() {
     // The mutations logged since the roots were last looked at decide (with no log, they
     // are found again).
-    if (W.roots && !W.rootsUnknown && W.log) {
-      W.rootsDirty = !rootsHold(W.log, W.rootsAt);
+    if (W.roots && !W.rootsUnknown && W.log && rootsHold(W.log, W.rootsAt)) {
       W.rootsAt = W.log.length;
+      return W.roots;
     }
-    if (W.roots && !W.rootsDirty && !W.rootsUnknown && W.log) return W.roots;
     W.rootsUnknown = false;
     W.rootsAt = W.log ? W.log.length : 0;
     var roots = [];
@@ -531,7 +526,6 @@
     }
     visit(document, null, null);
     W.roots = roots;
-    W.rootsDirty = false;
     return roots;
   }
 
@@ -951,7 +945,7 @@
     if (region !== null && region !== undefined) return readRegion(max, region, caps);
     if (whole) {
       // As the document's first read: every root found and every control gathered again.
-      W.rootsDirty = W.rootsUnknown = true;
+      W.rootsUnknown = true;
       since = null;
     }
     var roots = collectRoots();

@@ -95,9 +95,10 @@ pub struct ReadTimes {
     /// kept (what a warm read saves, and what a read costs on a screen that changed).
     #[serde(default)]
     pub whole: Option<ReadSpread>,
-    /// Reads right after the smallest change to the page's `<body>` (see `Tools::touch`): what the read after
-    /// an action that changed little in the DOM costs (the page takes every control's box
-    /// and visibility again, and gathers again only what the mutation reached: here none).
+    /// Reads right after the smallest change to the page's `<body>` (see `Tools::touch`):
+    /// what the read after an action that changed little in the DOM costs (the page takes
+    /// every control's box and visibility again, and gathers again only what the mutation
+    /// reached: here none).
     #[serde(default)]
     pub touched: Option<ReadSpread>,
 }
