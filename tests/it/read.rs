@@ -363,6 +363,48 @@ fn setter_kept_at_load(page: &str) {
     });
 }
 
+/// A click reads again only the fields an event or a setter named (see collector.js
+/// `valueChanged`): each way a script changes a value with no event and no mutation is
+/// watched, and so is a form's reset. After each click, the round trip's controls equal a
+/// whole read's.
+#[test]
+fn values_a_click_changes_without_an_event_are_read() {
+    let tools = fixtures::tools();
+    block_on(async {
+        let value = |screen: &waymark::screen::InferredState, anchor: &str| {
+            let c = control(screen, anchor, None);
+            c.value
+                .clone()
+                .map(|v| v.to_string())
+                .or(c.checked.map(|c| c.to_string()))
+        };
+        open(&tools, "/values.html").await;
+        // (the button, the field it changes, that field's value after)
+        let steps = [
+            ("v.step", "v.count", "2"),
+            ("v.splice", "v.code", "Xbc"),
+            ("v.splice_memo", "v.memo", "one three"),
+            ("v.as_number", "v.qty", "7"),
+            ("v.as_date", "v.day", "2026-05-17"),
+            ("v.index", "v.size", "Large"),
+            ("v.option", "v.size", "Medium"),
+            ("v.radio", "v.basic", "false"),
+            ("v.copy", "v.note", "Xbc"),
+            ("v.tick", "v.agree", "true"),
+            ("v.nothing", "v.agree", "true"),
+            ("v.reset", "v.count", "1"),
+        ];
+        for (button, field, after) in steps {
+            let pressed = tools.invoke(button, None).await;
+            let screen = ok(&pressed).clone();
+            assert_eq!(value(&screen, field).as_deref(), Some(after), "{button}");
+            let whole = ok(&tools.read_screen_whole().await).clone();
+            assert_eq!(screen.controls, whole.controls, "after {button}");
+        }
+        tools.close().await;
+    });
+}
+
 /// After a mutation a read gathers again only the controls it could have changed, and takes
 /// every other's box and visibility again; a change that may reach further (a label, what an
 /// aria-labelledby names, an id, a datalist, a style sheet, a shadow root) gathers all. Each
