@@ -386,9 +386,9 @@
   }
 
   // A value or checked state set in script fires no event and mutates nothing: the
-  // window's setters for them say so (once per window; the page's own setter still runs).
-  // Every way a script sets one without a mutation: the setters, and the methods that
-  // step or splice a value. An options collection's index names no field of its own.
+  // window's setters for them, and its methods that step or splice a value, say so (once
+  // per window; the page's own setter still runs). An options collection's index names no
+  // field of its own.
   var SETTERS = [['HTMLInputElement', ['value', 'checked', 'valueAsNumber', 'valueAsDate', 'files']],
     ['HTMLTextAreaElement', ['value']], ['HTMLSelectElement', ['value', 'selectedIndex']],
     ['HTMLOptionElement', ['selected']], ['HTMLOptionsCollection', ['selectedIndex']]];
@@ -410,7 +410,7 @@
   // field, as it reads this one's when it is a frame (the setters of a frame's window are
   // its own collector's when it was installed there first).
   function valuesSet(el) {
-    if (el && el.tagName === 'OPTION') el = el.parentNode && el.closest ? el.closest('select') : null;
+    if (el && el.tagName === 'OPTION') el = el.closest('select');
     valueChanged(el);
     if (window.top === window) return;
     try {
@@ -435,7 +435,7 @@
         if (!d || !d.set || !d.configurable) return;
         Object.defineProperty(proto, name, {
           configurable: true, enumerable: d.enumerable, get: d.get,
-          set: function (v) { valuesSet(this instanceof win.Element ? this : null); d.set.call(this, v); }
+          set: function (v) { valuesSet(this); d.set.call(this, v); }
         });
       });
     });
