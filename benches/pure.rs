@@ -6,7 +6,8 @@
 //! 50,000-control read under 5 ms.
 //!
 //! Also the description cut (`infer_budget`: a 16,000-character budget with the focus in
-//! mid-page).
+//! mid-page), and a page past the collection cut read as waymark reads it by default
+//! (`parse_infer_cut`: the first 5,000 controls, the rest counted).
 //!
 //! `cargo bench --bench pure`
 
@@ -17,7 +18,7 @@ use std::time::Duration;
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use waymark::registry::Registry;
 use waymark::screen::{Chrome, InferredState, RawControl, RawObservation, View, infer};
-use waymark::tools::Changes;
+use waymark::tools::{Changes, ToolOptions};
 use waymark::wire;
 
 const SIZES: [usize; 3] = [1_000, 10_000, 50_000];
@@ -151,6 +152,19 @@ fn observation(n: usize) -> RawObservation {
     }
 }
 
+/// `raw` as the collector sends it when it gathers at most `max` controls: the first
+/// `max`, with the rest counted by region and role.
+fn collection_cut(raw: &RawObservation, max: usize) -> RawObservation {
+    let mut cut = raw.clone();
+    for c in cut.controls.split_off(max) {
+        *cut.dropped_by_region
+            .entry(c.region.to_string())
+            .or_insert(0) += 1;
+        *cut.dropped_by_role.entry(c.role.to_string()).or_insert(0) += 1;
+    }
+    cut
+}
+
 fn state(raw: &RawObservation, registry: &Registry) -> InferredState {
     infer(raw, "/dense".to_string(), registry, 1.0, &View::default())
 }
@@ -215,6 +229,25 @@ fn pure(c: &mut Criterion) {
                 BatchSize::LargeInput,
             )
         });
+
+        // A read of this page as waymark takes it by default: the collector cuts it at
+        // `--max-controls` and counts the rest by region and role, and the runner parses,
+        // infers and truncates what came. Only above the cut does it differ from `parse_infer`.
+        let cut_at = ToolOptions::default().max_controls;
+        if n > cut_at {
+            let cut = collection_cut(&raw, cut_at);
+            let json = wire::encode_full(&cut);
+            group.bench_with_input(BenchmarkId::new("parse_infer_cut", n), &json, |b, json| {
+                b.iter_batched(
+                    || json.clone(),
+                    |json| {
+                        let raw = wire::parse_full(black_box(json)).expect("parses");
+                        state(&raw, &registry);
+                    },
+                    BatchSize::LargeInput,
+                )
+            });
+        }
 
         // The same screen after a fill, a toggle and a disabled button: three changes.
         let mut after = raw.clone();
