@@ -370,6 +370,7 @@
     // A form's reset puts back every field of it, with no event but its own.
     root.addEventListener('reset', function () { valueChanged(null); }, true);
     watchSetters((root.ownerDocument || root).defaultView);
+    watchFrames((root.ownerDocument || root).defaultView);
   }
 
   // `el`'s value or checked state may have changed: the next read looks at it again
@@ -481,6 +482,60 @@
       });
     });
   }
+
+  // The animation-frame callbacks a window's page has asked for and not yet had, each with
+  // when the chain it belongs to began: its request's time, or, when a callback asks for
+  // the next frame, the time its own chain began (see pendingFrames). Watched from before
+  // the document's own scripts (once per window); the window keeps its own request
+  // function for waymark's frames, which are not counted.
+  function watchFrames(win) {
+    if (!win || win.__wmFrames !== undefined) return;
+    var request = win.requestAnimationFrame, cancel = win.cancelAnimationFrame;
+    if (typeof request !== 'function' || typeof cancel !== 'function') return;
+    var pending = win.__wmFrames = new Map(), chain = null;
+    win.__wmRequest = request;
+    win.requestAnimationFrame = function (cb) {
+      // Not a function: the browser's own error.
+      if (typeof cb !== 'function') return request.call(win, cb);
+      var began = chain !== null ? chain : performance.now();
+      var id = request.call(win, function (t) {
+        pending.delete(id);
+        var was = chain;
+        chain = began;
+        try { return cb.call(this, t); } finally { chain = was; }
+      });
+      pending.set(id, began);
+      return id;
+    };
+    win.cancelAnimationFrame = function (id) {
+      pending.delete(id);
+      return cancel.call(win, id);
+    };
+  }
+
+  // How many animation-frame callbacks the pages of `roots` have pending in chains begun
+  // at or after `from` (a loop that ran before, a spinner say, is not the action's doing).
+  function pendingFrames(roots, from) {
+    var n = 0, seen = [];
+    roots.forEach(function (r) {
+      var win = (r.root.ownerDocument || r.root).defaultView;
+      if (!win || seen.indexOf(win) >= 0 || !win.__wmFrames) return;
+      seen.push(win);
+      win.__wmFrames.forEach(function (began) { if (began >= from) n++; });
+    });
+    return n;
+  }
+
+  // Runs fn in a task after the next animation frame has rendered (every document's
+  // callbacks of that frame run, and the mutation observers they woke); after 100 ms
+  // without one (a hidden or throttled page renders none), all the same.
+  function nextFrame(fn) {
+    var done = false;
+    var once = function () { if (!done) { done = true; soon(fn); } };
+    (window.__wmRequest || window.requestAnimationFrame).call(window, once);
+    setTimeout(once, FRAME_MOST_MS);
+  }
+  var FRAME_MOST_MS = 100;
 
   // The kinds of field prepare leaves for typing (the others it sets itself).
   var TYPED = { line: 1, multiline: 1, contenteditable: 1 };
@@ -1379,6 +1434,9 @@
 
   function prepare(a) {
     disarm();
+    // An action is under way: the animation frames its page asks for from now on are its
+    // doing (see settle).
+    W.acted = performance.now();
     var t = target(a);
     if (!t.el) return t.info;
     var el = t.el;
@@ -1484,19 +1542,42 @@
   // which on a dense page is tens of milliseconds the settle script would otherwise wait
   // behind before arming its own. It still counts from after the page's handlers of the
   // input ran, so a timer they set due within quiet_ms falls due before it ends.
+  //
+  // A page also answers in the frames it renders: in the animation-frame callbacks it asked
+  // for (a menu opened "next frame", a transition started in the frame after), and in the
+  // resize and intersection observers that layout wakes. So quiet also means that a frame
+  // has rendered since the last change, and that the page has no animation-frame callback
+  // pending in a chain the action began, waiting up to FRAMES_MOST frames in a row for them
+  // (an animation loop the action started, changing nothing in the DOM, ends the wait).
   function settle(quietMs, maxMs) {
     collectRoots();
     var armed = W.armed;
     disarm();
-    return armed ? armed.done : quietWatch(quietMs, maxMs).done;
+    return armed ? armed.done : quietWatch(quietMs, maxMs, W.acted).done;
   }
+  var FRAMES_MOST = 3;
 
-  // A watch for quiet (see settle). `remark` takes the mutations so far as the baseline
-  // and starts the window again from now: a window counts from its baseline, so time the
+  // A watch for quiet (see settle), counting the page's animation frames asked for from
+  // `from` on (default: now). `remark` takes the mutations so far as the baseline and
+  // starts the window again from now: a window counts from its baseline, so time the
   // input's own task took (a page handler that ran long, then set a timer) is not quiet.
-  function quietWatch(quietMs, maxMs) {
-    var w = {}, mark = W.mutations, start = performance.now(), since = start;
-    w.remark = function () { mark = W.mutations; since = performance.now(); };
+  function quietWatch(quietMs, maxMs, from) {
+    var w = {}, start = performance.now(), mark, since;
+    // `framed`: a frame has rendered since the baseline; `frames`: frames waited for since.
+    var framed, frames;
+    if (from === undefined || from > start) from = start;
+    function baseline(now) {
+      mark = W.mutations;
+      since = now;
+      framed = false;
+      frames = 0;
+      // Most often the frame the change caused renders within the window.
+      (window.__wmRequest || window.requestAnimationFrame).call(window, function () {
+        if (since === now) framed = true;
+      });
+    }
+    baseline(start);
+    w.remark = function () { baseline(performance.now()); };
     w.done = new Promise(function (resolve) {
       // `confirmed`: called back by `after`, behind every task that was ready to run.
       function check(confirmed) {
@@ -1505,14 +1586,20 @@
         if (W.mutations === mark && !(window.__wmInflight > 0)) {
           var left = since + quietMs - now;
           if (left > 0) return setTimeout(check, left);
+          if (!framed || (frames < FRAMES_MOST && pendingFrames(W.roots || [{ root: document }], from) > 0)) {
+            var at = since;
+            return nextFrame(function () {
+              if (since === at) { framed = true; frames++; }
+              check();
+            });
+          }
           if (confirmed === true) return resolve('quiet');
           // Chromium may run our timer before an overdue page timer that fell due earlier
           // (see settle): the verdict waits for every task ready to run.
           return after(function () { check(true); }, quietMs);
         }
         if (now - start >= maxMs) return resolve('busy');
-        mark = W.mutations;
-        since = now;
+        baseline(now);
         setTimeout(check, quietMs);
       }
       if (window.__wmNav) return resolve('navigating');
@@ -1556,7 +1643,7 @@
       if (!e.isTrusted) return;
       doc.removeEventListener(type, first, true);
       if (W.armed) return;
-      var w = W.armed = quietWatch(quietMs, maxMs);
+      var w = W.armed = quietWatch(quietMs, maxMs, W.acted);
       soon(function () { if (!back) w.remark(); });
     };
     var last = function (e) {
@@ -1623,6 +1710,7 @@
       // Run in a new document before its own scripts (see collector::early).
       watchSetters(window);
       watchListeners(window);
+      watchFrames(window);
       return '"ok"';
     case 'handoff':
       handoffMark(args.on);
@@ -1661,7 +1749,7 @@
         var el = W.target;
         if (typing !== 'runner' && info.status === 'ok' && el && el.isConnected) {
           el.dispatchEvent(new Event('change', { bubbles: true }));
-          var w = W.armed = quietWatch(args.quiet_ms, args.max_ms);
+          var w = W.armed = quietWatch(args.quiet_ms, args.max_ms, W.acted);
           w.changed = true;
           Promise.resolve().then(w.remark);
         }

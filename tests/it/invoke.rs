@@ -177,6 +177,49 @@ fn a_click_the_page_stops_or_precedes_with_its_own_is_still_waited_for() {
     });
 }
 
+/// A click answered in an animation frame (the next one, or the one after: a callback
+/// that asks for another), or by a resize observer in the frame that lays its change out,
+/// is waited for; an animation loop that changes nothing in the DOM does not keep the page
+/// from being quiet.
+#[test]
+fn a_click_answered_in_an_animation_frame_is_waited_for() {
+    let tools = fixtures::tools();
+    block_on(async {
+        open(&tools, "/answers.html").await;
+        for _ in 0..5 {
+            for (button, answer) in [
+                ("answers.framed", "framed"),
+                ("answers.framed_twice", "framed twice"),
+            ] {
+                let rt = tools.invoke(button, None).await;
+                assert_eq!(
+                    control(ok(&rt), "answers.later", None).value.as_deref(),
+                    Some(answer),
+                    "{button}"
+                );
+            }
+        }
+        for width in [20, 30, 40] {
+            let rt = tools.invoke("answers.resized", None).await;
+            assert_eq!(
+                control(ok(&rt), "answers.later", None).value.as_deref(),
+                Some(format!("resized {width}").as_str())
+            );
+        }
+        let rt = bounded(
+            Duration::from_secs(4),
+            "the invoke",
+            tools.invoke("answers.spinning", None),
+        )
+        .await;
+        assert_eq!(
+            control(ok(&rt), "answers.later", None).value.as_deref(),
+            Some("spinning")
+        );
+        tools.close().await;
+    });
+}
+
 /// A page that keeps its main thread from ever idling (a message loop) but no longer
 /// changes is quiet: settle's last look waits behind the page's ready tasks, and when the
 /// page starves the background task it waits in, it goes behind them at the page's own
