@@ -20,7 +20,9 @@
 //                                              -> wait until the DOM is quiet or a navigation
 //                                                 started; read in the same trip
 //   early   {}                                 -> in a new document, before its scripts: watch
-//                                                 the value setters (see watchSetters)
+//                                                 the value setters, the listeners and the
+//                                                 animation frames (see watchSetters,
+//                                                 watchListeners, watchFrames)
 //   finish_fill {anchor, key, expected, max, quiet_ms, max_ms, evidence}
 //                                              -> change event (unless `fill` sent it), verify
 //                                                 the value, settle, read

@@ -26,9 +26,9 @@ pub(crate) fn expression(op: &str, args: &serde_json::Value) -> String {
 }
 
 /// The expression the tab evaluates in every new document before the document's own
-/// scripts: it installs the collector and watches the value setters from the start, so a
-/// page script that keeps the setter it found (as React does for each field it mounts)
-/// still keeps one that tells the collector.
+/// scripts: it installs the collector and watches the value setters (and the listeners
+/// and animation frames) from the start, so a page script that keeps the setter it found
+/// (as React does for each field it mounts) still keeps one that tells the collector.
 pub(crate) fn early() -> String {
     expression("early", &json!({}))
 }
