@@ -15,7 +15,10 @@ use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{
+    BatchSize, BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+};
 use waymark::registry::Registry;
 use waymark::screen::{Chrome, InferredState, RawControl, RawObservation, View, infer};
 use waymark::tools::{Changes, ToolOptions};
@@ -165,6 +168,26 @@ fn collection_cut(raw: &RawObservation, max: usize) -> RawObservation {
     cut
 }
 
+/// Benches parsing `json` (a full read's reply) and inferring its state, as a read does.
+fn parse_infer(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: BenchmarkId,
+    json: &str,
+    registry: &Registry,
+) {
+    group.bench_with_input(id, json, |b, json| {
+        // The runner owns the reply it parses; the copy is the caller's, not the parse's.
+        b.iter_batched(
+            || json.to_string(),
+            |json| {
+                let raw = wire::parse_full(black_box(json)).expect("parses");
+                state(&raw, registry);
+            },
+            BatchSize::LargeInput,
+        )
+    });
+}
+
 fn state(raw: &RawObservation, registry: &Registry) -> InferredState {
     infer(raw, "/dense".to_string(), registry, 1.0, &View::default())
 }
@@ -219,16 +242,12 @@ fn pure(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("infer_budget", n), &focused, |b, raw| {
             b.iter(|| infer(black_box(raw), "/dense".into(), &registry, 1.0, &view))
         });
-        group.bench_with_input(BenchmarkId::new("parse_infer", n), &json, |b, json| {
-            b.iter_batched(
-                || json.clone(),
-                |json| {
-                    let raw = wire::parse_full(black_box(json)).expect("parses");
-                    state(&raw, &registry);
-                },
-                BatchSize::LargeInput,
-            )
-        });
+        parse_infer(
+            &mut group,
+            BenchmarkId::new("parse_infer", n),
+            &json,
+            &registry,
+        );
 
         // A read of this page as waymark takes it by default: the collector cuts it at
         // `--max-controls` and counts the rest by region and role, and the runner parses,
@@ -237,16 +256,12 @@ fn pure(c: &mut Criterion) {
         if n > cut_at {
             let cut = collection_cut(&raw, cut_at);
             let json = wire::encode_full(&cut);
-            group.bench_with_input(BenchmarkId::new("parse_infer_cut", n), &json, |b, json| {
-                b.iter_batched(
-                    || json.clone(),
-                    |json| {
-                        let raw = wire::parse_full(black_box(json)).expect("parses");
-                        state(&raw, &registry);
-                    },
-                    BatchSize::LargeInput,
-                )
-            });
+            parse_infer(
+                &mut group,
+                BenchmarkId::new("parse_infer_cut", n),
+                &json,
+                &registry,
+            );
         }
 
         // The same screen after a fill, a toggle and a disabled button: three changes.

@@ -528,13 +528,18 @@
     return n;
   }
 
+  // Runs fn in the next animation frame, as waymark's own: not counted among the page's.
+  function onFrame(fn) {
+    (window.__wmRequest || window.requestAnimationFrame).call(window, fn);
+  }
+
   // Runs fn in a task after the next animation frame has rendered (every document's
   // callbacks of that frame run, and the mutation observers they woke); after 100 ms
   // without one (a hidden or throttled page renders none), all the same.
   function nextFrame(fn) {
     var done = false;
     var once = function () { if (!done) { done = true; soon(fn); } };
-    (window.__wmRequest || window.requestAnimationFrame).call(window, once);
+    onFrame(once);
     setTimeout(once, FRAME_MOST_MS);
   }
   var FRAME_MOST_MS = 100;
@@ -1574,9 +1579,7 @@
       framed = false;
       frames = 0;
       // Most often the frame the change caused renders within the window.
-      (window.__wmRequest || window.requestAnimationFrame).call(window, function () {
-        if (since === now) framed = true;
-      });
+      onFrame(function () { if (since === now) framed = true; });
     }
     baseline(start);
     w.remark = function () { baseline(performance.now()); };

@@ -4,6 +4,8 @@
 use std::time::Duration;
 
 use crate::fixtures;
+use waymark::tools::RoundTrip;
+
 use crate::harness::{block_on, bounded, control, ok, open, tools};
 
 #[test]
@@ -149,6 +151,11 @@ fn a_timer_the_page_sets_in_answer_to_an_action_is_waited_for() {
     });
 }
 
+/// What `answers.html` shows as the answer to its last click, as the round trip read it.
+fn answer(rt: &RoundTrip) -> Option<&str> {
+    control(ok(rt), "answers.later", None).value.as_deref()
+}
+
 /// The window armed by the click still waits out the page's answer when the page's handler
 /// holds the click's task longer than the window, also when it stops the click where it
 /// lands (the document never sees it bubble); and it is armed by the browser's click, not
@@ -159,20 +166,11 @@ fn a_click_the_page_stops_or_precedes_with_its_own_is_still_waited_for() {
     block_on(async {
         open(&tools, "/answers.html").await;
         let rt = tools.invoke("answers.slow", None).await;
-        assert_eq!(
-            control(ok(&rt), "answers.later", None).value.as_deref(),
-            Some("slow later")
-        );
+        assert_eq!(answer(&rt), Some("slow later"));
         let rt = tools.invoke("answers.stopped", None).await;
-        assert_eq!(
-            control(ok(&rt), "answers.later", None).value.as_deref(),
-            Some("stopped later")
-        );
+        assert_eq!(answer(&rt), Some("stopped later"));
         let rt = tools.invoke("answers.relay", None).await;
-        assert_eq!(
-            control(ok(&rt), "answers.later", None).value.as_deref(),
-            Some("relayed 1")
-        );
+        assert_eq!(answer(&rt), Some("relayed 1"));
         tools.close().await;
     });
 }
@@ -187,24 +185,17 @@ fn a_click_answered_in_an_animation_frame_is_waited_for() {
     block_on(async {
         open(&tools, "/answers.html").await;
         for _ in 0..5 {
-            for (button, answer) in [
+            for (button, wanted) in [
                 ("answers.framed", "framed"),
                 ("answers.framed_twice", "framed twice"),
             ] {
                 let rt = tools.invoke(button, None).await;
-                assert_eq!(
-                    control(ok(&rt), "answers.later", None).value.as_deref(),
-                    Some(answer),
-                    "{button}"
-                );
+                assert_eq!(answer(&rt), Some(wanted), "{button}");
             }
         }
         for width in [20, 30, 40] {
             let rt = tools.invoke("answers.resized", None).await;
-            assert_eq!(
-                control(ok(&rt), "answers.later", None).value.as_deref(),
-                Some(format!("resized {width}").as_str())
-            );
+            assert_eq!(answer(&rt), Some(format!("resized {width}").as_str()));
         }
         let rt = bounded(
             Duration::from_secs(4),
@@ -212,10 +203,7 @@ fn a_click_answered_in_an_animation_frame_is_waited_for() {
             tools.invoke("answers.spinning", None),
         )
         .await;
-        assert_eq!(
-            control(ok(&rt), "answers.later", None).value.as_deref(),
-            Some("spinning")
-        );
+        assert_eq!(answer(&rt), Some("spinning"));
         tools.close().await;
     });
 }
@@ -235,10 +223,7 @@ fn a_page_that_never_idles_but_stops_changing_is_quiet() {
             tools.invoke("answers.loop", None),
         )
         .await;
-        assert_eq!(
-            control(ok(&rt), "answers.later", None).value.as_deref(),
-            Some("looping")
-        );
+        assert_eq!(answer(&rt), Some("looping"));
         tools.close().await;
     });
 }
