@@ -240,6 +240,17 @@ impl Probe {
             .unwrap_or_else(|e| panic!("run `{script}`: {e}"));
     }
 
+    /// What `expression` evaluates to in the page, behind the tools' back (as JSON).
+    pub async fn value(&self, expression: &str) -> serde_json::Value {
+        let tab = self.0.upgrade().expect("the probed tab is still open");
+        let expression = format!("JSON.stringify({expression})");
+        let json = tab
+            .evaluate(&expression, Duration::from_secs(10))
+            .await
+            .unwrap_or_else(|e| panic!("evaluate `{expression}`: {e}"));
+        serde_json::from_str(&json).expect("the page answers JSON")
+    }
+
     /// The normalized text content of the first element matching `selector` in the top
     /// document (`None` when there is none).
     pub async fn text(&self, selector: &str) -> Option<String> {

@@ -2,7 +2,7 @@
 //! or without an anchor, the browser's chrome) stays with the runner; scripts see only the
 //! inferred state.
 
-use waymark::tools::ToolOptions;
+use waymark::tools::{Target, ToolOptions};
 
 use crate::cli::{journey, run_journey};
 use crate::harness::{block_on, ok, open, tools, tools_with};
@@ -180,4 +180,60 @@ fn a_file_chooser_is_intercepted_and_flagged() {
         assert!(!raw.chrome.file_chooser);
         tools.close().await;
     });
+}
+
+/// Evidence is gathered again only when something it holds may have changed: a value typed
+/// into a field is in no text run and no name, so the evidence of the read before stands (a
+/// fill on a 10,000-control page gathered it again, ~40 ms); an input button's value is its
+/// label, and setting it sets its attribute, so the evidence is gathered again.
+#[test]
+fn evidence_stands_through_a_fill_and_not_through_a_button_value() {
+    let (tools, probe) = crate::fixtures::probed_tools_with(ToolOptions {
+        evidence: true,
+        ..ToolOptions::default()
+    });
+    block_on(async {
+        open(&tools, "/evidence.html").await;
+        let before = tools.last_observation().expect("a read is held").evidence;
+        // A mark on the page's own copy: gone once the evidence is gathered again.
+        probe.run("window.__waymark.cache.ev.kept = true").await;
+        ok(&tools.fill("evidence.name", "Ada Lovelace").await);
+        ok(&tools
+            .fill_target(&Target::Node(loose(&tools)), "by the door")
+            .await);
+        assert_eq!(probe.value("!!window.__waymark.cache.ev.kept").await, true);
+        let after = tools.last_observation().expect("a read is held").evidence;
+        assert_eq!(after, before);
+        // and it is what a read gathering everything again finds
+        ok(&tools.read_screen_whole().await);
+        let whole = tools.last_observation().expect("a read is held").evidence;
+        assert_eq!(whole, before);
+
+        probe.run("window.__waymark.cache.ev.kept = true").await;
+        probe
+            .run("document.getElementById('plain').value = 'Sent'")
+            .await;
+        ok(&tools.read_screen().await);
+        assert_eq!(probe.value("!!window.__waymark.cache.ev.kept").await, false);
+        let ev = tools
+            .last_observation()
+            .and_then(|raw| raw.evidence)
+            .expect("evidence was asked for");
+        assert!(
+            ev.unanchored.iter().any(|n| n.label == "Sent"),
+            "{:?}",
+            ev.unanchored
+        );
+        tools.close().await;
+    });
+}
+
+/// The node id of the unanchored field labelled "Note" in the last read's evidence.
+fn loose<T: waymark::browser::Tab>(tools: &waymark::tools::Tools<T>) -> u64 {
+    tools
+        .last_observation()
+        .and_then(|raw| raw.evidence)
+        .and_then(|ev| ev.unanchored.into_iter().find(|n| n.label == "Note"))
+        .expect("the unlabelled field is evidence")
+        .node
 }
