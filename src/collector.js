@@ -1360,6 +1360,54 @@
   }
 
   // Offset of the element's frame viewport in top-level coordinates.
+  var CENTRE = { block: 'center', inline: 'center', behavior: 'instant' };
+
+  // Whether `el`, whose box is `rect`, lies wholly in view: inside every box above it that
+  // clips (a scroller, overflow: hidden; along the flat tree, so a slotted element's
+  // scroller in its host's shadow tree counts), inside its document's viewport less the
+  // scrollbars, and, in a frame, likewise in the frame's document. Centring every target
+  // scrolled the page on every action: a frame of the whole page each time on a dense one,
+  // and a page jumping about under a person's eyes in a headed run.
+  function inView(el, rect) {
+    var r = [rect.left, rect.top, rect.right, rect.bottom];
+    for (var node = el; node;) {
+      var doc = node.ownerDocument, de = doc.documentElement;
+      for (var p = flatParent(node); p && p !== de; p = flatParent(p)) {
+        var cs = getComputedStyle(p);
+        if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+        var b = p.getBoundingClientRect();
+        if (r[0] < b.left || r[1] < b.top || r[2] > b.right || r[3] > b.bottom) return false;
+      }
+      // The root's client box is the viewport (the body's, in quirks mode).
+      var vp = doc.compatMode === 'BackCompat' && doc.body ? doc.body : de;
+      if (r[0] < 0 || r[1] < 0 || r[2] > vp.clientWidth || r[3] > vp.clientHeight) return false;
+      var fe = doc.defaultView && doc.defaultView.frameElement;
+      if (!fe) return true;
+      var f = fe.getBoundingClientRect(), fcs = getComputedStyle(fe);
+      var dx = f.left + fe.clientLeft + parseFloat(fcs.paddingLeft), dy = f.top + fe.clientTop + parseFloat(fcs.paddingTop);
+      r = [r[0] + dx, r[1] + dy, r[2] + dx, r[3] + dy];
+      node = fe;
+    }
+    return true;
+  }
+
+  // The parent a box is laid out in: a slotted element's slot, a shadow root's host.
+  function flatParent(n) {
+    return n.assignedSlot || n.parentElement || (n.parentNode && n.parentNode.host) || null;
+  }
+
+  // Where a press on `el` lands: the centre of its box in top-document coordinates (taken
+  // now: scrolling may have moved the frames too), and whether what lies there is `el`
+  // (or inside it, or a label of it); else what covers it.
+  function pressPoint(el) {
+    var rect = el.getBoundingClientRect(), off = frameOffset(el);
+    var x = rect.left + rect.width / 2 + off[0], y = rect.top + rect.height / 2 + off[1];
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return { ok: false, cover: 'outside the viewport' };
+    var hit = hitTest(x, y);
+    if (hit && (composedContains(el, hit) || (hit.tagName === 'LABEL' && hit.control === el))) return { ok: true, x: x, y: y };
+    return { ok: false, cover: hit ? describe(hit) : 'nothing' };
+  }
+
   function frameOffset(el) {
     var dx = 0, dy = 0;
     var win = el.ownerDocument.defaultView;
@@ -1470,31 +1518,27 @@
         return info;
       }
     }
-    if (!t.point) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-    rect = el.getBoundingClientRect();
-    // Frame offsets are taken after scrolling: scrollIntoView may have moved the frames too.
-    var off = frameOffset(el);
-    var x = rect.left + rect.width / 2 + off[0];
-    var y = rect.top + rect.height / 2 + off[1];
+    // A target wholly in view is acted on where it is; any other is centred first.
+    var scrolled = !t.point && !inView(el, rect);
+    if (scrolled) el.scrollIntoView(CENTRE);
     if (a.mode === 'invoke' && t.point) {
       // A point is pressed exactly where it was named, on whatever lies there.
       info.x = t.point[0];
       info.y = t.point[1];
     } else if (a.mode === 'invoke') {
-      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+      var at = pressPoint(el);
+      // In view but covered where it is (a sticky header over it): centred, it may not be.
+      if (!at.ok && !scrolled) {
+        el.scrollIntoView(CENTRE);
+        at = pressPoint(el);
+      }
+      if (!at.ok) {
         info.status = 'obscured';
-        info.cover = 'outside the viewport';
+        info.cover = at.cover;
         return info;
       }
-      var hit = hitTest(x, y);
-      var ok = hit && (composedContains(el, hit) || (hit.tagName === 'LABEL' && hit.control === el));
-      if (!ok) {
-        info.status = 'obscured';
-        info.cover = hit ? describe(hit) : 'nothing';
-        return info;
-      }
-      info.x = x;
-      info.y = y;
+      info.x = at.x;
+      info.y = at.y;
     } else {
       el.focus({ preventScroll: true });
       if (a.mode === 'fill') {

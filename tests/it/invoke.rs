@@ -227,3 +227,52 @@ fn a_page_that_never_idles_but_stops_changing_is_quiet() {
         tools.close().await;
     });
 }
+
+/// A target wholly in view is acted on where it is: the page does not move. One out of view
+/// (below the page's fold, or below a scroller's) is centred first; one in view but under a
+/// sticky header is centred and pressed there.
+#[test]
+fn only_a_target_out_of_view_is_scrolled_to() {
+    let (tools, probe) = fixtures::probed_tools_with(waymark::tools::ToolOptions::default());
+    block_on(async {
+        open(&tools, "/scrolling.html").await;
+        ok(&tools.invoke("scrolling.near", None).await);
+        ok(&tools.fill("scrolling.near-field", "typed in place").await);
+        assert_eq!(probe.value("scrollY").await, 0);
+
+        let far = tools.invoke("scrolling.far", None).await;
+        let at = probe.value("scrollY").await.as_f64().expect("a number");
+        assert!(at > 2000.0, "scrolled to the far button: {at}");
+        assert_eq!(
+            control(ok(&far), "scrolling.pressed", None)
+                .value
+                .as_deref(),
+            Some("near far")
+        );
+
+        // Wholly in the viewport, but under the sticky header.
+        probe
+            .run("window.scrollTo(0, document.getElementById('covered').offsetTop - 20)")
+            .await;
+        let covered = tools.invoke("scrolling.covered", None).await;
+        assert_eq!(
+            control(ok(&covered), "scrolling.pressed", None)
+                .value
+                .as_deref(),
+            Some("near far covered")
+        );
+
+        // In the viewport's box, but below the panel's own fold.
+        probe.run("window.scrollTo(0, 0)").await;
+        ok(&tools
+            .fill("scrolling.panel-field", "scrolled into the panel")
+            .await);
+        let panel = probe
+            .value("document.getElementById('panel').scrollTop")
+            .await
+            .as_f64()
+            .expect("a number");
+        assert!(panel > 0.0, "the panel scrolled: {panel}");
+        tools.close().await;
+    });
+}
