@@ -606,12 +606,10 @@
           var doc = null;
           try { doc = el.contentDocument; } catch (e) { doc = null; }
           if (doc && doc.documentElement) {
-            var r = el.getBoundingClientRect();
-            var cs = getComputedStyle(el);
-            var base = origin || [0, 0];
+            var base = origin || [0, 0], o = contentOrigin(el);
             visit(doc, [
-              base[0] + r.left + el.clientLeft + parseFloat(cs.paddingLeft) + (origin ? 0 : scrollX),
-              base[1] + r.top + el.clientTop + parseFloat(cs.paddingTop) + (origin ? 0 : scrollY)
+              base[0] + o[0] + (origin ? 0 : scrollX),
+              base[1] + o[1] + (origin ? 0 : scrollY)
             ], regionOf(el, region));
           }
         }
@@ -1347,10 +1345,9 @@
         var d = null;
         try { d = h.contentDocument; } catch (e) { d = null; }
         if (!d) return hit;
-        var r = h.getBoundingClientRect();
-        var cs = getComputedStyle(h);
-        ox += r.left + h.clientLeft + parseFloat(cs.paddingLeft);
-        oy += r.top + h.clientTop + parseFloat(cs.paddingTop);
+        var o = contentOrigin(h);
+        ox += o[0];
+        oy += o[1];
         doc = d;
         continue;
       }
@@ -1359,7 +1356,6 @@
     return hit;
   }
 
-  // Offset of the element's frame viewport in top-level coordinates.
   var CENTRE = { block: 'center', inline: 'center', behavior: 'instant' };
 
   // Whether `el`, whose box is `rect`, lies wholly in view: inside every box above it that
@@ -1383,9 +1379,8 @@
       if (r[0] < 0 || r[1] < 0 || r[2] > vp.clientWidth || r[3] > vp.clientHeight) return false;
       var fe = doc.defaultView && doc.defaultView.frameElement;
       if (!fe) return true;
-      var f = fe.getBoundingClientRect(), fcs = getComputedStyle(fe);
-      var dx = f.left + fe.clientLeft + parseFloat(fcs.paddingLeft), dy = f.top + fe.clientTop + parseFloat(fcs.paddingTop);
-      r = [r[0] + dx, r[1] + dy, r[2] + dx, r[3] + dy];
+      var o = contentOrigin(fe);
+      r = [r[0] + o[0], r[1] + o[1], r[2] + o[0], r[3] + o[1]];
       node = fe;
     }
     return true;
@@ -1408,18 +1403,24 @@
     return { ok: false, cover: hit ? describe(hit) : 'nothing' };
   }
 
+  // Offset of the element's frame viewport in top-level coordinates.
   function frameOffset(el) {
     var dx = 0, dy = 0;
     var win = el.ownerDocument.defaultView;
     while (win && win.frameElement) {
-      var fe = win.frameElement;
-      var r = fe.getBoundingClientRect();
-      var cs = getComputedStyle(fe);
-      dx += r.left + fe.clientLeft + parseFloat(cs.paddingLeft);
-      dy += r.top + fe.clientTop + parseFloat(cs.paddingTop);
+      var fe = win.frameElement, o = contentOrigin(fe);
+      dx += o[0];
+      dy += o[1];
       win = fe.ownerDocument.defaultView;
     }
     return [dx, dy];
+  }
+
+  // Where a frame's viewport starts in the viewport of the document holding the frame:
+  // its box, past its border and padding.
+  function contentOrigin(frame) {
+    var r = frame.getBoundingClientRect(), cs = getComputedStyle(frame);
+    return [r.left + frame.clientLeft + parseFloat(cs.paddingLeft), r.top + frame.clientTop + parseFloat(cs.paddingTop)];
   }
 
   function composedContains(target, node) {
