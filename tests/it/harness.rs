@@ -254,17 +254,14 @@ impl Probe {
     /// The normalized text content of the first element matching `selector` in the top
     /// document (`None` when there is none).
     pub async fn text(&self, selector: &str) -> Option<String> {
-        let tab = self.0.upgrade().expect("the probed tab is still open");
         let selector = serde_json::to_string(selector).expect("a selector serializes");
-        let expression = format!(
-            "(function () {{ var el = document.querySelector({selector}); \
-             return JSON.stringify(el ? el.textContent.replace(/\\s+/g, ' ').trim() : null); }})()"
-        );
-        let json = tab
-            .evaluate(&expression, Duration::from_secs(10))
-            .await
-            .unwrap_or_else(|e| panic!("probe `{selector}`: {e}"));
-        serde_json::from_str(&json).expect("the probe answers JSON")
+        let text = self
+            .value(&format!(
+                "(function () {{ var el = document.querySelector({selector}); \
+                 return el ? el.textContent.replace(/\\s+/g, ' ').trim() : null; }})()"
+            ))
+            .await;
+        serde_json::from_value(text).expect("the probe answers a string or null")
     }
 }
 
