@@ -350,10 +350,25 @@
       // could have changed (see affectedBy); null once there were too many to be worth it.
       log: [],
       // The ids controls' names refer to (aria-labelledby), as the names were last read.
-      refIds: new Set()
+      refIds: new Set(),
+      // Boxes or visibility may have changed with no mutation since the last read (a
+      // scroll, a load, an animation, a popover, a style sheet edited in script): the next
+      // read takes every control's box and visibility again (see shifted).
+      moved: false,
+      // There was input since the last read (a pointer, a key, the focus, a value): it
+      // changes the states style rules select on (:hover, :checked, :focus-within…).
+      stirred: false,
+      // Whether a rule on such a state could move or hide a box (see styleFollowsState);
+      // null until asked again after the style sheets may have changed.
+      stateful: null,
+      // The window scrolled: only what is pinned to the viewport moves (see pinnedControls,
+      // null until found again after a mutation).
+      scrolled: false,
+      pinned: null
     };
     W.observer = new MutationObserver(function (records) {
       W.dirty = true;
+      W.stateful = W.pinned = null;
       W.mutations++;
       // Past LOG_MOST records the log is dropped: the next read gathers everything again,
       // and the roots are found again until then (see collectRoots).
@@ -375,8 +390,35 @@
     root.addEventListener('change', mark, true);
     // A form's reset puts back every field of it, with no event but its own.
     root.addEventListener('reset', function () { valueChanged(null); }, true);
+    // What moves or hides boxes with no mutation, and the input that changes the states
+    // style rules select on (see shifted). Captured at the root: none of these bubble out
+    // of a shadow root, and scroll, load and toggle do not bubble at all.
+    var win = (root.ownerDocument || root).defaultView, listen = (win && win.__wmListen) || root.addEventListener;
+    MOVES.forEach(function (type) { listen.call(root, type, boxesMoved, true); });
+    STIRS.forEach(function (type) { listen.call(root, type, stirred, true); });
+    listen.call(root, 'scroll', scrolled, true);
+    ['transitionrun', 'transitionend', 'transitioncancel'].forEach(function (type) {
+      listen.call(root, type, transitioned, true);
+    });
     watchSetters((root.ownerDocument || root).defaultView);
     watchFrames((root.ownerDocument || root).defaultView);
+  }
+
+  var MOVES = ['load', 'error', 'toggle', 'beforetoggle', 'animationstart', 'animationend',
+    'animationcancel', 'animationiteration'];
+  var STIRS = ['mouseover', 'mouseout', 'mousedown', 'mouseup', 'click', 'focusin', 'focusout',
+    'keydown', 'keyup'];
+  function boxesMoved() { W.moved = true; }
+  function stirred() { W.stirred = true; }
+  // The top document's scroll moves only what is pinned to the viewport; any other scroll
+  // (an element's, a frame's) moves what it holds.
+  function scrolled(e) {
+    if (e.target === document && window.top === window) W.scrolled = true;
+    else W.moved = true;
+  }
+  // A transition of a property that only paints (a hover colour) moves nothing.
+  function transitioned(e) {
+    if (!PAINTS[e.propertyName]) W.moved = true;
   }
 
   // `el`'s value or checked state may have changed: the next read looks at it again
@@ -401,6 +443,27 @@
     ['HTMLOptionElement', ['selected']], ['HTMLOptionsCollection', ['selectedIndex']]];
   var SETTING = [['HTMLInputElement', ['stepUp', 'stepDown', 'setRangeText']],
     ['HTMLTextAreaElement', ['setRangeText']]];
+  var RESTYLING = [
+    ['CSSStyleSheet', ['insertRule', 'deleteRule', 'addRule', 'removeRule', 'replace', 'replaceSync']],
+    ['CSSGroupingRule', ['insertRule', 'deleteRule']],
+    ['CSSStyleDeclaration', ['setProperty', 'removeProperty']],
+    ['CustomElementRegistry', ['define']],
+    ['CustomStateSet', ['add', 'delete', 'clear']]];
+  var RESTYLED_BY = [['Document', 'adoptedStyleSheets'], ['ShadowRoot', 'adoptedStyleSheets'],
+    ['CSSStyleSheet', 'disabled'], ['CSSStyleDeclaration', 'cssText']];
+
+  // Style changed in script (see watchSetters): every box is taken again, and whether
+  // style follows state is asked again; so in the top document, as for a shadow root.
+  function restyled() {
+    W.moved = true;
+    W.stateful = W.pinned = null;
+    if (window.top === window) return;
+    try {
+      var top = window.top.__waymark;
+      if (top) { top.moved = true; top.stateful = top.pinned = null; }
+    } catch (e) { /* a frame of another origin: its top reads nothing of it */ }
+  }
+
   // A shadow root was attached (see watchSetters): this document's next read finds its
   // roots again, and so does the top document's, as for a value (see valuesSet).
   function rootsAttached() {
@@ -434,6 +497,32 @@
     var element = win.Element && win.Element.prototype, attach = element && element.attachShadow;
     if (typeof attach === 'function') {
       element.attachShadow = function () { rootsAttached(); return attach.apply(this, arguments); };
+    }
+    // Style edited in script, a custom element defined (:defined) or a custom state set
+    // (:state()) mutate nothing, and may move or hide anything.
+    RESTYLING.forEach(function (s) {
+      var proto = win[s[0]] && win[s[0]].prototype;
+      s[1].forEach(function (name) {
+        var f = proto && Object.prototype.hasOwnProperty.call(proto, name) && proto[name];
+        if (typeof f === 'function') proto[name] = function () { restyled(); return f.apply(this, arguments); };
+      });
+    });
+    RESTYLED_BY.forEach(function (s) {
+      var proto = win[s[0]] && win[s[0]].prototype;
+      var d = proto && Object.getOwnPropertyDescriptor(proto, s[1]);
+      if (!d || !d.set || !d.configurable) return;
+      Object.defineProperty(proto, s[1], {
+        configurable: true, enumerable: d.enumerable, get: d.get,
+        set: function (v) { restyled(); d.set.call(this, v); }
+      });
+    });
+    if (win.addEventListener) {
+      win.addEventListener('resize', boxesMoved);
+      win.addEventListener('hashchange', stirred);
+      win.addEventListener('fullscreenchange', boxesMoved);
+    }
+    if (win.document && win.document.fonts && win.document.fonts.addEventListener) {
+      win.document.fonts.addEventListener('loadingdone', boxesMoved);
     }
     SETTERS.forEach(function (s) {
       var proto = win[s[0]] && win[s[0]].prototype;
@@ -473,6 +562,8 @@
     var proto = win.EventTarget && win.EventTarget.prototype;
     var add = proto && proto.addEventListener;
     if (typeof add !== 'function') return;
+    // Kept for waymark's own listeners (see watch), which the page does not make.
+    win.__wmListen = add;
     proto.addEventListener = function (type) {
       if (HEARD[type]) win.__waymarkListeners = true;
       return add.apply(this, arguments);
@@ -1025,11 +1116,125 @@
     };
   }
 
+  // Whether boxes or visibility may have changed since the read `prev` with no mutation:
+  // true when any may have (something moved them, see MOVES and restyled; or there was
+  // input and a style rule on a state that input changes could move or hide a box: a panel
+  // shown by :checked, a menu by :hover or :focus-within, a hint by :invalid), the controls
+  // that may have when only the window scrolled (those pinned to the viewport; its scroll
+  // event fires only with the next frame, so its offset is compared too), else false.
+  function shifted(prev, roots) {
+    if (W.moved) return true;
+    if (W.stirred || W.valuesDirty) {
+      if (W.stateful === null) W.stateful = styleFollowsState(roots);
+      if (W.stateful) return true;
+    }
+    if (W.scrolled || !prev.scroll || prev.scroll[0] !== scrollX || prev.scroll[1] !== scrollY) {
+      return pinnedControls(roots) || true;
+    }
+    return false;
+  }
+
+  // The anchored controls at or inside an element pinned to the viewport — positioned
+  // fixed or sticky by a rule or by its style attribute, or shown in the top layer (a modal
+  // dialog, a popover, a full-screen element) — found once per mutation. Null when they
+  // cannot be known that way: a shadow root or a frame (a rule there may pin its host, or
+  // the frame scrolls its own), a sheet that cannot be read, a selector that cannot be run.
+  function pinnedControls(roots) {
+    if (roots.length !== 1) return null;
+    if (W.pinned) return W.pinned;
+    var selectors = [];
+    function inRule(rule) {
+      var style = rule.style, pos = style && style.position;
+      if (pos === 'fixed' || pos === 'sticky' || pos === '-webkit-sticky') {
+        // Nested declarations pin what their parent rule selects: not looked for.
+        if (typeof rule.selectorText !== 'string') return false;
+        selectors.push(rule.selectorText);
+      }
+      if (rule.styleSheet) return inSheet(rule.styleSheet);
+      var kids = rule.cssRules;
+      if (kids) for (var k = 0; k < kids.length; k++) if (!inRule(kids[k])) return false;
+      return true;
+    }
+    function inSheet(sheet) {
+      var rules;
+      try { rules = sheet.cssRules; } catch (e) { return false; }
+      if (!rules) return false;
+      for (var k = 0; k < rules.length; k++) if (!inRule(rules[k])) return false;
+      return true;
+    }
+    var sheets = Array.prototype.slice.call(document.styleSheets).concat(document.adoptedStyleSheets || []);
+    if (!sheets.every(inSheet)) return null;
+    selectors.push('[style*="fixed" i]', '[style*="sticky" i]', ':modal', ':popover-open', ':fullscreen');
+    var holders;
+    try { holders = document.querySelectorAll(selectors.join(',')); } catch (e) { return null; }
+    var found = new Set();
+    for (var i = 0; i < holders.length; i++) {
+      if (holders[i].hasAttribute('data-anchor')) found.add(holders[i]);
+      var inner = holders[i].querySelectorAll('[data-anchor]');
+      for (var j = 0; j < inner.length; j++) found.add(inner[j]);
+    }
+    W.pinned = Array.from(found);
+    return W.pinned;
+  }
+
+  // The states a rule may select on that change with no mutation: by pointer, key, focus
+  // and value, by the address's fragment, by what the browser shows on top, and by script
+  // through custom states (an attribute-driven state, :disabled say, mutates).
+  var STATEFUL = /:(hover|active|focus|checked|indeterminate|default|valid|invalid|user-|in-range|out-of-range|placeholder-shown|blank|target|open|closed|popover-open|modal|playing|paused|fullscreen|picture-in-picture|autofill|-webkit-autofill|state\(|-internal-)/;
+  // Properties that only paint: a rule setting nothing else moves and hides no box (the
+  // usual :hover colour, :focus outline, :active background).
+  var PAINTS = {};
+  ('color opacity cursor pointer-events user-select -webkit-user-select touch-action z-index '
+    + 'background-color background-image background-position-x background-position-y '
+    + 'background-size background-repeat background-attachment background-origin '
+    + 'background-clip background-blend-mode border-top-color border-right-color '
+    + 'border-bottom-color border-left-color border-block-start-color border-block-end-color '
+    + 'border-inline-start-color border-inline-end-color outline-color outline-style '
+    + 'outline-width outline-offset text-decoration-line text-decoration-color '
+    + 'text-decoration-style text-decoration-thickness text-decoration-skip-ink '
+    + 'text-underline-offset text-shadow box-shadow filter backdrop-filter mix-blend-mode '
+    + 'fill fill-opacity stroke stroke-opacity caret-color accent-color scrollbar-color '
+    + '-webkit-tap-highlight-color column-rule-color text-emphasis-color '
+    + '-webkit-text-fill-color -webkit-text-stroke-color transition-property '
+    + 'transition-duration transition-timing-function transition-delay transition-behavior'
+  ).split(' ').forEach(function (p) { PAINTS[p] = 1; });
+
+  // Whether a style rule of the roots' sheets selects on a STATEFUL state and sets anything
+  // that is not paint (nested and grouped rules and imports included). A sheet whose rules
+  // cannot be read (another origin's) counts as one that does.
+  function styleFollowsState(roots) {
+    function declares(style) {
+      for (var i = 0; i < style.length; i++) if (!PAINTS[style[i]]) return true;
+      return false;
+    }
+    function inRule(rule, onState) {
+      var sel = rule.selectorText;
+      var state = onState || (typeof sel === 'string' && STATEFUL.test(sel));
+      if (state && rule.style && declares(rule.style)) return true;
+      if (rule.styleSheet) return inSheet(rule.styleSheet);
+      var kids = rule.cssRules;
+      if (kids) for (var k = 0; k < kids.length; k++) if (inRule(kids[k], state)) return true;
+      return false;
+    }
+    function inSheet(sheet) {
+      var rules;
+      try { rules = sheet.cssRules; } catch (e) { return true; }
+      if (!rules) return true;
+      for (var k = 0; k < rules.length; k++) if (inRule(rules[k], false)) return true;
+      return false;
+    }
+    return roots.some(function (r) {
+      var sheets = Array.prototype.slice.call(r.root.styleSheets || []).concat(r.root.adoptedStyleSheets || []);
+      return sheets.some(inSheet);
+    });
+  }
+
   // A read: every anchored control's record in document order (up to `max`; beyond it only
   // counted, by region and role). With `since` naming the read the caller holds, and when
-  // nothing was cut, only what changed is sent. When no mutation and no input happened since
-  // the last read, its records are reused as they are (the focus is reported apart; a
-  // change that neither mutates the DOM nor follows an input — a CSS :hover reveal — is
+  // nothing was cut, only what changed is sent. When nothing happened since the last read
+  // that could change a record — no mutation, no value changed, nothing moved or restyled
+  // (see shifted) — its records are reused as they are (the focus is reported apart; a
+  // declaration edited through a rule's style properties, `rule.style.display = …`, is
   // seen at the next mutation). With `region`, only that region's controls, whole, and
   // nothing kept for the next read (see `readRegion`). With `caps`, the evidence too. With
   // `whole`, as the document's first read (for a bench's cold figure), kept as any read is.
@@ -1042,7 +1247,8 @@
     }
     var roots = collectRoots();
     var prev = W.cache;
-    var reuse = prev && !W.dirty && prev.max === max && !whole;
+    var shift = prev && !W.dirty && !whole ? shifted(prev, roots) : true;
+    var reuse = prev && !W.dirty && shift !== true && prev.max === max && !whole;
     // Records, their wire form and their elements, by id: arrays, as ids are small integers
     // (filling three Maps cost a 50,000-control read some 30 ms).
     var ids = [], wired = [], recs = [], elOf = [], total = 0, live = [];
@@ -1054,8 +1260,9 @@
     var valuesDirty = W.valuesDirty;
     // With records reused, the ids whose record a value change rewrote (in document order).
     var rewritten = [];
-    // How many records were built whole (the rest were reused or only moved).
-    var fresh = 0;
+    // How many records were built whole, and how many had their box and visibility taken
+    // again (the rest were reused as they were).
+    var fresh = 0, measured = 0;
     if (reuse) {
       ids = prev.ids;
       total = prev.total;
@@ -1103,6 +1310,30 @@
           rewritten.push(f.id);
         });
       }
+      if (shift) {
+        // Only the window scrolled: the controls pinned to the viewport take their box and
+        // visibility again (those past the cut have none to take), and so do those with no
+        // box, which a box query places at the viewport's corner.
+        var again = new Set(), movedIds = new Set(rewritten), top = originOf(roots[0]);
+        shift.forEach(function (el) {
+          var id = idIn(el);
+          if (id !== undefined && recs[id] && elOf[id] === el) again.add(id);
+        });
+        ids.forEach(function (id) {
+          var b = recs[id].bbox;
+          if (b[2] === 0 && b[3] === 0) again.add(id);
+        });
+        again.forEach(function (id) {
+          var rec = recs[id], el = elOf[id];
+          measured++;
+          var now = moved(el, rec, top);
+          if (now === rec) return;
+          recs[id] = now;
+          wired[id] = wire(now);
+          movedIds.add(id);
+        });
+        if (movedIds.size > rewritten.length) rewritten = ids.filter(function (id) { return movedIds.has(id); });
+      }
     } else {
       // After mutations (and no whole read asked, with the same cut), only the controls
       // they could have changed are gathered again; every other keeps its record, with its
@@ -1148,6 +1379,7 @@
           var id = idOf(el), rec;
           ids.push(id);
           if (old) {
+            measured++;
             rec = moved(el, old, origin);
             if (valuesDirty && LIVE[tag] && (valuesDirty === true || valuesDirty.has(el))) {
               rec = refreshed(el, tag, type, rec, old);
@@ -1178,12 +1410,16 @@
     }
     W.dirty = false;
     W.valuesDirty = false;
+    W.moved = false;
+    W.stirred = false;
+    W.scrolled = false;
     W.log = [];
     W.rootsAt = 0;
     W.epoch++;
     var token = W.doc + ':' + W.epoch;
     W.cache = { token: token, max: max, ids: ids, wired: wired, recs: recs, elOf: elOf, total: total,
       droppedByRegion: droppedByRegion, droppedByRole: droppedByRole, ev: ev, caps: capsKey,
+      scroll: [scrollX, scrollY],
       live: live, dialog: dialog, nstrs: W.strs.length, roots: roots,
       pastRole: reuse ? prev.pastRole : pastRole, pastRegion: reuse ? prev.pastRegion : pastRegion,
       scanned: reuse ? prev.scanned : scans,
@@ -1191,6 +1427,7 @@
 
     var head = headOf(token, total, droppedByRegion, droppedByRole, dialog);
     head.gathered = fresh;
+    head.measured = measured;
     if (ev) head.evidence = ev;
     var parts = [];
     // A cut read sends a delta as well: the controls that came under the cut since are

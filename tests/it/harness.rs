@@ -110,6 +110,7 @@ pub struct ProbedTab(Arc<ChromiumTab>, Arc<Mutex<Notes>>);
 pub struct Notes {
     kinds: Vec<String>,
     gathered: Vec<u64>,
+    measured: Vec<u64>,
 }
 
 /// The test's own eyes on a page the tools drive: plain DOM queries, independent of the
@@ -118,8 +119,9 @@ pub struct Probe(Weak<ChromiumTab>, Arc<Mutex<Notes>>);
 
 impl ProbedTab {
     /// Notes the kind of the read `answer` holds, if it holds one, and how many records it
-    /// built whole: its JSON ends at the first newline (see `withRecords` in collector.js),
-    /// and a read in it says `"kind":"full"` or `"kind":"delta"`, and `"gathered":N`.
+    /// built whole or measured again: its JSON ends at the first newline (see `withRecords` in
+    /// collector.js), and a read in it says `"kind":"full"` or `"kind":"delta"`,
+    /// `"gathered":N` and `"measured":N`.
     fn note(&self, answer: &Result<String, BrowserError>) {
         let Ok(answer) = answer else { return };
         let json = answer.split('\n').next().unwrap_or_default();
@@ -129,10 +131,13 @@ impl ProbedTab {
                 notes.kinds.push(kind.to_string());
             }
         }
-        if let Some((_, after)) = json.split_once("\"gathered\":") {
+        let count = |field: &str| {
+            let (_, after) = json.split_once(&format!("\"{field}\":"))?;
             let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
-            notes.gathered.extend(digits.parse::<u64>().ok());
-        }
+            digits.parse::<u64>().ok()
+        };
+        notes.gathered.extend(count("gathered"));
+        notes.measured.extend(count("measured"));
     }
 }
 
@@ -229,6 +234,12 @@ impl Probe {
     /// reused, or only took their boxes and visibility again).
     pub fn gathered(&self) -> Vec<u64> {
         std::mem::take(&mut self.1.lock().expect("the notes").gathered)
+    }
+
+    /// How many records each read since the last call took the box and visibility of again
+    /// (kept otherwise), in order.
+    pub fn measured(&self) -> Vec<u64> {
+        std::mem::take(&mut self.1.lock().expect("the notes").measured)
     }
 
     /// Runs `script` (statements) in the page, behind the tools' back.

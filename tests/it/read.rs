@@ -296,20 +296,27 @@ fn a_whole_read_gathers_what_a_warm_read_holds_and_later_reads_build_on_it() {
 
 #[test]
 fn a_whole_read_sees_what_no_mutation_announced() {
-    let tools = fixtures::tools();
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
     block_on(async {
         let screen = open(&tools, "/restyled.html").await;
         assert!(control(&screen, "restyled.goes", None).visible);
-        // The style sheet hides the button at 300 ms: no mutation, no input.
+        // The style sheet hides the button at 300 ms: no mutation, no input, but the
+        // animation's events say that boxes may have changed.
         tokio::time::sleep(std::time::Duration::from_millis(600)).await;
         let warm = ok(&tools.read_screen().await).clone();
+        assert!(!control(&warm, "restyled.goes", None).visible);
+        // A declaration set through a rule's style property: nothing announces it.
+        probe
+            .run("document.styleSheets[0].cssRules[2].style.visibility = 'hidden'")
+            .await;
+        let warm = ok(&tools.read_screen().await).clone();
         assert!(
-            control(&warm, "restyled.goes", None).visible,
+            control(&warm, "restyled.stays", None).visible,
             "a warm read reuses what the page kept (see collector.js `read`)"
         );
         let whole = ok(&tools.read_screen_whole().await).clone();
         assert!(!control(&whole, "restyled.goes", None).visible);
-        assert!(control(&whole, "restyled.stays", None).visible);
+        assert!(!control(&whole, "restyled.stays", None).visible);
         tools.close().await;
     });
 }
@@ -401,6 +408,141 @@ fn values_a_click_changes_without_an_event_are_read() {
             let whole = ok(&tools.read_screen_whole().await).clone();
             assert_eq!(screen.controls, whole.controls, "after {button}");
         }
+        tools.close().await;
+    });
+}
+
+/// Style rules on states that input changes with no mutation show and hide controls: a
+/// panel shown by a ticked box (:checked), a hint by the focus inside its field
+/// (:focus-within), a card's actions under the pointer (:hover), a button by a field's
+/// value (:placeholder-shown), set by typing or in script. The read after each took every
+/// box again and equals a whole read, boxes included.
+#[test]
+fn what_style_shows_or_hides_by_state_is_read_after_each_action() {
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
+    block_on(async {
+        let opened = open(&tools, "/stateful.html").await;
+        for hidden in [
+            "stateful.extra",
+            "stateful.hint",
+            "stateful.delete",
+            "stateful.clear",
+        ] {
+            assert!(!control(&opened, hidden, None).visible, "{hidden}");
+        }
+        // (the action, the controls it shows or hides: shown after)
+        let steps: [(&str, &[(&str, bool)]); 4] = [
+            ("tick", &[("stateful.extra", true)]),
+            ("type", &[("stateful.hint", true), ("stateful.clear", true)]),
+            (
+                "hover",
+                &[("stateful.delete", true), ("stateful.hint", false)],
+            ),
+            ("away", &[("stateful.delete", false)]),
+        ];
+        for (step, shows) in steps {
+            let rt = match step {
+                "tick" => tools.invoke("stateful.more", None).await,
+                "type" => tools.fill("stateful.name", "Ann").await,
+                "hover" => tools.invoke("stateful.card", None).await,
+                _ => tools.invoke("stateful.away", None).await,
+            };
+            let screen = ok(&rt).clone();
+            for &(anchor, shown) in shows {
+                assert_eq!(
+                    control(&screen, anchor, None).visible,
+                    shown,
+                    "{step}: {anchor}"
+                );
+            }
+            same_as_whole(&tools, &probe, &screen, step).await;
+        }
+        // A value set in script: no event, no mutation.
+        probe
+            .run("document.getElementById('name').value = ''")
+            .await;
+        let read = ok(&tools.read_screen().await).clone();
+        assert!(!control(&read, "stateful.clear", None).visible);
+        same_as_whole(&tools, &probe, &read, "script").await;
+        tools.close().await;
+    });
+}
+
+/// The read the tools hold, `screen`, took boxes again and equals a whole read of the same
+/// page, boxes included.
+async fn same_as_whole(
+    tools: &waymark::tools::Tools<crate::harness::ProbedTab>,
+    probe: &crate::harness::Probe,
+    screen: &waymark::screen::InferredState,
+    step: &str,
+) {
+    let raw = tools.last_observation().expect("a read is held").controls;
+    let measured = probe.measured();
+    assert!(measured.iter().any(|&n| n > 0), "{step}: {measured:?}");
+    let whole = ok(&tools.read_screen_whole().await).clone();
+    assert_eq!(screen.controls, whole.controls, "{step}");
+    let again = tools.last_observation().expect("a read is held").controls;
+    assert_eq!(raw, again, "{step}: boxes");
+}
+
+/// Rules on the states input changes that only paint (a hover colour, a focus outline, an
+/// invalid field's border) leave every record as it was: the reads after an invoke and a
+/// fill take no box again. A box scrolled, a popover shown and a rule added in script move
+/// or show controls with no mutation and no such rule: the read after each takes every box
+/// again and equals a whole read. The window scrolled moves only the controls pinned to the
+/// viewport (a sticky header's, a fixed bar's): only theirs are taken again.
+#[test]
+fn only_what_can_move_a_box_has_the_boxes_taken_again() {
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
+    block_on(async {
+        let opened = open(&tools, "/painted.html").await;
+        assert!(!control(&opened, "painted.menu-item", None).visible);
+        probe.measured();
+        ok(&tools.invoke("painted.go", None).await);
+        assert_eq!(probe.value("window.pressed").await, 1);
+        assert_eq!(probe.measured(), [0], "after an invoke");
+        let filled = tools.fill("painted.code", "XYZ").await;
+        assert_eq!(
+            control(ok(&filled), "painted.code", None).value.as_deref(),
+            Some("XYZ")
+        );
+        assert_eq!(probe.measured(), [0], "after a fill");
+
+        let row = ok(&tools.invoke("painted.row", Some("4")).await).clone();
+        let scrolled = probe
+            .value("document.getElementById('list').scrollTop")
+            .await;
+        assert!(scrolled.as_f64().is_some_and(|y| y > 0.0), "{scrolled}");
+        same_as_whole(&tools, &probe, &row, "row").await;
+
+        let menu = ok(&tools.invoke("painted.menu", None).await).clone();
+        assert!(control(&menu, "painted.menu-item", None).visible);
+        same_as_whole(&tools, &probe, &menu, "menu").await;
+
+        let far = ok(&tools.invoke("painted.far", None).await).clone();
+        let at = probe.value("scrollY").await;
+        assert!(at.as_f64().is_some_and(|y| y > 1000.0), "{at}");
+        // The popover closed as the far button was pressed (light dismiss): its toggle
+        // takes every box again; the scroll alone, only the two pinned ones and the closed
+        // popover's item, which has no box (a box query places it at the window's corner).
+        assert!(!control(&far, "painted.menu-item", None).visible);
+        probe.measured();
+        probe.run("window.scrollBy(0, -300)").await;
+        probe.value("new Promise(function (r) { requestAnimationFrame(function () { setTimeout(r, 0); }); })").await;
+        let read = ok(&tools.read_screen().await).clone();
+        assert_eq!(probe.measured(), [3], "after the window scrolled");
+        let raw = tools.last_observation().expect("a read is held").controls;
+        assert_eq!(read.controls, ok(&tools.read_screen_whole().await).controls);
+        assert_eq!(
+            raw,
+            tools.last_observation().expect("a read is held").controls
+        );
+
+        probe
+            .run("document.styleSheets[0].insertRule('.wide { width: 320px }', 0)")
+            .await;
+        let read = ok(&tools.read_screen().await).clone();
+        same_as_whole(&tools, &probe, &read, "rule").await;
         tools.close().await;
     });
 }
