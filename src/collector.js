@@ -1119,8 +1119,8 @@
   // Whether boxes or visibility may have changed since the read `prev` with no mutation:
   // true when any may have (something moved them, see MOVES and restyled; or there was
   // input and a style rule on a state that input changes could move or hide a box: a panel
-  // shown by :checked, a menu by :hover or :focus-within, a hint by :invalid), the controls
-  // that may have when only the window scrolled (those pinned to the viewport; its scroll
+  // shown by :checked, a menu by :hover or :focus-within, a hint by :invalid), what is
+  // pinned to the viewport when only the window scrolled (see pinnedControls; its scroll
   // event fires only with the next frame, so its offset is compared too), else false.
   function shifted(prev, roots) {
     if (W.moved) return true;
@@ -1134,9 +1134,10 @@
     return false;
   }
 
-  // The anchored controls at or inside an element pinned to the viewport — positioned
-  // fixed or sticky by a rule or by its style attribute, or shown in the top layer (a modal
-  // dialog, a popover, a full-screen element) — found once per mutation. Null when they
+  // The elements pinned to the viewport — positioned fixed or sticky by a rule or by its
+  // style attribute, or shown in the top layer (a modal dialog, a popover, a full-screen
+  // element) — and the anchored controls at or inside them (`holders`, `controls`), found
+  // once per mutation. Null when they
   // cannot be known that way: a shadow root or a frame (a rule there may pin its host, or
   // the frame scrolls its own), a sheet that cannot be read, a selector that cannot be run.
   function pinnedControls(roots) {
@@ -1173,7 +1174,7 @@
       var inner = holders[i].querySelectorAll('[data-anchor]');
       for (var j = 0; j < inner.length; j++) found.add(inner[j]);
     }
-    W.pinned = Array.from(found);
+    W.pinned = { holders: holders.length, controls: Array.from(found) };
     return W.pinned;
   }
 
@@ -1315,7 +1316,7 @@
         // visibility again (those past the cut have none to take), and so do those with no
         // box, which a box query places at the viewport's corner.
         var again = new Set(), movedIds = new Set(rewritten), top = originOf(roots[0]);
-        shift.forEach(function (el) {
+        shift.controls.forEach(function (el) {
           var id = idIn(el);
           if (id !== undefined && recs[id] && elOf[id] === el) again.add(id);
         });
@@ -1400,13 +1401,18 @@
       });
       dialog = modalOf(scans.map(function (sc) { return sc.dialogs; }));
     }
-    // Evidence is gathered again after any mutation; otherwise the last is reused. No value
+    // Evidence is gathered again after anything that could move a box (a mutation, see
+    // shifted); otherwise the last is reused. No value
     // that changes without a mutation is in it: a field's value is in no text run and no
     // name (see textOf), and an input button's, which is its label, is its attribute. (A
     // fill on a 10,000-control page gathered it again, ~40 ms, for nothing.)
     var ev = null, capsKey = caps ? JSON.stringify(caps) : null;
     if (caps) {
-      ev = reuse && prev.ev && prev.caps === capsKey ? prev.ev : gatherEvidence(roots, caps);
+      // After the window scrolled, it stands when nothing is pinned to the viewport and no
+      // control in it lacks a box (a box query places such a one at the viewport's corner).
+      var stands = reuse && prev.ev && prev.caps === capsKey && (!shift || (shift.holders === 0
+        && !prev.ev.unanchored.some(function (n) { return n.bbox[2] === 0 && n.bbox[3] === 0; })));
+      ev = stands ? prev.ev : gatherEvidence(roots, caps);
     }
     W.dirty = false;
     W.valuesDirty = false;

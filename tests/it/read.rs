@@ -419,7 +419,10 @@ fn values_a_click_changes_without_an_event_are_read() {
 /// box again and equals a whole read, boxes included.
 #[test]
 fn what_style_shows_or_hides_by_state_is_read_after_each_action() {
-    let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions {
+        evidence: true,
+        ..ToolOptions::default()
+    });
     block_on(async {
         let opened = open(&tools, "/stateful.html").await;
         for hidden in [
@@ -469,20 +472,21 @@ fn what_style_shows_or_hides_by_state_is_read_after_each_action() {
 }
 
 /// The read the tools hold, `screen`, took boxes again and equals a whole read of the same
-/// page, boxes included.
+/// page, boxes and evidence included.
 async fn same_as_whole(
     tools: &waymark::tools::Tools<crate::harness::ProbedTab>,
     probe: &crate::harness::Probe,
     screen: &waymark::screen::InferredState,
     step: &str,
 ) {
-    let raw = tools.last_observation().expect("a read is held").controls;
+    let raw = tools.last_observation().expect("a read is held");
     let measured = probe.measured();
     assert!(measured.iter().any(|&n| n > 0), "{step}: {measured:?}");
     let whole = ok(&tools.read_screen_whole().await).clone();
     assert_eq!(screen.controls, whole.controls, "{step}");
-    let again = tools.last_observation().expect("a read is held").controls;
-    assert_eq!(raw, again, "{step}: boxes");
+    let again = tools.last_observation().expect("a read is held");
+    assert_eq!(raw.controls, again.controls, "{step}: boxes");
+    assert_eq!(raw.evidence, again.evidence, "{step}: evidence");
 }
 
 /// Rules on the states input changes that only paint (a hover colour, a focus outline, an
@@ -493,7 +497,10 @@ async fn same_as_whole(
 /// viewport (a sticky header's, a fixed bar's): only theirs are taken again.
 #[test]
 fn only_what_can_move_a_box_has_the_boxes_taken_again() {
-    let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions {
+        evidence: true,
+        ..ToolOptions::default()
+    });
     block_on(async {
         let opened = open(&tools, "/painted.html").await;
         assert!(!control(&opened, "painted.menu-item", None).visible);
@@ -527,16 +534,15 @@ fn only_what_can_move_a_box_has_the_boxes_taken_again() {
         // popover's item, which has no box (a box query places it at the window's corner).
         assert!(!control(&far, "painted.menu-item", None).visible);
         probe.measured();
+        // Read before the scroll's event fires (with the next frame): the offset tells.
         probe.run("window.scrollBy(0, -300)").await;
-        probe.value("new Promise(function (r) { requestAnimationFrame(function () { setTimeout(r, 0); }); })").await;
         let read = ok(&tools.read_screen().await).clone();
         assert_eq!(probe.measured(), [3], "after the window scrolled");
-        let raw = tools.last_observation().expect("a read is held").controls;
+        let raw = tools.last_observation().expect("a read is held");
         assert_eq!(read.controls, ok(&tools.read_screen_whole().await).controls);
-        assert_eq!(
-            raw,
-            tools.last_observation().expect("a read is held").controls
-        );
+        let again = tools.last_observation().expect("a read is held");
+        assert_eq!(raw.controls, again.controls);
+        assert_eq!(raw.evidence, again.evidence);
 
         probe
             .run("document.styleSheets[0].insertRule('.wide { width: 320px }', 0)")
