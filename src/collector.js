@@ -358,9 +358,11 @@
       // There was input since the last read (a pointer, a key, the focus, a value): it
       // changes the states style rules select on (:hover, :checked, :focus-within…).
       stirred: false,
-      // Whether a rule on such a state could move or hide a box (see styleFollowsState);
-      // null until asked again after the style sheets may have changed.
+      // Whether a rule on such a state could move or hide a box (see styleFollowsState),
+      // and the style sheets that answer is of; null until asked again after a sheet was
+      // edited in script.
       stateful: null,
+      statefulSheets: null,
       // The window scrolled: only what is pinned to the viewport moves (see pinnedControls,
       // null until found again after a mutation).
       scrolled: false,
@@ -368,7 +370,7 @@
     };
     W.observer = new MutationObserver(function (records) {
       W.dirty = true;
-      W.stateful = W.pinned = null;
+      W.pinned = null;
       W.mutations++;
       // Past LOG_MOST records the log is dropped: the next read gathers everything again,
       // and the roots are found again until then (see collectRoots).
@@ -1125,8 +1127,7 @@
   function shifted(prev, roots) {
     if (W.moved) return true;
     if (W.stirred || W.valuesDirty) {
-      if (W.stateful === null) W.stateful = styleFollowsState(roots);
-      if (W.stateful) return true;
+      if (styleFollowsState(roots)) return true;
     }
     if (W.scrolled || !prev.scroll || prev.scroll[0] !== scrollX || prev.scroll[1] !== scrollY) {
       return pinnedControls(roots) || true;
@@ -1202,8 +1203,19 @@
 
   // Whether a style rule of the roots' sheets selects on a STATEFUL state and sets anything
   // that is not paint (nested and grouped rules and imports included). A sheet whose rules
-  // cannot be read (another origin's) counts as one that does.
+  // cannot be read (another origin's) counts as one that does. Asked again only when the
+  // sheets are others than last time (a style element's text changed, a sheet added) or one
+  // was edited in script (see restyled): a large sheet takes milliseconds to walk.
   function styleFollowsState(roots) {
+    var sheets = [];
+    roots.forEach(function (r) {
+      var own = r.root.styleSheets, adopted = r.root.adoptedStyleSheets;
+      if (own) for (var i = 0; i < own.length; i++) sheets.push(own[i]);
+      if (adopted) for (var j = 0; j < adopted.length; j++) sheets.push(adopted[j]);
+    });
+    var known = W.statefulSheets;
+    if (W.stateful !== null && known && known.length === sheets.length
+      && sheets.every(function (sh, i) { return sh === known[i]; })) return W.stateful;
     function declares(style) {
       for (var i = 0; i < style.length; i++) if (!PAINTS[style[i]]) return true;
       return false;
@@ -1224,10 +1236,9 @@
       for (var k = 0; k < rules.length; k++) if (inRule(rules[k], false)) return true;
       return false;
     }
-    return roots.some(function (r) {
-      var sheets = Array.prototype.slice.call(r.root.styleSheets || []).concat(r.root.adoptedStyleSheets || []);
-      return sheets.some(inSheet);
-    });
+    W.statefulSheets = sheets;
+    W.stateful = sheets.some(inSheet);
+    return W.stateful;
   }
 
   // A read: every anchored control's record in document order (up to `max`; beyond it only

@@ -494,7 +494,8 @@ async fn same_as_whole(
 /// fill take no box again. A box scrolled, a popover shown and a rule added in script move
 /// or show controls with no mutation and no such rule: the read after each takes every box
 /// again and equals a whole read. The window scrolled moves only the controls pinned to the
-/// viewport (a sticky header's, a fixed bar's): only theirs are taken again.
+/// viewport (a sticky header's, a fixed bar's): only theirs are taken again. A style sheet
+/// given a rule on a state that moves boxes makes the next input take them again.
 #[test]
 fn only_what_can_move_a_box_has_the_boxes_taken_again() {
     let (tools, probe) = fixtures::probed_tools_with(ToolOptions {
@@ -549,6 +550,18 @@ fn only_what_can_move_a_box_has_the_boxes_taken_again() {
             .await;
         let read = ok(&tools.read_screen().await).clone();
         same_as_whole(&tools, &probe, &read, "rule").await;
+
+        // The style element's text changed: its new rule on :hover moves the button under
+        // the pointer, so the read after the pointer leaves it must take boxes again (the
+        // answer for the sheets before, asked by the invoke before the change, no longer
+        // holds).
+        ok(&tools.invoke("painted.go", None).await);
+        probe
+            .run("document.querySelector('style').textContent += ' button:hover { padding: 9px }'")
+            .await;
+        ok(&tools.read_screen().await);
+        let away = ok(&tools.invoke("painted.top", None).await).clone();
+        same_as_whole(&tools, &probe, &away, "hover").await;
         tools.close().await;
     });
 }
