@@ -445,25 +445,36 @@
     ['HTMLOptionElement', ['selected']], ['HTMLOptionsCollection', ['selectedIndex']]];
   var SETTING = [['HTMLInputElement', ['stepUp', 'stepDown', 'setRangeText']],
     ['HTMLTextAreaElement', ['setRangeText']]];
+  // What restyles a page in script with no mutation, by what it changes: `sheet` the style
+  // sheets, `rule` a declaration (a rule's; an element's own style mutates its attribute),
+  // `state` what rules select on (a custom element defined, :defined; a custom state,
+  // :state()). Methods, then setters.
   var RESTYLING = [
-    ['CSSStyleSheet', ['insertRule', 'deleteRule', 'addRule', 'removeRule', 'replace', 'replaceSync']],
-    ['CSSGroupingRule', ['insertRule', 'deleteRule']],
-    ['CSSStyleDeclaration', ['setProperty', 'removeProperty']],
-    ['CustomElementRegistry', ['define']],
-    ['CustomStateSet', ['add', 'delete', 'clear']]];
-  var RESTYLED_BY = [['Document', 'adoptedStyleSheets'], ['ShadowRoot', 'adoptedStyleSheets'],
-    ['CSSStyleSheet', 'disabled'], ['CSSStyleDeclaration', 'cssText']];
+    ['CSSStyleSheet', 'sheet', ['insertRule', 'deleteRule', 'addRule', 'removeRule', 'replace', 'replaceSync']],
+    ['CSSGroupingRule', 'sheet', ['insertRule', 'deleteRule']],
+    ['CSSStyleDeclaration', 'rule', ['setProperty', 'removeProperty']],
+    ['CustomElementRegistry', 'state', ['define']],
+    ['CustomStateSet', 'state', ['add', 'delete', 'clear']]];
+  var RESTYLED_BY = [['Document', 'sheet', 'adoptedStyleSheets'], ['ShadowRoot', 'sheet', 'adoptedStyleSheets'],
+    ['CSSStyleSheet', 'sheet', 'disabled'], ['CSSStyleDeclaration', 'rule', 'cssText']];
 
-  // Style changed in script (see watchSetters): every box is taken again, and whether
-  // style follows state is asked again; so in the top document, as for a shadow root.
-  function restyled() {
-    W.moved = true;
-    W.stateful = W.pinned = null;
-    if (window.top === window) return;
-    try {
-      var top = window.top.__waymark;
-      if (top) { top.moved = true; top.stateful = top.pinned = null; }
-    } catch (e) { /* a frame of another origin: its top reads nothing of it */ }
+  // Style changed in script (see watchSetters), a change of `kind` (see RESTYLING) made on
+  // `self`: every box is taken again, and after a change to the sheets, whether style
+  // follows state and what is pinned are asked again; so in the top document, as for a
+  // shadow root.
+  function restyled(kind, self) {
+    if (kind === 'rule' && !self.parentRule) return;
+    var sheets = kind !== 'state';
+    [W, window.top === window ? null : topState()].forEach(function (w) {
+      if (!w) return;
+      w.moved = true;
+      if (sheets) w.stateful = w.pinned = null;
+    });
+  }
+
+  // The top document's state, from a frame (null when the top is of another origin).
+  function topState() {
+    try { return window.top.__waymark || null; } catch (e) { return null; }
   }
 
   // A shadow root was attached (see watchSetters): this document's next read finds its
@@ -504,18 +515,18 @@
     // (:state()) mutate nothing, and may move or hide anything.
     RESTYLING.forEach(function (s) {
       var proto = win[s[0]] && win[s[0]].prototype;
-      s[1].forEach(function (name) {
+      s[2].forEach(function (name) {
         var f = proto && Object.prototype.hasOwnProperty.call(proto, name) && proto[name];
-        if (typeof f === 'function') proto[name] = function () { restyled(); return f.apply(this, arguments); };
+        if (typeof f === 'function') proto[name] = function () { restyled(s[1], this); return f.apply(this, arguments); };
       });
     });
     RESTYLED_BY.forEach(function (s) {
       var proto = win[s[0]] && win[s[0]].prototype;
-      var d = proto && Object.getOwnPropertyDescriptor(proto, s[1]);
+      var d = proto && Object.getOwnPropertyDescriptor(proto, s[2]);
       if (!d || !d.set || !d.configurable) return;
-      Object.defineProperty(proto, s[1], {
+      Object.defineProperty(proto, s[2], {
         configurable: true, enumerable: d.enumerable, get: d.get,
-        set: function (v) { restyled(); d.set.call(this, v); }
+        set: function (v) { restyled(s[1], this); d.set.call(this, v); }
       });
     });
     if (win.addEventListener) {
@@ -1138,9 +1149,9 @@
   // The elements pinned to the viewport — positioned fixed or sticky by a rule or by its
   // style attribute, or shown in the top layer (a modal dialog, a popover, a full-screen
   // element) — and the anchored controls at or inside them (`holders`, `controls`), found
-  // once per mutation. Null when they
-  // cannot be known that way: a shadow root or a frame (a rule there may pin its host, or
-  // the frame scrolls its own), a sheet that cannot be read, a selector that cannot be run.
+  // once per mutation. Null when they cannot be known that way: a shadow root or a frame (a
+  // rule there may pin its host, or the frame scrolls its own), a sheet that cannot be
+  // read, a selector that cannot be run.
   function pinnedControls(roots) {
     if (roots.length !== 1) return null;
     if (W.pinned) return W.pinned;
@@ -1167,6 +1178,7 @@
     var sheets = Array.prototype.slice.call(document.styleSheets).concat(document.adoptedStyleSheets || []);
     if (!sheets.every(inSheet)) return null;
     selectors.push('[style*="fixed" i]', '[style*="sticky" i]', ':modal', ':popover-open', ':fullscreen');
+    // (A pseudo-element's selector, a fixed ::before, matches nothing and holds no control.)
     var holders;
     try { holders = document.querySelectorAll(selectors.join(',')); } catch (e) { return null; }
     var found = new Set();
@@ -1412,11 +1424,11 @@
       });
       dialog = modalOf(scans.map(function (sc) { return sc.dialogs; }));
     }
-    // Evidence is gathered again after anything that could move a box (a mutation, see
-    // shifted); otherwise the last is reused. No value
-    // that changes without a mutation is in it: a field's value is in no text run and no
-    // name (see textOf), and an input button's, which is its label, is its attribute. (A
-    // fill on a 10,000-control page gathered it again, ~40 ms, for nothing.)
+    // Evidence is gathered again after anything that could move a box (a mutation, or what
+    // shifted finds); otherwise the last is reused. No value that changes without a
+    // mutation is in it: a field's value is in no text run and no name (see textOf), and an
+    // input button's, which is its label, is its attribute. (A fill on a 10,000-control
+    // page gathered it again, ~40 ms, for nothing.)
     var ev = null, capsKey = caps ? JSON.stringify(caps) : null;
     if (caps) {
       // After the window scrolled, it stands when nothing is pinned to the viewport and no

@@ -491,11 +491,12 @@ async fn same_as_whole(
 
 /// Rules on the states input changes that only paint (a hover colour, a focus outline, an
 /// invalid field's border) leave every record as it was: the reads after an invoke and a
-/// fill take no box again. A box scrolled, a popover shown and a rule added in script move
-/// or show controls with no mutation and no such rule: the read after each takes every box
-/// again and equals a whole read. The window scrolled moves only the controls pinned to the
-/// viewport (a sticky header's, a fixed bar's): only theirs are taken again. A style sheet
-/// given a rule on a state that moves boxes makes the next input take them again.
+/// fill take no box again. A box scrolled, a popover shown, a rule added or a declaration
+/// set in script and a custom element defined move or show controls with no mutation and
+/// no such rule: the read after each takes every box again and equals a whole read. The
+/// window scrolled moves only the controls pinned to the viewport (a sticky header's, a
+/// fixed bar's): only theirs are taken again. A style sheet given a rule on a state that
+/// moves boxes makes the next input take them again.
 #[test]
 fn only_what_can_move_a_box_has_the_boxes_taken_again() {
     let (tools, probe) = fixtures::probed_tools_with(ToolOptions {
@@ -531,14 +532,15 @@ fn only_what_can_move_a_box_has_the_boxes_taken_again() {
         let at = probe.value("scrollY").await;
         assert!(at.as_f64().is_some_and(|y| y > 1000.0), "{at}");
         // The popover closed as the far button was pressed (light dismiss): its toggle
-        // takes every box again; the scroll alone, only the two pinned ones and the closed
-        // popover's item, which has no box (a box query places it at the window's corner).
+        // takes every box again; the scroll alone, only the two pinned ones and the two with
+        // no box, which a box query places at the window's corner (the closed popover's
+        // item, the button in the custom element not yet defined).
         assert!(!control(&far, "painted.menu-item", None).visible);
         probe.measured();
         // Read before the scroll's event fires (with the next frame): the offset tells.
         probe.run("window.scrollBy(0, -300)").await;
         let read = ok(&tools.read_screen().await).clone();
-        assert_eq!(probe.measured(), [3], "after the window scrolled");
+        assert_eq!(probe.measured(), [4], "after the window scrolled");
         let raw = tools.last_observation().expect("a read is held");
         assert_eq!(read.controls, ok(&tools.read_screen_whole().await).controls);
         let again = tools.last_observation().expect("a read is held");
@@ -550,6 +552,19 @@ fn only_what_can_move_a_box_has_the_boxes_taken_again() {
             .await;
         let read = ok(&tools.read_screen().await).clone();
         same_as_whole(&tools, &probe, &read, "rule").await;
+        probe
+            .run("document.styleSheets[0].cssRules[0].style.setProperty('width', '340px')")
+            .await;
+        let read = ok(&tools.read_screen().await).clone();
+        same_as_whole(&tools, &probe, &read, "declaration").await;
+        // A custom element defined (:defined) shows what it holds.
+        assert!(!control(&read, "painted.late", None).visible);
+        probe
+            .run("customElements.define('x-late', class extends HTMLElement {})")
+            .await;
+        let read = ok(&tools.read_screen().await).clone();
+        assert!(control(&read, "painted.late", None).visible);
+        same_as_whole(&tools, &probe, &read, "defined").await;
 
         // The style element's text changed: its new rule on :hover moves the button under
         // the pointer, so the read after the pointer leaves it must take boxes again (the
