@@ -465,15 +465,17 @@
   function restyled(kind, self) {
     if (kind === 'rule' && !self.parentRule) return;
     var sheets = kind !== 'state';
-    [W, window.top === window ? null : topState()].forEach(function (w) {
+    [W, topState()].forEach(function (w) {
       if (!w) return;
       w.moved = true;
       if (sheets) w.stateful = w.pinned = null;
     });
   }
 
-  // The top document's state, from a frame (null when the top is of another origin).
+  // The top document's state, from a frame: null in the top document itself, and in a
+  // frame whose top is of another origin (that top reads nothing of it).
   function topState() {
+    if (window.top === window) return null;
     try { return window.top.__waymark || null; } catch (e) { return null; }
   }
 
@@ -481,11 +483,8 @@
   // roots again, and so does the top document's, as for a value (see valuesSet).
   function rootsAttached() {
     W.rootsUnknown = W.dirty = true;
-    if (window.top === window) return;
-    try {
-      var top = window.top.__waymark;
-      if (top) top.rootsUnknown = top.dirty = true;
-    } catch (e) { /* a frame of another origin: its top reads nothing of it */ }
+    var top = topState();
+    if (top) top.rootsUnknown = top.dirty = true;
   }
 
   // A value was set in script on `el` (an option: on its select; none named: on any
@@ -495,11 +494,8 @@
   function valuesSet(el) {
     if (el && el.tagName === 'OPTION') el = el.closest('select');
     valueChanged(el);
-    if (window.top === window) return;
-    try {
-      var top = window.top.__waymark;
-      if (top) top.valuesDirty = true;
-    } catch (e) { /* a frame of another origin: its top reads nothing of it */ }
+    var top = topState();
+    if (top) top.valuesDirty = true;
   }
 
   function watchSetters(win) {
@@ -1156,27 +1152,16 @@
     if (roots.length !== 1) return null;
     if (W.pinned) return W.pinned;
     var selectors = [];
-    function inRule(rule) {
-      var style = rule.style, pos = style && style.position;
-      if (pos === 'fixed' || pos === 'sticky' || pos === '-webkit-sticky') {
+    var unknown = sheetsOf(roots).some(function (sheet) {
+      return eachRule(sheet, function (rule) {
+        var pos = rule.style && rule.style.position;
+        if (pos !== 'fixed' && pos !== 'sticky' && pos !== '-webkit-sticky') return;
         // Nested declarations pin what their parent rule selects: not looked for.
-        if (typeof rule.selectorText !== 'string') return false;
+        if (typeof rule.selectorText !== 'string') return STOP;
         selectors.push(rule.selectorText);
-      }
-      if (rule.styleSheet) return inSheet(rule.styleSheet);
-      var kids = rule.cssRules;
-      if (kids) for (var k = 0; k < kids.length; k++) if (!inRule(kids[k])) return false;
-      return true;
-    }
-    function inSheet(sheet) {
-      var rules;
-      try { rules = sheet.cssRules; } catch (e) { return false; }
-      if (!rules) return false;
-      for (var k = 0; k < rules.length; k++) if (!inRule(rules[k])) return false;
-      return true;
-    }
-    var sheets = Array.prototype.slice.call(document.styleSheets).concat(document.adoptedStyleSheets || []);
-    if (!sheets.every(inSheet)) return null;
+      }) === STOP;
+    });
+    if (unknown) return null;
     selectors.push('[style*="fixed" i]', '[style*="sticky" i]', ':modal', ':popover-open', ':fullscreen');
     // (A pseudo-element's selector, a fixed ::before, matches nothing and holds no control.)
     var holders;
@@ -1219,38 +1204,54 @@
   // sheets are others than last time (a style element's text changed, a sheet added) or one
   // was edited in script (see restyled): a large sheet takes milliseconds to walk.
   function styleFollowsState(roots) {
-    var sheets = [];
-    roots.forEach(function (r) {
-      var own = r.root.styleSheets, adopted = r.root.adoptedStyleSheets;
-      if (own) for (var i = 0; i < own.length; i++) sheets.push(own[i]);
-      if (adopted) for (var j = 0; j < adopted.length; j++) sheets.push(adopted[j]);
-    });
-    var known = W.statefulSheets;
+    var sheets = sheetsOf(roots), known = W.statefulSheets;
     if (W.stateful !== null && known && known.length === sheets.length
       && sheets.every(function (sh, i) { return sh === known[i]; })) return W.stateful;
     function declares(style) {
       for (var i = 0; i < style.length; i++) if (!PAINTS[style[i]]) return true;
       return false;
     }
-    function inRule(rule, onState) {
-      var sel = rule.selectorText;
-      var state = onState || (typeof sel === 'string' && STATEFUL.test(sel));
-      if (state && rule.style && declares(rule.style)) return true;
-      if (rule.styleSheet) return inSheet(rule.styleSheet);
-      var kids = rule.cssRules;
-      if (kids) for (var k = 0; k < kids.length; k++) if (inRule(kids[k], state)) return true;
-      return false;
-    }
-    function inSheet(sheet) {
-      var rules;
-      try { rules = sheet.cssRules; } catch (e) { return true; }
-      if (!rules) return true;
-      for (var k = 0; k < rules.length; k++) if (inRule(rules[k], false)) return true;
-      return false;
-    }
     W.statefulSheets = sheets;
-    W.stateful = sheets.some(inSheet);
+    W.stateful = sheets.some(function (sheet) {
+      return eachRule(sheet, function (rule, onState) {
+        var sel = rule.selectorText;
+        var state = onState || (typeof sel === 'string' && STATEFUL.test(sel));
+        return state && rule.style && declares(rule.style) ? STOP : state;
+      }) === STOP;
+    });
     return W.stateful;
+  }
+
+  // The style sheets of the roots, their own and adopted, in order.
+  function sheetsOf(roots) {
+    var sheets = [];
+    roots.forEach(function (r) {
+      var own = r.root.styleSheets, adopted = r.root.adoptedStyleSheets;
+      if (own) for (var i = 0; i < own.length; i++) sheets.push(own[i]);
+      if (adopted) for (var j = 0; j < adopted.length; j++) sheets.push(adopted[j]);
+    });
+    return sheets;
+  }
+
+  // Calls `visit(rule, around)` for every rule of `sheet`, grouped and nested rules and
+  // imported sheets included, `around` being what it returned for the rule around that one
+  // (undefined at the top). Answers STOP when a visit did, or when a sheet's rules cannot
+  // be read (another origin's): what they hold is not known.
+  var STOP = {};
+  function eachRule(sheet, visit) {
+    function inRule(rule, around) {
+      var here = visit(rule, around);
+      if (here === STOP || (rule.styleSheet && inSheet(rule.styleSheet) === STOP)) return STOP;
+      var kids = rule.cssRules;
+      if (kids) for (var k = 0; k < kids.length; k++) if (inRule(kids[k], here) === STOP) return STOP;
+    }
+    function inSheet(sh) {
+      var rules;
+      try { rules = sh.cssRules; } catch (e) { return STOP; }
+      if (!rules) return STOP;
+      for (var k = 0; k < rules.length; k++) if (inRule(rules[k], undefined) === STOP) return STOP;
+    }
+    return inSheet(sheet);
   }
 
   // A read: every anchored control's record in document order (up to `max`; beyond it only
@@ -1271,8 +1272,10 @@
     }
     var roots = collectRoots();
     var prev = W.cache;
-    var shift = prev && !W.dirty && !whole ? shifted(prev, roots) : true;
-    var reuse = prev && !W.dirty && shift !== true && prev.max === max && !whole;
+    // Whether the last read's records stand (see shifted): with a change to the window's
+    // scroll alone, they stand but for the controls it names.
+    var shift = prev && !W.dirty && !whole && prev.max === max ? shifted(prev, roots) : true;
+    var reuse = shift !== true;
     // Records, their wire form and their elements, by id: arrays, as ids are small integers
     // (filling three Maps cost a 50,000-control read some 30 ms).
     var ids = [], wired = [], recs = [], elOf = [], total = 0, live = [];
