@@ -416,7 +416,7 @@ fn values_a_click_changes_without_an_event_are_read() {
 /// panel shown by a ticked box (:checked), a hint by the focus inside its field
 /// (:focus-within), a card's actions under the pointer (:hover), a button by a field's
 /// value (:placeholder-shown), set by typing or in script. The read after each took every
-/// box again and equals a whole read, boxes included.
+/// box again and equals a whole read, boxes and evidence included.
 #[test]
 fn what_style_shows_or_hides_by_state_is_read_after_each_action() {
     let (tools, probe) = fixtures::probed_tools_with(ToolOptions {
