@@ -396,20 +396,11 @@
     // style rules select on (see shifted). Captured at the root: none of these bubble out
     // of a shadow root, and scroll, load and toggle do not bubble at all.
     var win = (root.ownerDocument || root).defaultView, listen = (win && win.__wmListen) || root.addEventListener;
-    MOVES.forEach(function (type) { listen.call(root, type, boxesMoved, true); });
-    STIRS.forEach(function (type) { listen.call(root, type, stirred, true); });
-    listen.call(root, 'scroll', scrolled, true);
-    ['transitionrun', 'transitionend', 'transitioncancel'].forEach(function (type) {
-      listen.call(root, type, transitioned, true);
-    });
-    watchSetters((root.ownerDocument || root).defaultView);
-    watchFrames((root.ownerDocument || root).defaultView);
+    Object.keys(SHIFTS).forEach(function (type) { listen.call(root, type, SHIFTS[type], true); });
+    watchSetters(win);
+    watchFrames(win);
   }
 
-  var MOVES = ['load', 'error', 'toggle', 'beforetoggle', 'animationstart', 'animationend',
-    'animationcancel', 'animationiteration'];
-  var STIRS = ['mouseover', 'mouseout', 'mousedown', 'mouseup', 'click', 'focusin', 'focusout',
-    'keydown', 'keyup'];
   function boxesMoved() { W.moved = true; }
   function stirred() { W.stirred = true; }
   // The top document's scroll moves only what is pinned to the viewport; any other scroll
@@ -422,6 +413,15 @@
   function transitioned(e) {
     if (!PAINTS[e.propertyName]) W.moved = true;
   }
+  // The events each root is watched for, by what they tell the next read (see shifted):
+  // that boxes moved, that the window or an element scrolled, that there was input.
+  var SHIFTS = {};
+  ['load', 'error', 'toggle', 'beforetoggle', 'animationstart', 'animationend', 'animationcancel',
+    'animationiteration'].forEach(function (t) { SHIFTS[t] = boxesMoved; });
+  ['transitionrun', 'transitionend', 'transitioncancel'].forEach(function (t) { SHIFTS[t] = transitioned; });
+  SHIFTS.scroll = scrolled;
+  ['mouseover', 'mouseout', 'mousedown', 'mouseup', 'click', 'focusin', 'focusout', 'keydown',
+    'keyup'].forEach(function (t) { SHIFTS[t] = stirred; });
 
   // `el`'s value or checked state may have changed: the next read looks at it again
   // (W.valuesDirty holds the fields to look at, or is true for every field). A radio
@@ -1126,7 +1126,7 @@
   }
 
   // Whether boxes or visibility may have changed since the read `prev` with no mutation:
-  // true when any may have (something moved them, see MOVES and restyled; or there was
+  // true when any may have (something moved them, see SHIFTS and restyled; or there was
   // input and a style rule on a state that input changes could move or hide a box: a panel
   // shown by :checked, a menu by :hover or :focus-within, a hint by :invalid), what is
   // pinned to the viewport when only the window scrolled (see pinnedControls; its scroll
