@@ -24,7 +24,12 @@ use std::sync::Arc;
 use url::Url;
 
 use crate::browser::{Chromium, Tab};
-use crate::run::{RunError, Settings, Target, exit, load_registry};
+use crate::control::Hub;
+use crate::control::page::camera_source;
+use crate::run::{
+    RunError, Settings, Target, control_page, exit, guardrail_and_cookies, load_registry, run_id,
+    script_control,
+};
 use crate::screen::InferredState;
 use crate::tools::{Attribution, RoundTrip, ToolError, Tools};
 
@@ -129,6 +134,12 @@ pub async fn bench(
         .map(Ceilings::load)
         .transpose()?;
     let registry = Arc::new(load_registry(settings.anchors.as_deref()).map_err(RunError::from)?);
+    // A route is measured as a scripted journey would meet it: with the profile's cookies
+    // (a dense screen is most often behind a sign-in) and through the same gates.
+    let (guardrail, cookies) = guardrail_and_cookies(settings)?;
+    let hub = Arc::new(Hub::new());
+    let _page = control_page(&hub, settings.control_page).await?;
+    let run = run_id();
     let target = Target::start(settings.base_url.as_deref()).await?;
     let mut plans = Vec::with_capacity(routes.len());
     for route in routes {
@@ -142,20 +153,25 @@ pub async fn bench(
     let mut failures = Vec::new();
     for plan in &plans {
         eprintln!("bench: {} ({} runs)", plan.route, options.runs);
-        let tab = match browser.new_tab().await {
+        let tab = match browser.new_tab_with_cookies(&cookies).await {
             Ok(tab) => tab,
             Err(e) => {
                 browser.close().await;
                 return Err(RunError::from(e).into());
             }
         };
+        let control = script_control(&hub, &run, &plan.route, settings, guardrail.as_ref());
+        let tab_id = control.tab;
+        hub.set_screenshot(tab_id, camera_source(tab.camera()));
         let tools = Tools::new(
             tab,
             target.base.clone(),
             Arc::clone(&registry),
             settings.tools.clone(),
-        );
+        )
+        .with_control(control);
         let measured = measure(&tools, plan, options.runs).await;
+        hub.unregister(tab_id);
         tools.close().await;
         match measured {
             Ok(route) => report.routes.push(route),

@@ -86,8 +86,9 @@ pub struct Cli {
     #[arg(long, global = true, env = "WAYMARK_JOURNEY_TIMEOUT", default_value_t = 120, value_name = "SECS",
           value_parser = clap::value_parser!(u64).range(1..))]
     journey_timeout: u64,
-    /// The browser profile: `run` starts each journey with its cookies; `profile
-    /// import-cookies` writes them [default for the import: `default`].
+    /// The browser profile: `run` starts each journey with its cookies, `read` and `bench`
+    /// their tabs, `mcp` its tab; `profile import-cookies` writes them [default for the
+    /// import: `default`].
     #[arg(long, global = true, env = "WAYMARK_PROFILE", value_name = "NAME")]
     profile: Option<String>,
     #[command(subcommand)]

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::audit::PerceptionAudit;
 use crate::browser::Chromium;
-use crate::run::{RunError, Settings, Target, exit, load_registry};
+use crate::run::{RunError, Settings, Target, exit, load_registry, profile_cookies};
 use crate::screen::{InferredState, Truncation, View};
 use crate::tools::Tools;
 
@@ -23,9 +23,11 @@ pub async fn read(
     region: Option<&str>,
 ) -> Result<u8, RunError> {
     let registry = Arc::new(load_registry(settings.anchors.as_deref())?);
+    // A screen behind a sign-in is read with the profile's cookies, as a journey meets it.
+    let cookies = profile_cookies(settings)?;
     let target = Target::start(settings.base_url.as_deref()).await?;
     let browser = Chromium::launch(settings.launch.clone()).await?;
-    let tab = match browser.new_tab().await {
+    let tab = match browser.new_tab_with_cookies(&cookies).await {
         Ok(tab) => tab,
         Err(e) => {
             browser.close().await;

@@ -344,11 +344,15 @@ pub(crate) fn guardrail_and_cookies(
         .map(Guardrail::load)
         .transpose()?
         .map(Arc::new);
-    let cookies = match &settings.profile {
+    Ok((guardrail, profile_cookies(settings)?))
+}
+
+/// The cookies of `--profile`, none without one: what every tab of a command starts with.
+pub(crate) fn profile_cookies(settings: &Settings) -> Result<Vec<Cookie>, RunError> {
+    Ok(match &settings.profile {
         Some(name) => Profile::named(name)?.cookies()?,
         None => Vec::new(),
-    };
-    Ok((guardrail, cookies))
+    })
 }
 
 /// Handles snapshot files no journey referenced; false when that fails the run.
@@ -395,7 +399,7 @@ pub(crate) struct Run<'a> {
 }
 
 /// A name for this run, unique on the machine for its lifetime.
-fn run_id() -> String {
+pub(crate) fn run_id() -> String {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
@@ -403,20 +407,32 @@ fn run_id() -> String {
     format!("run-{}-{nanos:08x}", std::process::id())
 }
 
-/// The gates of one journey's tools: its tab in the hub, the consent policy (a script's
-/// default is `allow`), who can answer, the guardrail.
+/// The gates of one journey's tools: see [`script_control`].
 pub(crate) fn control_of(run: &Run<'_>, journey: &str) -> Control {
+    script_control(run.hub, &run.id, journey, run.settings, run.guardrail)
+}
+
+/// The gates of a scripted session's tools (a journey's, a bench route's): its tab, named
+/// `name`, in the hub of `run`; the consent policy (a script's default is `allow`); who can
+/// answer; the guardrail.
+pub(crate) fn script_control(
+    hub: &Arc<Hub>,
+    run: &str,
+    name: &str,
+    settings: &Settings,
+    guardrail: Option<&Arc<Guardrail>>,
+) -> Control {
     use std::io::IsTerminal;
     let kind = JourneyKind::Script;
     Control {
-        hub: Arc::clone(run.hub),
-        tab: run.hub.register(&run.id, journey),
-        run: run.id.clone(),
+        hub: Arc::clone(hub),
+        tab: hub.register(run, name),
+        run: run.to_string(),
         kind,
-        consent: run.settings.consent.unwrap_or(kind.default_consent()),
+        consent: settings.consent.unwrap_or(kind.default_consent()),
         terminal: std::io::stdin().is_terminal(),
-        consent_timeout: run.settings.consent_timeout,
-        guardrail: run.guardrail.cloned(),
+        consent_timeout: settings.consent_timeout,
+        guardrail: guardrail.cloned(),
         asker: None,
     }
 }

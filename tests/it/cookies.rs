@@ -11,6 +11,7 @@ use waymark::browser::Tab;
 use waymark::control::cookies::Profile;
 
 use crate::cli::{Run, journey, waymark};
+use crate::fixtures;
 use crate::harness::{block_on, shared};
 
 /// Values no output may contain.
@@ -274,4 +275,89 @@ fn a_tab_opened_with_a_profiles_cookies_sends_them_to_the_app() {
         none, "\"\"",
         "a tab without a profile starts without cookies"
     );
+}
+
+/// A home holding profile `member`: a session cookie for the fixture server's host.
+fn member_home() -> tempfile::TempDir {
+    let home = tempfile::tempdir().expect("a temp dir");
+    let host = fixtures::base().host_str().expect("a host").to_string();
+    let from = home.path().join("cookies.txt");
+    let line = format!("{host}\tFALSE\t/\tFALSE\t0\tmember\t{}\n", VALUES[0]);
+    std::fs::write(&from, line).expect("write the export");
+    Profile::in_home(home.path(), "member")
+        .expect("a profile name")
+        .import_cookies(&host, &from)
+        .expect("import");
+    home
+}
+
+#[test]
+fn read_and_bench_see_a_screen_behind_a_sign_in_with_the_profile() {
+    let home = member_home();
+    let base = fixtures::base().to_string();
+    let base = base.trim_end_matches('/');
+    let env = [("WAYMARK_HOME", home.path().as_os_str())];
+    let cwd = home.path();
+    let signed_in = waymark(
+        cwd,
+        [
+            "--base-url",
+            base,
+            "--profile",
+            "member",
+            "read",
+            "/members.html",
+        ],
+        &env,
+    );
+    signed_in.exits(0).says("members.save").says("members.note");
+    tells_no_value(&signed_in);
+    let signed_out = waymark(cwd, ["--base-url", base, "read", "/members.html"], &env);
+    signed_out.exits(0).says("members.sign-in");
+    assert!(
+        !signed_out.stdout.contains("members.save"),
+        "{}",
+        signed_out.stdout
+    );
+
+    let bench = |profile: &[&str]| {
+        let mut args = vec!["--base-url", base];
+        args.extend_from_slice(profile);
+        args.extend([
+            "bench",
+            "/members.html",
+            "--runs",
+            "1",
+            "--invoke",
+            "members.save",
+            "--fill",
+            "members.note",
+            "--json",
+        ]);
+        waymark(cwd, args, &env)
+    };
+    let measured = bench(&["--profile", "member"]);
+    measured.exits(0);
+    tells_no_value(&measured);
+    let report: serde_json::Value = serde_json::from_str(&measured.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", measured.all()));
+    let route = &report["routes"][0];
+    assert_eq!(route["controls"], 2, "{route}");
+    assert_eq!(route["invoke"]["anchor"], "members.save", "{route}");
+    assert_eq!(route["fill"]["anchor"], "members.note", "{route}");
+    bench(&[])
+        .exits(1)
+        .says("/members.html could not be measured: invoke `members.save` failed: unknown_anchor");
+    // An unknown profile is bad input, found before a browser starts.
+    let env = [
+        ("WAYMARK_HOME", home.path().as_os_str()),
+        ("WAYMARK_BROWSER", OsStr::new("/nonexistent/chromium")),
+    ];
+    for command in [&["read", "/members.html"][..], &["bench", "/members.html"]] {
+        let mut args = vec!["--base-url", base, "--profile", "nobody"];
+        args.extend_from_slice(command);
+        waymark(cwd, args, &env)
+            .exits(2)
+            .says("no profile `nobody`");
+    }
 }

@@ -9,7 +9,7 @@ use waymark::browser::Tab;
 use waymark::control::{ConsentPolicy, Control, Guardrail, Hub, JourneyKind, TabState};
 use waymark::tools::{ErrorCode, Tools};
 
-use crate::cli::{journey, run_journey};
+use crate::cli::{anchors, journey, run_journey, waymark};
 use crate::harness::{block_on, control as control_of, failed, ok, open, probed_tools, tools};
 
 fn gated<T: Tab>(tools: Tools<T>, hub: &Arc<Hub>, consent: ConsentPolicy) -> (Tools<T>, u64) {
@@ -347,5 +347,45 @@ fn a_guardrail_file_that_is_not_one_is_bad_input() {
     run_journey(dir.path(), "j.rhai", &["--guardrail", "guard.yaml"])
         .exits(2)
         .says("guard.yaml:2:")
+        .says("anchr");
+}
+
+#[test]
+fn bench_presses_nothing_a_journey_could_not() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    std::fs::write(
+        dir.path().join("guard.yaml"),
+        "deny:\n  - anchor: order.submit\n",
+    )
+    .expect("write the guardrail");
+    std::fs::write(dir.path().join("bad.yaml"), "deny:\n  - anchr: x\n").expect("write");
+    let anchors = anchors();
+    let bench = |gates: &[&str]| {
+        let mut args = vec!["--anchors", anchors.as_str()];
+        args.extend_from_slice(gates);
+        args.extend([
+            "bench",
+            "/orders/42",
+            "--runs",
+            "1",
+            "--invoke",
+            "order.submit",
+        ]);
+        waymark(dir.path(), args, &[])
+    };
+    bench(&[]).exits(0).says("order.submit");
+    bench(&["--guardrail", "guard.yaml"])
+        .exits(1)
+        .says("invoke `order.submit` failed: consent_denied")
+        .says("the guardrail `guard.yaml` denies");
+    bench(&["--consent", "deny"])
+        .exits(1)
+        .says("invoke `order.submit` failed: consent_denied");
+    bench(&["--read-only"])
+        .exits(1)
+        .says("invoke `order.submit` failed: read_only_surface");
+    bench(&["--guardrail", "bad.yaml"])
+        .exits(2)
+        .says("bad.yaml:2:")
         .says("anchr");
 }
