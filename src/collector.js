@@ -311,10 +311,16 @@
   }
 
   var VISIBILITY = { visibilityProperty: true };
+  // Set by a read for the boxes it takes when nothing on the page can hide an element that
+  // has a box (see canHide): its box alone then says it is shown. `visChecks` counts the
+  // visibility checks made, for the read's answer.
+  var boxSays = false, visChecks = 0;
 
   // Shown: a box with a size, and not hidden by CSS (the caller read the box).
   function visibleOf(el, width, height) {
     if (width === 0 && height === 0) return false;
+    if (boxSays) return true;
+    visChecks++;
     return el.checkVisibility ? el.checkVisibility(VISIBILITY) : true;
   }
 
@@ -363,6 +369,12 @@
       // edited in script.
       stateful: null,
       statefulSheets: null,
+      // Whether a style rule can hide an element that has a box (see styleHides), and the
+      // sheets that answer is of; whether an element became one of the HIDERS since the
+      // last scan (see hidersIn).
+      hides: null,
+      hidesSheets: null,
+      hiders: false,
       // The window scrolled: only what is pinned to the viewport moves (see pinnedControls,
       // null until found again after a mutation).
       scrolled: false,
@@ -448,15 +460,22 @@
   // What restyles a page in script with no mutation, by what it changes: `sheet` the style
   // sheets, `rule` a declaration (a rule's; an element's own style mutates its attribute),
   // `state` what rules select on (a custom element defined, :defined; a custom state,
-  // :state()). Methods, then setters.
+  // :state()) or an element's style (a script's animation). Methods, then setters.
   var RESTYLING = [
     ['CSSStyleSheet', 'sheet', ['insertRule', 'deleteRule', 'addRule', 'removeRule', 'replace', 'replaceSync']],
     ['CSSGroupingRule', 'sheet', ['insertRule', 'deleteRule']],
     ['CSSStyleDeclaration', 'rule', ['setProperty', 'removeProperty']],
     ['CustomElementRegistry', 'state', ['define']],
-    ['CustomStateSet', 'state', ['add', 'delete', 'clear']]];
+    ['CustomStateSet', 'state', ['add', 'delete', 'clear']],
+    ['Element', 'state', ['animate']]];
   var RESTYLED_BY = [['Document', 'sheet', 'adoptedStyleSheets'], ['ShadowRoot', 'sheet', 'adoptedStyleSheets'],
     ['CSSStyleSheet', 'sheet', 'disabled'], ['CSSStyleDeclaration', 'rule', 'cssText']];
+  // A declaration set by name (`rule.style.visibility = 'hidden'`) calls no method and no
+  // setter that can be watched: the page reading a rule's declarations is watched instead,
+  // as a change to the sheets. (One it kept from an earlier read and sets by name later
+  // goes unseen until the sheets change.)
+  var RULES_WITH_STYLE = ['CSSStyleRule', 'CSSPageRule', 'CSSKeyframeRule', 'CSSFontFaceRule',
+    'CSSNestedDeclarations', 'CSSPositionTryRule', 'CSSFunctionDeclarations'];
 
   // Style changed in script (see watchSetters), a change of `kind` (see RESTYLING) made on
   // `self`: every box is taken again, and after a change to the sheets, whether style
@@ -468,7 +487,7 @@
     [W, topState()].forEach(function (w) {
       if (!w) return;
       w.moved = true;
-      if (sheets) w.stateful = w.pinned = null;
+      if (sheets) w.stateful = w.pinned = w.hides = null;
     });
   }
 
@@ -523,6 +542,18 @@
       Object.defineProperty(proto, s[2], {
         configurable: true, enumerable: d.enumerable, get: d.get,
         set: function (v) { restyled(s[1], this); d.set.call(this, v); }
+      });
+    });
+    RULES_WITH_STYLE.forEach(function (name) {
+      var proto = win[name] && win[name].prototype;
+      ['style', 'styleMap'].forEach(function (prop) {
+        var d = proto && Object.getOwnPropertyDescriptor(proto, prop);
+        if (!d || !d.get || !d.configurable) return;
+        if (prop === 'style') Object.defineProperty(proto, '__wmStyle', { value: d.get });
+        Object.defineProperty(proto, prop, {
+          configurable: true, enumerable: d.enumerable, set: d.set,
+          get: function () { restyled('sheet', this); return d.get.call(this); }
+        });
       });
     });
     if (win.addEventListener) {
@@ -781,12 +812,20 @@
   // controls, the labels and the dialogs cost a 10,000-control page twice as much): the
   // anchored elements with their tag, anchor and role attribute (read here once, for the
   // record), the labels and the dialogs, each in document order.
-  var SCANNED = '[data-anchor],label,dialog[open],[role=dialog],[role=alertdialog]';
+  // The scan also counts the elements that can hide one with a box, besides a style rule
+  // (see canHide): a style attribute naming visibility, a closed details element and
+  // hidden=until-found (their content has content-visibility: hidden), SVG's visibility
+  // attribute. Folded into the one scan they cost a 10,000-control read ~2 ms; the
+  // visibility checks they spare cost it ~12.
+  var HIDERS = '[style*="visibility" i],details:not([open]),[hidden="until-found" i],[visibility]';
+  var HIDER_ATTRS = { style: 1, open: 1, hidden: 1, visibility: 1 };
+  var SCANNED = '[data-anchor],label,dialog[open],[role=dialog],[role=alertdialog],' + HIDERS;
   function scan(root) {
     var found = root.querySelectorAll(SCANNED);
-    var s = { anchored: [], tags: [], anchors: [], roles: [], labels: [], dialogs: [] };
+    var s = { anchored: [], tags: [], anchors: [], roles: [], labels: [], dialogs: [], hiders: 0 };
     for (var i = 0; i < found.length; i++) {
       var el = found[i], tag = el.tagName, role = el.getAttribute('role');
+      if (el.matches(HIDERS)) s.hiders++;
       var anchor = el.getAttribute('data-anchor');
       if (anchor !== null) {
         s.anchored.push(el);
@@ -914,8 +953,45 @@
     return hit;
   }
 
-  // The attributes `scan` reads.
+  // The attributes `scan` reads (the hiders' aside: see hidersIn).
   var SCAN_ATTRS = { 'data-anchor': 1, role: 1, open: 1 };
+
+  // Whether a mutation in `log` may have made an element one of the HIDERS: an attribute
+  // they are told by set on one that now is. (An element added is found by a new scan: see
+  // scanHolds.) One that stopped being one is still counted until the next scan.
+  function hidersIn(log) {
+    for (var i = 0; i < log.length; i++) {
+      var m = log[i];
+      if (m.type === 'attributes' && HIDER_ATTRS[m.attributeName] && m.target.matches(HIDERS)) return true;
+    }
+    return false;
+  }
+
+  // Whether anything on the page can hide an element that has a box (see visibleOf): one of
+  // the HIDERS in a root's scan, or made one since (W.hiders), a style rule setting
+  // visibility or content-visibility (see styleHides), or a script's animation of either.
+  function canHide(roots, scans) {
+    return W.hiders || scans.some(function (sc) { return sc.hiders > 0; })
+      || styleHides(roots) || animatesHiding(roots);
+  }
+
+  // Whether an animation a script started (not a style sheet's animation or transition,
+  // whose keyframes styleHides reads) animates visibility or content-visibility.
+  function animatesHiding(roots) {
+    return roots.some(function (r) {
+      var list = r.root.getAnimations ? r.root.getAnimations() : [];
+      for (var i = 0; i < list.length; i++) {
+        var a = list[i];
+        if (a.animationName !== undefined || a.transitionProperty !== undefined) continue;
+        var frames = a.effect && a.effect.getKeyframes ? a.effect.getKeyframes() : null;
+        if (!frames) return true;
+        for (var k = 0; k < frames.length; k++) {
+          if ('visibility' in frames[k] || 'contentVisibility' in frames[k]) return true;
+        }
+      }
+      return false;
+    });
+  }
 
   // Whether a scan taken before the mutations in `log` still finds what a new one would: no
   // element it could find was added or removed (a label included, which names others), and
@@ -1154,7 +1230,7 @@
     var selectors = [];
     var unknown = sheetsOf(roots).some(function (sheet) {
       return eachRule(sheet, function (rule) {
-        var pos = rule.style && rule.style.position;
+        var style = styleOf(rule), pos = style && style.position;
         if (pos !== 'fixed' && pos !== 'sticky' && pos !== '-webkit-sticky') return;
         // Nested declarations pin what their parent rule selects: not looked for.
         if (typeof rule.selectorText !== 'string') return STOP;
@@ -1204,9 +1280,8 @@
   // sheets are others than last time (a style element's text changed, a sheet added) or one
   // was edited in script (see restyled): a large sheet takes milliseconds to walk.
   function styleFollowsState(roots) {
-    var sheets = sheetsOf(roots), known = W.statefulSheets;
-    if (W.stateful !== null && known && known.length === sheets.length
-      && sheets.every(function (sh, i) { return sh === known[i]; })) return W.stateful;
+    var sheets = sheetsOf(roots);
+    if (W.stateful !== null && sameSheets(W.statefulSheets, sheets)) return W.stateful;
     function declares(style) {
       for (var i = 0; i < style.length; i++) if (!PAINTS[style[i]]) return true;
       return false;
@@ -1214,12 +1289,40 @@
     W.statefulSheets = sheets;
     W.stateful = sheets.some(function (sheet) {
       return eachRule(sheet, function (rule, onState) {
-        var sel = rule.selectorText;
+        var sel = rule.selectorText, style = styleOf(rule);
         var state = onState || (typeof sel === 'string' && STATEFUL.test(sel));
-        return state && rule.style && declares(rule.style) ? STOP : state;
+        return state && style && declares(style) ? STOP : state;
       }) === STOP;
     });
     return W.stateful;
+  }
+
+  // Whether a style rule of the roots' sheets sets visibility or content-visibility, a
+  // keyframe's included (`all` sets both): what can hide an element that has a box (see
+  // canHide). A sheet whose rules cannot be read counts as one that does. Cached as
+  // styleFollowsState is, and asked again after a whole read.
+  function styleHides(roots) {
+    var sheets = sheetsOf(roots);
+    if (W.hides !== null && sameSheets(W.hidesSheets, sheets)) return W.hides;
+    W.hidesSheets = sheets;
+    W.hides = sheets.some(function (sheet) {
+      return eachRule(sheet, function (rule) {
+        var style = styleOf(rule);
+        if (style && (style.getPropertyValue('visibility') || style.getPropertyValue('content-visibility'))) return STOP;
+      }) === STOP;
+    });
+    return W.hides;
+  }
+
+  function sameSheets(known, sheets) {
+    return !!known && known.length === sheets.length && sheets.every(function (sh, i) { return sh === known[i]; });
+  }
+
+  // A rule's declarations, read past the watch on the page's reads of them (see
+  // watchSetters), so the collector's own reads do not count as the page's.
+  function styleOf(rule) {
+    var own = rule.__wmStyle;
+    return own ? own.call(rule) : rule.style;
   }
 
   // The style sheets of the roots, their own and adopted, in order.
@@ -1259,17 +1362,20 @@
   // nothing was cut, only what changed is sent. When nothing happened since the last read
   // that could change a record — no mutation, no value changed, nothing moved or restyled
   // (see shifted) — its records are reused as they are (the focus is reported apart; a
-  // declaration edited through a rule's style properties, `rule.style.display = …`, is
-  // seen at the next mutation). With `region`, only that region's controls, whole, and
+  // rule's style the page kept from an earlier read and sets by name later is seen at the
+  // next mutation, see RULES_WITH_STYLE). With `region`, only that region's controls, whole, and
   // nothing kept for the next read (see `readRegion`). With `caps`, the evidence too. With
   // `whole`, as the document's first read (for a bench's cold figure), kept as any read is.
   function read(max, since, region, caps, whole) {
     if (region !== null && region !== undefined) return readRegion(max, region, caps);
     if (whole) {
-      // As the document's first read: every root found and every control gathered again.
+      // As the document's first read: every root found and every control gathered again,
+      // and what the style sheets hold asked again.
       W.rootsUnknown = true;
+      W.hides = null;
       since = null;
     }
+    visChecks = 0;
     var roots = collectRoots();
     var prev = W.cache;
     // Whether the last read's records stand (see shifted): with a change to the window's
@@ -1341,6 +1447,7 @@
         // Only the window scrolled: the controls pinned to the viewport take their box and
         // visibility again (those past the cut have none to take), and so do those with no
         // box, which a box query places at the viewport's corner.
+        boxSays = !canHide(roots, prev.scanned);
         var again = new Set(), movedIds = new Set(rewritten), top = originOf(roots[0]);
         shift.controls.forEach(function (el) {
           var id = idIn(el);
@@ -1372,6 +1479,9 @@
       // removed or renamed what it found (see scanHolds).
       var scans = hit && prev.roots === roots && scanHolds(W.log) ? prev.scanned
         : roots.map(function (r) { return scan(r.root); });
+      // Scanned again, the hiders are counted afresh; else what the mutations made one adds.
+      W.hiders = scans === (prev && prev.scanned) ? W.hiders || hidersIn(W.log) : false;
+      boxSays = !canHide(roots, scans);
       // A root found again with another region than it had (its host moved, or an
       // attribute its region reads changed above it), or found anew, is gathered whole.
       var wasRegion = hit && prev.roots !== roots ? new Map(prev.roots.map(function (r) { return [r.root, r.region]; })) : null;
@@ -1460,6 +1570,8 @@
     var head = headOf(token, total, droppedByRegion, droppedByRole, dialog);
     head.gathered = fresh;
     head.measured = measured;
+    head.vis_checks = visChecks;
+    boxSays = false;
     if (ev) head.evidence = ev;
     var parts = [];
     // A cut read sends a delta as well: the controls that came under the cut since are

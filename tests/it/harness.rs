@@ -111,6 +111,7 @@ pub struct Notes {
     kinds: Vec<String>,
     gathered: Vec<u64>,
     measured: Vec<u64>,
+    vis_checks: Vec<u64>,
 }
 
 /// The test's own eyes on a page the tools drive: plain DOM queries, independent of the
@@ -121,7 +122,7 @@ impl ProbedTab {
     /// Notes the kind of the read `answer` holds, if it holds one, and how many records it
     /// built whole or measured again: its JSON ends at the first newline (see `withRecords` in
     /// collector.js), and a read in it says `"kind":"full"` or `"kind":"delta"`,
-    /// `"gathered":N` and `"measured":N`.
+    /// `"gathered":N`, `"measured":N` and `"vis_checks":N`.
     fn note(&self, answer: &Result<String, BrowserError>) {
         let Ok(answer) = answer else { return };
         let json = answer.split('\n').next().unwrap_or_default();
@@ -138,6 +139,7 @@ impl ProbedTab {
         };
         notes.gathered.extend(count("gathered"));
         notes.measured.extend(count("measured"));
+        notes.vis_checks.extend(count("vis_checks"));
     }
 }
 
@@ -240,6 +242,12 @@ impl Probe {
     /// (kept otherwise), in order.
     pub fn measured(&self) -> Vec<u64> {
         std::mem::take(&mut self.1.lock().expect("the notes").measured)
+    }
+
+    /// How many controls each read since the last call asked the browser whether CSS hides
+    /// them (the rest it took as shown by their box alone, or reused), in order.
+    pub fn vis_checks(&self) -> Vec<u64> {
+        std::mem::take(&mut self.1.lock().expect("the notes").vis_checks)
     }
 
     /// Runs `script` (statements) in the page, behind the tools' back.

@@ -295,7 +295,7 @@ fn a_whole_read_gathers_what_a_warm_read_holds_and_later_reads_build_on_it() {
 }
 
 #[test]
-fn a_whole_read_sees_what_no_mutation_announced() {
+fn what_no_mutation_announced_is_seen_by_the_next_read() {
     let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
     block_on(async {
         let screen = open(&tools, "/restyled.html").await;
@@ -305,15 +305,13 @@ fn a_whole_read_sees_what_no_mutation_announced() {
         tokio::time::sleep(std::time::Duration::from_millis(600)).await;
         let warm = ok(&tools.read_screen().await).clone();
         assert!(!control(&warm, "restyled.goes", None).visible);
-        // A declaration set through a rule's style property: nothing announces it.
+        // A declaration set by name through a rule's style: no method, no setter, but the
+        // page read the rule's declarations, which is watched.
         probe
             .run("document.styleSheets[0].cssRules[2].style.visibility = 'hidden'")
             .await;
         let warm = ok(&tools.read_screen().await).clone();
-        assert!(
-            control(&warm, "restyled.stays", None).visible,
-            "a warm read reuses what the page kept (see collector.js `read`)"
-        );
+        assert!(!control(&warm, "restyled.stays", None).visible);
         let whole = ok(&tools.read_screen_whole().await).clone();
         assert!(!control(&whole, "restyled.goes", None).visible);
         assert!(!control(&whole, "restyled.stays", None).visible);
@@ -786,6 +784,89 @@ fn random_mutations(max_controls: usize) {
             let at = format!("cut at {max_controls}, step {seed}");
             assert_eq!(read.controls, whole.controls, "{at}");
             assert_eq!(read.truncation, whole.truncation, "{at}");
+        }
+        tools.close().await;
+    });
+}
+
+/// On a page where nothing can hide a control that has a box, a read takes boxes alone as
+/// saying what is shown and asks the browser nothing more, also after a mutation. Each
+/// way CSS hides an element and leaves its box, made so in script after the page loaded,
+/// has the next read ask again and report the control hidden, as a whole read does.
+#[test]
+fn boxes_alone_say_shown_only_where_nothing_can_hide_one() {
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
+    // (the step, what it runs in the page, the control it hides)
+    let steps = [
+        (
+            "a style attribute",
+            "document.getElementById('w1').style.visibility = 'hidden'",
+            "hiding.one",
+        ),
+        (
+            "a details element closed",
+            "document.getElementById('w2').open = false",
+            "hiding.two",
+        ),
+        (
+            "hidden until found",
+            "document.getElementById('w3').setAttribute('hidden', 'until-found')",
+            "hiding.three",
+        ),
+        (
+            "a hidden control added",
+            "document.querySelector('main').insertAdjacentHTML('beforeend', \
+             '<div style=\"visibility: hidden\"><button data-anchor=\"hiding.added\">Added</button></div>')",
+            "hiding.added",
+        ),
+        (
+            "a rule inserted",
+            "document.styleSheets[0].insertRule('#w4 { visibility: hidden }', 2)",
+            "hiding.four",
+        ),
+        (
+            "content-visibility by a rule",
+            "document.styleSheets[0].insertRule('#w1 { content-visibility: hidden }', 2)",
+            "hiding.one",
+        ),
+        (
+            "a rule's declaration set by name",
+            "document.styleSheets[0].cssRules[0].style.visibility = 'hidden'",
+            "hiding.five",
+        ),
+        (
+            "a script's animation",
+            "document.getElementById('w4').animate([{visibility: 'hidden'}, \
+             {visibility: 'hidden'}], {duration: 1e6})",
+            "hiding.four",
+        ),
+        (
+            "SVG's visibility attribute",
+            "document.getElementById('w6').setAttribute('visibility', 'hidden')",
+            "hiding.six",
+        ),
+    ];
+    block_on(async {
+        for (step, script, hidden) in steps {
+            let opened = open(&tools, "/hiding.html").await;
+            assert!(opened.controls.iter().all(|c| c.visible), "{step}");
+            assert_eq!(probe.vis_checks(), [0], "{step}: the first read");
+            probe.measured();
+            // A mutation that can hide nothing: every box is taken again, and trusted.
+            probe.run("document.body.dataset.touched = '1'").await;
+            let touched = ok(&tools.read_screen().await).clone();
+            assert!(touched.controls.iter().all(|c| c.visible), "{step}");
+            assert_eq!(probe.measured(), [6], "{step}");
+            assert_eq!(probe.vis_checks(), [0], "{step}: a read after a mutation");
+
+            probe.run(script).await;
+            let read = ok(&tools.read_screen().await).clone();
+            assert!(!control(&read, hidden, None).visible, "{step}: {hidden}");
+            let asked = probe.vis_checks();
+            assert!(asked.iter().any(|&n| n > 0), "{step}: {asked:?}");
+            let whole = ok(&tools.read_screen_whole().await).clone();
+            assert_eq!(read.controls, whole.controls, "{step}");
+            assert!(probe.vis_checks().iter().any(|&n| n > 0), "{step}: whole");
         }
         tools.close().await;
     });
