@@ -25,6 +25,7 @@ use url::Url;
 
 use crate::browser::{Chromium, Tab};
 use crate::control::Hub;
+use crate::control::cookies::Cookie;
 use crate::control::page::camera_source;
 use crate::run::{
     RunError, Settings, Target, control_page, exit, guardrail_and_cookies, load_registry, run_id,
@@ -143,7 +144,7 @@ pub async fn bench(
     let target = Target::start(settings.base_url.as_deref()).await?;
     let mut plans = Vec::with_capacity(routes.len());
     for route in routes {
-        plans.push(plan(route, &target.base, options).await?);
+        plans.push(plan(route, &target.base, options, &cookies).await?);
     }
     let browser = Chromium::launch(settings.launch.clone())
         .await
@@ -236,8 +237,14 @@ pub async fn bench(
     Ok(code)
 }
 
-/// The route with `--invoke auto` / `--fill auto` resolved from the page's meta tags.
-async fn plan(route: &str, base: &Url, options: &BenchOptions) -> Result<Plan, BenchError> {
+/// The route with `--invoke auto` / `--fill auto` resolved from the page's meta tags (the
+/// page fetched with `cookies`, the profile's).
+async fn plan(
+    route: &str,
+    base: &Url,
+    options: &BenchOptions,
+    cookies: &[Cookie],
+) -> Result<Plan, BenchError> {
     let auto = |flag: &Option<String>| flag.as_deref() == Some("auto");
     let targets = if auto(&options.invoke) || auto(&options.fill) {
         let flag = if auto(&options.invoke) {
@@ -245,7 +252,7 @@ async fn plan(route: &str, base: &Url, options: &BenchOptions) -> Result<Plan, B
         } else {
             "fill"
         };
-        Some(page::bench_targets(base, route, flag).await?)
+        Some(page::bench_targets(base, route, flag, cookies).await?)
     } else {
         None
     };

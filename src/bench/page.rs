@@ -1,7 +1,7 @@
 //! The bench targets a page names for itself (`<meta name="bench-click-target">` and
 //! `<meta name="bench-fill-target">`, as the dense pages carry them), read by fetching the
 //! page over plain HTTP — never through the browser tab being measured, which only the
-//! tools may touch.
+//! tools may touch — with the profile's cookies for it, as the tab is opened with them.
 //!
 //! A deliberately small HTTP/1.0 client over a tokio `TcpStream`: one GET, the whole
 //! answer, no redirects. HTTP/1.0 keeps the answer free of chunked framing.
@@ -13,6 +13,7 @@ use tokio::net::TcpStream;
 use url::Url;
 
 use super::BenchError;
+use crate::control::cookies::Cookie;
 use crate::run::RunError;
 
 /// The anchors a page names as its bench targets.
@@ -33,11 +34,13 @@ pub(super) fn meta_name(flag: &str) -> &'static str {
     }
 }
 
-/// Fetches `route` of the app at `base` and reads its bench targets, for `--{flag} auto`.
+/// Fetches `route` of the app at `base` (sending what of `cookies` a browser would) and
+/// reads its bench targets, for `--{flag} auto`.
 pub(super) async fn bench_targets(
     base: &Url,
     route: &str,
     flag: &'static str,
+    cookies: &[Cookie],
 ) -> Result<Targets, BenchError> {
     let bad = |why: String| BenchError::Auto {
         flag,
@@ -52,7 +55,7 @@ pub(super) async fn bench_targets(
             "the page's bench targets are read over plain HTTP, and `{url}` is not http; give the anchors instead"
         )));
     }
-    let (status, html) = tokio::time::timeout(Duration::from_secs(30), get(&url))
+    let (status, html) = tokio::time::timeout(Duration::from_secs(30), get(&url, cookies))
         .await
         .map_err(|_| unreachable(&url, "no answer within 30 s".into()))?
         .map_err(|e| unreachable(&url, e.to_string()))?;
@@ -72,8 +75,8 @@ fn unreachable(url: &Url, why: String) -> BenchError {
     })
 }
 
-/// One `GET`: the status code and the body.
-async fn get(url: &Url) -> io::Result<(u16, String)> {
+/// One `GET` with what of `cookies` goes to `url`: the status code and the body.
+async fn get(url: &Url, cookies: &[Cookie]) -> io::Result<(u16, String)> {
     let host = url.host_str().unwrap_or_default();
     let port = url.port_or_known_default().unwrap_or(80);
     let stream = TcpStream::connect((host, port)).await?;
@@ -85,9 +88,13 @@ async fn get(url: &Url) -> io::Result<(u16, String)> {
         Some(p) => format!("{host}:{p}"),
         None => host.to_string(),
     };
+    let cookie_header = match cookie_header(url, cookies, now_secs()) {
+        Some(value) => format!("Cookie: {value}\r\n"),
+        None => String::new(),
+    };
     let request = format!(
         "GET {target} HTTP/1.0\r\nHost: {host_header}\r\nAccept: text/html\r\n\
-         User-Agent: waymark-bench\r\nConnection: close\r\n\r\n"
+         User-Agent: waymark-bench\r\n{cookie_header}Connection: close\r\n\r\n"
     );
     write_all(&stream, request.as_bytes()).await?;
     let answer = read_to_end(&stream).await?;
@@ -97,6 +104,39 @@ async fn get(url: &Url) -> io::Result<(u16, String)> {
             "the answer is not an HTTP response",
         )
     })
+}
+
+/// The `Cookie` header a browser sends with a plain-HTTP request for `url`: the cookies
+/// not expired at `now` (seconds since the epoch) whose domain and path match (RFC 6265
+/// 5.1.3, 5.1.4) and that are not secure-only; none when no cookie goes.
+fn cookie_header(url: &Url, cookies: &[Cookie], now: f64) -> Option<String> {
+    let host = url.host_str()?.to_ascii_lowercase();
+    let path = url.path();
+    let sent: Vec<String> = cookies
+        .iter()
+        .filter(|c| !c.secure && c.expires.is_none_or(|e| e > now))
+        .filter(|c| {
+            host == c.domain
+                || (!c.host_only
+                    && host
+                        .strip_suffix(c.domain.as_str())
+                        .is_some_and(|sub| sub.ends_with('.')))
+        })
+        .filter(|c| {
+            path == c.path
+                || path
+                    .strip_prefix(c.path.as_str())
+                    .is_some_and(|rest| c.path.ends_with('/') || rest.starts_with('/'))
+        })
+        .map(|c| format!("{}={}", c.name, c.value))
+        .collect();
+    (!sent.is_empty()).then(|| sent.join("; "))
+}
+
+fn now_secs() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
 }
 
 async fn write_all(stream: &TcpStream, mut buf: &[u8]) -> io::Result<()> {
@@ -210,6 +250,48 @@ fn unescape(s: &str) -> String {
 mod tests {
     use super::*;
 
+    fn cookie(name: &str, domain: &str, host_only: bool, path: &str) -> Cookie {
+        Cookie {
+            name: name.into(),
+            value: format!("v-{name}"),
+            domain: domain.into(),
+            host_only,
+            path: path.into(),
+            secure: false,
+            http_only: true,
+            expires: None,
+            same_site: None,
+        }
+    }
+
+    #[test]
+    fn a_plain_request_carries_the_cookies_a_browser_would_send() {
+        let url = Url::parse("http://app.example.com:8080/claims/7?x=1").unwrap();
+        let mut secure = cookie("secure", "example.com", false, "/");
+        secure.secure = true;
+        let mut expired = cookie("expired", "app.example.com", true, "/");
+        expired.expires = Some(99.0);
+        let mut later = cookie("later", "app.example.com", true, "/");
+        later.expires = Some(101.0);
+        let cookies = [
+            cookie("parent", "example.com", false, "/"),
+            cookie("host", "app.example.com", true, "/claims"),
+            cookie("parent-host-only", "example.com", true, "/"),
+            cookie("other", "notexample.com", false, "/"),
+            cookie("deeper", "app.example.com", true, "/claims/7/lines"),
+            cookie("near", "app.example.com", true, "/claim"),
+            cookie("dir", "app.example.com", true, "/claims/"),
+            secure,
+            expired,
+            later,
+        ];
+        assert_eq!(
+            cookie_header(&url, &cookies, 100.0).as_deref(),
+            Some("parent=v-parent; host=v-host; dir=v-dir; later=v-later")
+        );
+        assert_eq!(cookie_header(&url, &cookies[3..4], 100.0), None);
+    }
+
     #[test]
     fn meta_content_reads_either_attribute_order_and_quote() {
         let html = "<!DOCTYPE html><html><head><meta charset=\"utf-8\">\n\
@@ -241,7 +323,7 @@ mod tests {
             .await
             .expect("the demo app starts");
         let base = Url::parse(demo.base_url()).expect("a URL");
-        let targets = bench_targets(&base, "/dense?n=137", "invoke")
+        let targets = bench_targets(&base, "/dense?n=137", "invoke", &[])
             .await
             .expect("fetched");
         let page = crate::demo::dense_page(137);
@@ -250,7 +332,7 @@ mod tests {
             "<meta name=\"bench-fill-target\" content=\"{}\">",
             targets.fill.as_deref().expect("a fill target")
         )));
-        let e = bench_targets(&base, "/dense?n=5", "fill")
+        let e = bench_targets(&base, "/dense?n=5", "fill", &[])
             .await
             .expect_err("400");
         assert!(e.to_string().contains("HTTP 400"), "{e}");

@@ -320,34 +320,33 @@ fn read_and_bench_see_a_screen_behind_a_sign_in_with_the_profile() {
         signed_out.stdout
     );
 
-    let bench = |profile: &[&str]| {
+    let bench = |profile: &[&str], targets: &[&str]| {
         let mut args = vec!["--base-url", base];
         args.extend_from_slice(profile);
-        args.extend([
-            "bench",
-            "/members.html",
-            "--runs",
-            "1",
-            "--invoke",
-            "members.save",
-            "--fill",
-            "members.note",
-            "--json",
-        ]);
+        args.extend(["bench", "/members.html", "--runs", "1", "--json"]);
+        args.extend_from_slice(targets);
         waymark(cwd, args, &env)
     };
-    let measured = bench(&["--profile", "member"]);
-    measured.exits(0);
-    tells_no_value(&measured);
-    let report: serde_json::Value = serde_json::from_str(&measured.stdout)
-        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", measured.all()));
-    let route = &report["routes"][0];
-    assert_eq!(route["controls"], 2, "{route}");
-    assert_eq!(route["invoke"]["anchor"], "members.save", "{route}");
-    assert_eq!(route["fill"]["anchor"], "members.note", "{route}");
-    bench(&[])
+    let named = ["--invoke", "members.save", "--fill", "members.note"];
+    // `auto` reads the page's bench targets over plain HTTP, with the profile's cookies too.
+    let auto = ["--invoke", "auto", "--fill", "auto"];
+    for targets in [&named, &auto] {
+        let measured = bench(&["--profile", "member"], targets);
+        measured.exits(0);
+        tells_no_value(&measured);
+        let report: serde_json::Value = serde_json::from_str(&measured.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", measured.all()));
+        let route = &report["routes"][0];
+        assert_eq!(route["controls"], 2, "{route}");
+        assert_eq!(route["invoke"]["anchor"], "members.save", "{route}");
+        assert_eq!(route["fill"]["anchor"], "members.note", "{route}");
+    }
+    bench(&[], &named)
         .exits(1)
         .says("/members.html could not be measured: invoke `members.save` failed: unknown_anchor");
+    bench(&[], &auto).exits(2).says(
+        "`--invoke auto` on `/members.html`: the page has no `<meta name=\"bench-click-target\">`",
+    );
     // An unknown profile is bad input, found before a browser starts.
     let env = [
         ("WAYMARK_HOME", home.path().as_os_str()),

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use axum::extract::Path as UrlPath;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use url::Url;
 use waymark::browser::ChromiumTab;
@@ -39,7 +39,22 @@ pub fn base() -> Url {
     .clone()
 }
 
-async fn page(UrlPath(name): UrlPath<String>) -> Response {
+/// What the server answers for `members.html` without the session cookie: a sign-in page.
+const SIGN_IN: &str = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+    <title>Sign in</title></head><body><main>\
+    <a data-anchor=\"members.sign-in\" href=\"#sign-in\">Sign in</a></main></body></html>";
+
+async fn page(UrlPath(name): UrlPath<String>, headers: HeaderMap) -> Response {
+    // A screen behind a sign-in, as an app serves it: its page only with the session cookie.
+    let signed_in = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .any(|c| c.trim_start().starts_with("member="));
+    if name == "members.html" && !signed_in {
+        return Html(SIGN_IN).into_response();
+    }
     let plain = name.ends_with(".html")
         && !name.starts_with('.')
         && name
