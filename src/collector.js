@@ -313,14 +313,18 @@
   var VISIBILITY = { visibilityProperty: true };
   // Set by a read for the boxes it takes when nothing on the page can hide an element that
   // has a box (see canHide): its box alone then says it is shown. `visChecks` counts the
-  // visibility checks made, for the read's answer.
+  // checks made of controls, for the read's answer.
   var boxSays = false, visChecks = 0;
 
-  // Shown: a box with a size, and not hidden by CSS (the caller read the box).
-  function visibleOf(el, width, height) {
+  // Shown: a box with a size, and not hidden by CSS (the caller read the box). `exact`:
+  // asked of the browser even where a read trusts boxes (an element that may sit past
+  // the cut, which the scan did not test).
+  function visibleOf(el, width, height, exact) {
     if (width === 0 && height === 0) return false;
-    if (boxSays) return true;
-    visChecks++;
+    if (!exact) {
+      if (boxSays) return true;
+      visChecks++;
+    }
     return el.checkVisibility ? el.checkVisibility(VISIBILITY) : true;
   }
 
@@ -816,17 +820,24 @@
   // (see canHide): a style attribute naming visibility, a closed details element and
   // hidden=until-found (their content has content-visibility: hidden), SVG's visibility
   // attribute. Folded into the one scan they cost a 10,000-control read ~2 ms; the
-  // visibility checks they spare cost it ~12.
+  // visibility checks they spare cost it ~12. Anchored elements past the first `budget`
+  // (past the read's cut) are not tested: what they hide is their own content, past the
+  // cut as well, and what a shadow tree slots into them (see canHide).
   var HIDERS = '[style*="visibility" i],details:not([open]),[hidden="until-found" i],[visibility]';
   var HIDER_ATTRS = { style: 1, open: 1, hidden: 1, visibility: 1 };
   var SCANNED = '[data-anchor],label,dialog[open],[role=dialog],[role=alertdialog],' + HIDERS;
-  function scan(root) {
+  function scan(root, budget) {
     var found = root.querySelectorAll(SCANNED);
-    var s = { anchored: [], tags: [], anchors: [], roles: [], labels: [], dialogs: [], hiders: 0 };
+    var s = { anchored: [], tags: [], anchors: [], roles: [], labels: [], dialogs: [], hiders: 0, untested: false };
+    if (budget === undefined) budget = Infinity;
     for (var i = 0; i < found.length; i++) {
       var el = found[i], tag = el.tagName, role = el.getAttribute('role');
-      if (el.matches(HIDERS)) s.hiders++;
       var anchor = el.getAttribute('data-anchor');
+      if (anchor === null || s.anchored.length < budget) {
+        if (el.matches(HIDERS)) s.hiders++;
+      } else {
+        s.untested = true;
+      }
       if (anchor !== null) {
         s.anchored.push(el);
         s.tags.push(tag);
@@ -863,7 +874,7 @@
         var modal = d.tagName === 'DIALOG' ? d.matches(':modal') : d.getAttribute('aria-modal') === 'true' || d.getAttribute('role') === 'alertdialog';
         if (!modal) continue;
         var box = d.getBoundingClientRect();
-        if (!visibleOf(d, box.width, box.height)) continue;
+        if (!visibleOf(d, box.width, box.height, true)) continue;
         // A dialog is named by aria-labelledby or aria-label, never by a <label>.
         return nameOf(d, 'dialog', NO_LABELS) || 'dialog';
       }
@@ -953,6 +964,17 @@
     return hit;
   }
 
+  // Each root's scan, in order, the anchored elements within `max` of them all tested for
+  // HIDERS.
+  function scanAll(roots, max) {
+    var left = max;
+    return roots.map(function (r) {
+      var sc = scan(r.root, left);
+      left = Math.max(0, left - sc.anchored.length);
+      return sc;
+    });
+  }
+
   // The attributes `scan` reads (the hiders' aside: see hidersIn).
   var SCAN_ATTRS = { 'data-anchor': 1, role: 1, open: 1 };
 
@@ -970,8 +992,10 @@
   // Whether anything on the page can hide an element that has a box (see visibleOf): one of
   // the HIDERS in a root's scan, or made one since (W.hiders), a style rule setting
   // visibility or content-visibility (see styleHides), or a script's animation of either.
+  // With shadow roots or frames, an anchored element the scan left untested past the cut
+  // may be one (a shadow tree's may hold a control slotted from before the cut).
   function canHide(roots, scans) {
-    return W.hiders || scans.some(function (sc) { return sc.hiders > 0; })
+    return W.hiders || scans.some(function (sc) { return sc.hiders > 0 || (sc.untested && roots.length > 1); })
       || styleHides(roots) || animatesHiding(roots);
   }
 
@@ -1478,7 +1502,7 @@
       // The last scan stands when the roots are the same and no mutation could have added,
       // removed or renamed what it found (see scanHolds).
       var scans = hit && prev.roots === roots && scanHolds(W.log) ? prev.scanned
-        : roots.map(function (r) { return scan(r.root); });
+        : scanAll(roots, max);
       // Scanned again, the hiders are counted afresh; else what the mutations made one adds.
       W.hiders = scans === (prev && prev.scanned) ? W.hiders || hidersIn(W.log) : false;
       boxSays = !canHide(roots, scans);

@@ -871,3 +871,42 @@ fn boxes_alone_say_shown_only_where_nothing_can_hide_one() {
         tools.close().await;
     });
 }
+
+/// A read cut at `max` tests for what can hide a control only the anchored elements
+/// before the cut: one past it hides only its own content, past the cut too, so boxes are
+/// still trusted. But a shadow tree read after the document may slot a control from
+/// before the cut into one past it, so with shadow roots a hider past the cut is not ruled
+/// out.
+#[test]
+fn a_hider_past_the_cut_hides_nothing_before_it_but_what_a_shadow_tree_slots() {
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions {
+        max_controls: 1,
+        ..ToolOptions::default()
+    });
+    block_on(async {
+        let cut = open(&tools, "/past-cut.html").await;
+        let shown: Vec<_> = cut
+            .controls
+            .iter()
+            .map(|c| (c.anchor.as_str(), c.visible))
+            .collect();
+        assert_eq!(shown, [("cut.first", true)]);
+        assert_eq!(probe.vis_checks(), [0]);
+        // A dialog is asked about as it is, wherever it sits.
+        assert_eq!(cut.dialog, None);
+        let slotted = open(&tools, "/slotted.html").await;
+        assert!(!control(&slotted, "slotted.inner", None).visible);
+        assert!(probe.vis_checks().iter().all(|&n| n > 0));
+        tools.close().await;
+    });
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
+    block_on(async {
+        let whole = open(&tools, "/past-cut.html").await;
+        assert!(control(&whole, "cut.first", None).visible);
+        assert!(!control(&whole, "cut.wrap", None).visible);
+        assert!(!control(&whole, "cut.inner", None).visible);
+        assert_eq!(whole.dialog, None);
+        assert!(probe.vis_checks().iter().all(|&n| n > 0));
+        tools.close().await;
+    });
+}
