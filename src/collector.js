@@ -553,7 +553,11 @@
       ['style', 'styleMap'].forEach(function (prop) {
         var d = proto && Object.getOwnPropertyDescriptor(proto, prop);
         if (!d || !d.get || !d.configurable) return;
-        if (prop === 'style') Object.defineProperty(proto, '__wmStyle', { value: d.get });
+        // The collector's own reads go past the watch (see styleOf); a prototype that
+        // takes no new property is left unwatched.
+        if (prop === 'style') {
+          try { Object.defineProperty(proto, '__wmStyle', { value: d.get }); } catch (e) { return; }
+        }
         Object.defineProperty(proto, prop, {
           configurable: true, enumerable: d.enumerable, set: d.set,
           get: function () { restyled('sheet', this); return d.get.call(this); }
