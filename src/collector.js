@@ -369,12 +369,12 @@
       // changes the states style rules select on (:hover, :checked, :focus-within…).
       stirred: false,
       // Whether a rule on such a state could move or hide a box (see styleFollowsState),
-      // and the style sheets that answer is of; null until asked again after a sheet was
-      // edited in script.
+      // and the style sheets that answer is of (both kept by ruleStops); null until asked
+      // again after a sheet was edited in script.
       stateful: null,
       statefulSheets: null,
       // Whether a style rule can hide an element that has a box (see styleHides), and the
-      // sheets that answer is of; whether an element became one of the HIDERS since the
+      // sheets that answer is of (kept by ruleStops as well); whether an element became one of the HIDERS since the
       // last scan (see hidersIn).
       hides: null,
       hidesSheets: null,
@@ -1303,47 +1303,41 @@
   ).split(' ').forEach(function (p) { PAINTS[p] = 1; });
 
   // Whether a style rule of the roots' sheets selects on a STATEFUL state and sets anything
-  // that is not paint (nested and grouped rules and imports included). A sheet whose rules
-  // cannot be read (another origin's) counts as one that does. Asked again only when the
-  // sheets are others than last time (a style element's text changed, a sheet added) or one
-  // was edited in script (see restyled): a large sheet takes milliseconds to walk.
+  // that is not paint (nested and grouped rules and imports included).
   function styleFollowsState(roots) {
-    var sheets = sheetsOf(roots);
-    if (W.stateful !== null && sameSheets(W.statefulSheets, sheets)) return W.stateful;
     function declares(style) {
       for (var i = 0; i < style.length; i++) if (!PAINTS[style[i]]) return true;
       return false;
     }
-    W.statefulSheets = sheets;
-    W.stateful = sheets.some(function (sheet) {
-      return eachRule(sheet, function (rule, onState) {
-        var sel = rule.selectorText, style = styleOf(rule);
-        var state = onState || (typeof sel === 'string' && STATEFUL.test(sel));
-        return state && style && declares(style) ? STOP : state;
-      }) === STOP;
+    return ruleStops(roots, 'stateful', function (rule, onState) {
+      var sel = rule.selectorText, style = styleOf(rule);
+      var state = onState || (typeof sel === 'string' && STATEFUL.test(sel));
+      return state && style && declares(style) ? STOP : state;
     });
-    return W.stateful;
   }
 
   // Whether a style rule of the roots' sheets sets visibility or content-visibility, a
   // keyframe's included (`all` sets both): what can hide an element that has a box (see
-  // canHide). A sheet whose rules cannot be read counts as one that does. Cached as
-  // styleFollowsState is, and asked again after a whole read.
+  // canHide). Asked again after a whole read too.
   function styleHides(roots) {
-    var sheets = sheetsOf(roots);
-    if (W.hides !== null && sameSheets(W.hidesSheets, sheets)) return W.hides;
-    W.hidesSheets = sheets;
-    W.hides = sheets.some(function (sheet) {
-      return eachRule(sheet, function (rule) {
-        var style = styleOf(rule);
-        if (style && (style.getPropertyValue('visibility') || style.getPropertyValue('content-visibility'))) return STOP;
-      }) === STOP;
+    return ruleStops(roots, 'hides', function (rule) {
+      var style = styleOf(rule);
+      if (style && (style.getPropertyValue('visibility') || style.getPropertyValue('content-visibility'))) return STOP;
     });
-    return W.hides;
   }
 
-  function sameSheets(known, sheets) {
-    return !!known && known.length === sheets.length && sheets.every(function (sh, i) { return sh === known[i]; });
+  // Whether `visit` stops at a rule of the roots' sheets (see eachRule; a sheet whose rules
+  // cannot be read, another origin's, stops it too), kept in W[key] with the sheets it is
+  // of in W[key + 'Sheets']: asked again only when the sheets are others (a style element's
+  // text changed, a sheet added) or the answer was dropped (null: a sheet edited in script,
+  // see restyled), since a large sheet takes milliseconds to walk.
+  function ruleStops(roots, key, visit) {
+    var sheets = sheetsOf(roots), known = W[key + 'Sheets'];
+    if (W[key] !== null && known && known.length === sheets.length
+      && sheets.every(function (sh, i) { return sh === known[i]; })) return W[key];
+    W[key + 'Sheets'] = sheets;
+    W[key] = sheets.some(function (sheet) { return eachRule(sheet, visit) === STOP; });
+    return W[key];
   }
 
   // A rule's declarations, read past the watch on the page's reads of them (see
