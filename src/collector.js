@@ -35,6 +35,12 @@
 //                                                 first quiet window
 //   elements {ids}                             -> the elements a read named, as objects (not
 //                                                 a JSON string: for accessibility queries)
+//
+// Any operation may also carry `sheets: {doc, texts: {href: text | null}}`: the text of
+// style sheets of another origin, which the page cannot read, as the browser holds them
+// (null: it holds none). They are taken in before the operation runs, in the document
+// named `doc` only (see takeSheets). A read's answer names the sheets it could not read
+// that nobody was asked for yet, under `unread_sheets`.
 (function (op, args) {
   'use strict';
   var t0 = performance.now();
@@ -382,7 +388,18 @@
       // The window scrolled: only what is pinned to the viewport moves (see pinnedControls,
       // null until found again after a mutation).
       scrolled: false,
-      pinned: null
+      pinned: null,
+      // What the rules of style sheets of another origin hold, by address, from the text the
+      // runner sent (see takeSheets): {stateful, hides, pinned}, or null when not known.
+      // The text itself is not kept. `sheetsAsked`: the addresses already named to the runner;
+      // `sheetsUnread`: those to name in the next read's answer.
+      sheetFacts: new Map(),
+      sheetsAsked: new Set(),
+      sheetsUnread: [],
+      // The page's own sheets and constructor, as they were before its scripts ran, and the
+      // sheets the collector made (whose edits restyle nothing on the page).
+      Sheet: window.CSSStyleSheet,
+      ownSheets: new WeakSet()
     };
     W.observer = new MutationObserver(function (records) {
       W.dirty = true;
@@ -487,6 +504,7 @@
   // shadow root.
   function restyled(kind, self) {
     if (kind === 'rule' && !self.parentRule) return;
+    if (self && W.ownSheets.has(self)) return;
     var sheets = kind !== 'state';
     [W, topState()].forEach(function (w) {
       if (!w) return;
@@ -1257,13 +1275,9 @@
     if (W.pinned) return W.pinned;
     var selectors = [];
     var unknown = sheetsOf(roots).some(function (sheet) {
-      return eachRule(sheet, function (rule) {
-        var style = styleOf(rule), pos = style && style.position;
-        if (pos !== 'fixed' && pos !== 'sticky' && pos !== '-webkit-sticky') return;
-        // Nested declarations pin what their parent rule selects: not looked for.
-        if (typeof rule.selectorText !== 'string') return STOP;
-        selectors.push(rule.selectorText);
-      }) === STOP;
+      var found = pinnedIn(sheet);
+      if (found) selectors.push.apply(selectors, found);
+      return !found;
     });
     if (unknown) return null;
     selectors.push('[style*="fixed" i]', '[style*="sticky" i]', ':modal', ':popover-open', ':fullscreen');
@@ -1278,6 +1292,20 @@
     }
     W.pinned = { holders: holders.length, controls: Array.from(found) };
     return W.pinned;
+  }
+
+  // The selectors of `sheet`'s rules that pin what they select to the viewport (see
+  // pinnedControls), or null when they cannot be known.
+  function pinnedIn(sheet) {
+    var selectors = [];
+    var stop = eachRule(sheet, function (rule) {
+      var style = styleOf(rule), pos = style && style.position;
+      if (pos !== 'fixed' && pos !== 'sticky' && pos !== '-webkit-sticky') return;
+      // Nested declarations pin what their parent rule selects: not looked for.
+      if (typeof rule.selectorText !== 'string') return STOP;
+      selectors.push(rule.selectorText);
+    }, 'pinned', selectors);
+    return stop === STOP ? null : selectors;
   }
 
   // The states a rule may select on that change with no mutation: by pointer, key, focus
@@ -1305,25 +1333,27 @@
   // Whether a style rule of the roots' sheets selects on a STATEFUL state and sets anything
   // that is not paint (nested and grouped rules and imports included).
   function styleFollowsState(roots) {
-    function declares(style) {
-      for (var i = 0; i < style.length; i++) if (!PAINTS[style[i]]) return true;
-      return false;
-    }
-    return ruleStops(roots, 'stateful', function (rule, onState) {
-      var sel = rule.selectorText, style = styleOf(rule);
-      var state = onState || (typeof sel === 'string' && STATEFUL.test(sel));
-      return state && style && declares(style) ? STOP : state;
-    });
+    return ruleStops(roots, 'stateful', followsState);
+  }
+  function followsState(rule, onState) {
+    var sel = rule.selectorText, style = styleOf(rule);
+    var state = onState || (typeof sel === 'string' && STATEFUL.test(sel));
+    return state && style && declares(style) ? STOP : state;
+  }
+  function declares(style) {
+    for (var i = 0; i < style.length; i++) if (!PAINTS[style[i]]) return true;
+    return false;
   }
 
   // Whether a style rule of the roots' sheets sets visibility or content-visibility, a
   // keyframe's included (`all` sets both): what can hide an element that has a box (see
   // canHide). Asked again after a whole read too.
   function styleHides(roots) {
-    return ruleStops(roots, 'hides', function (rule) {
-      var style = styleOf(rule);
-      if (style && (style.getPropertyValue('visibility') || style.getPropertyValue('content-visibility'))) return STOP;
-    });
+    return ruleStops(roots, 'hides', hides);
+  }
+  function hides(rule) {
+    var style = styleOf(rule);
+    if (style && (style.getPropertyValue('visibility') || style.getPropertyValue('content-visibility'))) return STOP;
   }
 
   // Whether `visit` stops at a rule of the roots' sheets (see eachRule; a sheet whose rules
@@ -1336,7 +1366,7 @@
     if (W[key] !== null && known && known.length === sheets.length
       && sheets.every(function (sh, i) { return sh === known[i]; })) return W[key];
     W[key + 'Sheets'] = sheets;
-    W[key] = sheets.some(function (sheet) { return eachRule(sheet, visit) === STOP; });
+    W[key] = sheets.some(function (sheet) { return eachRule(sheet, visit, key) === STOP; });
     return W[key];
   }
 
@@ -1361,9 +1391,11 @@
   // Calls `visit(rule, around)` for every rule of `sheet`, grouped and nested rules and
   // imported sheets included, `around` being what it returned for the rule around that one
   // (undefined at the top). Answers STOP when a visit did, or when a sheet's rules cannot
-  // be read (another origin's): what they hold is not known.
+  // be read (another origin's) and what they hold is not known. What is known of such a
+  // sheet (see takeSheets) answers for it: `key` names the question `visit` asks
+  // ('stateful', 'hides', or 'pinned', whose selectors go into `pinned`).
   var STOP = {};
-  function eachRule(sheet, visit) {
+  function eachRule(sheet, visit, key, pinned) {
     function inRule(rule, around) {
       var here = visit(rule, around);
       if (here === STOP || (rule.styleSheet && inSheet(rule.styleSheet) === STOP)) return STOP;
@@ -1372,11 +1404,58 @@
     }
     function inSheet(sh) {
       var rules;
-      try { rules = sh.cssRules; } catch (e) { return STOP; }
+      try { rules = sh.cssRules; } catch (e) { return unread(sh); }
       if (!rules) return STOP;
       for (var k = 0; k < rules.length; k++) if (inRule(rules[k], undefined) === STOP) return STOP;
     }
+    function unread(sh) {
+      var facts = sh.href ? W.sheetFacts.get(sh.href) : null;
+      if (!facts) {
+        if (sh.href && !W.sheetsAsked.has(sh.href)) {
+          W.sheetsAsked.add(sh.href);
+          W.sheetsUnread.push(sh.href);
+        }
+        return STOP;
+      }
+      if (key === 'pinned') {
+        pinned.push.apply(pinned, facts.pinned);
+        return undefined;
+      }
+      return facts[key] ? STOP : undefined;
+    }
     return inSheet(sheet);
+  }
+
+  // Takes in the text of style sheets of another origin (see the operations above): for
+  // each, what its rules hold for the questions eachRule asks, read from a sheet made of
+  // the text and then dropped, so no page script can read through it what the browser
+  // keeps from it. A text with an import (which a sheet made in script does not load) or
+  // that is not there leaves the sheet unknown, as it was. The answers kept from the sheets
+  // as they were are asked again.
+  function takeSheets(sheets) {
+    if (!sheets || sheets.doc !== W.doc || !sheets.texts) return;
+    Object.keys(sheets.texts).forEach(function (href) {
+      var text = sheets.texts[href], facts = null;
+      if (typeof text === 'string' && !/@import/i.test(text) && W.Sheet) {
+        try {
+          var sh = new W.Sheet();
+          W.ownSheets.add(sh);
+          sh.replaceSync(text);
+          var pinned = pinnedIn(sh);
+          if (pinned) {
+            facts = {
+              stateful: eachRule(sh, followsState) === STOP,
+              hides: eachRule(sh, hides) === STOP,
+              pinned: pinned
+            };
+          }
+        } catch (e) {
+          facts = null;
+        }
+      }
+      if (facts) W.sheetFacts.set(href, facts);
+    });
+    W.stateful = W.hides = W.pinned = null;
   }
 
   // A read: every anchored control's record in document order (up to `max`; beyond it only
@@ -1590,6 +1669,10 @@
       byAnchor: reuse || (prev && scans === prev.scanned) ? prev.byAnchor : null };
 
     var head = headOf(token, total, droppedByRegion, droppedByRole, dialog);
+    if (W.sheetsUnread.length) {
+      head.unread_sheets = W.sheetsUnread;
+      W.sheetsUnread = [];
+    }
     head.gathered = fresh;
     head.measured = measured;
     head.vis_checks = visChecks;
@@ -2159,6 +2242,8 @@
   }
 
   function stringify(v) { return JSON.stringify(v); }
+
+  takeSheets(args && args.sheets);
 
   switch (op) {
     case 'read':

@@ -140,6 +140,10 @@ pub(crate) struct CollectorRead {
     /// ones. They follow the answer's JSON (see [`parse_answer`]).
     #[serde(skip)]
     records: Option<Text>,
+    /// Addresses of style sheets of another origin the page could not read, named once per
+    /// document: the runner sends their text with a later operation (`sheets`).
+    #[serde(default)]
+    pub unread_sheets: Vec<String>,
 }
 
 /// An answer of the collector that may hold a read.

@@ -9,6 +9,7 @@
 //! - A fresh `user_data_dir` per run (its default directory is shared between runs).
 //! - `close()` and wait, then make sure the child process is gone.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -19,7 +20,10 @@ use chromiumoxide::cdp::browser_protocol::input::{
 use chromiumoxide::cdp::browser_protocol::inspector::{
     EnableParams as InspectorEnableParams, EventTargetCrashed,
 };
-use chromiumoxide::cdp::browser_protocol::network::{CookieParam, CookieSameSite, TimeSinceEpoch};
+use chromiumoxide::cdp::browser_protocol::network::{
+    CookieParam, CookieSameSite, EventResponseReceived, GetResponseBodyParams, RequestId,
+    ResourceType, TimeSinceEpoch,
+};
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
     EventFileChooserOpened, EventFrameStartedLoading, EventFrameStoppedLoading,
@@ -266,8 +270,13 @@ pub struct ChromiumTab {
     main_frame: Option<FrameId>,
     timeout: Duration,
     chrome: Arc<Mutex<ChromeEvents>>,
+    /// The request that brought each style sheet, by address (see `style_sheet_text`).
+    sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     watchers: Vec<JoinHandle<()>>,
 }
+
+/// Style sheet requests remembered at most: past it, the older ones are forgotten.
+const SHEETS_KEPT: usize = 1024;
 
 impl ChromiumTab {
     async fn new(page: Page, timeout: Duration) -> Result<ChromiumTab, BrowserError> {
@@ -335,13 +344,37 @@ impl ChromiumTab {
                 }
             }
         });
+        // The request behind each style sheet, whose body the browser keeps: what a sheet of
+        // another origin holds, which the page cannot read (see `style_sheet_text`).
+        let mut responses = bounded(
+            timeout,
+            "subscribing to responses",
+            page.event_listener::<EventResponseReceived>(),
+        )
+        .await?;
+        let sheets = Arc::new(Mutex::new(HashMap::new()));
+        let seen = Arc::clone(&sheets);
+        let styles = tokio::spawn(async move {
+            while let Some(event) = responses.next().await {
+                if event.r#type != ResourceType::Stylesheet {
+                    continue;
+                }
+                if let Ok(mut sheets) = seen.lock() {
+                    if sheets.len() >= SHEETS_KEPT {
+                        sheets.clear();
+                    }
+                    sheets.insert(event.response.url.clone(), event.request_id.clone());
+                }
+            }
+        });
         let main_frame = bounded(timeout, "finding the main frame", page.mainframe()).await?;
         Ok(ChromiumTab {
             page,
             main_frame,
             timeout,
             chrome,
-            watchers: vec![dialogs, crashes, files],
+            sheets,
+            watchers: vec![dialogs, crashes, files, styles],
         })
     }
 }
@@ -637,6 +670,26 @@ impl Tab for ChromiumTab {
 
     async fn screenshot(&self) -> Result<Vec<u8>, BrowserError> {
         self.camera().screenshot().await
+    }
+
+    fn style_sheet_text(&self, url: &str) -> impl Future<Output = Option<String>> + Send + 'static {
+        let request = self
+            .sheets
+            .lock()
+            .ok()
+            .and_then(|sheets| sheets.get(url).cloned());
+        let (page, timeout) = (self.page.clone(), self.timeout);
+        async move {
+            let params = GetResponseBodyParams::new(request?);
+            let reply = bounded(timeout, "a style sheet's text", page.execute(params))
+                .await
+                .ok()?;
+            if reply.result.base64_encoded {
+                String::from_utf8(base64_decode(&reply.result.body)?).ok()
+            } else {
+                Some(reply.result.body.clone())
+            }
+        }
     }
 
     fn take_chrome(&self) -> ChromeEvents {

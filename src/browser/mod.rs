@@ -113,6 +113,15 @@ pub trait Tab: Send + Sync {
         }
     }
 
+    /// The text of the style sheet the document loaded from `url`, as the browser received
+    /// it (never fetched again): for the sheets of another origin, whose rules the page
+    /// cannot read. `None` when the browser holds no such sheet. A `'static` future, so it
+    /// can run beside the tab's other work; bounded by the tab's own command timeout.
+    fn style_sheet_text(&self, url: &str) -> impl Future<Output = Option<String>> + Send + 'static {
+        let _ = url;
+        async { None }
+    }
+
     /// A PNG of what the tab shows now (its viewport), bounded by the tab's own command
     /// timeout. For the person watching on the control page; never shown to a journey.
     fn screenshot(&self) -> impl Future<Output = Result<Vec<u8>, BrowserError>> + Send {

@@ -126,6 +126,17 @@ pub struct Tools<T: Tab> {
     resumed: AtomicBool,
     /// The collector is installed in every new document of the tab, before its scripts.
     early: AtomicBool,
+    /// Text of style sheets of another origin that reads named, fetched from the browser
+    /// beside the calls, for the next collector operation to take in (see `collect_as`).
+    sheets: Arc<Mutex<SheetTexts>>,
+}
+
+/// Style sheet texts on their way to the page: for the document `doc`, by address (`None`:
+/// the browser holds no text for it).
+#[derive(Default)]
+struct SheetTexts {
+    doc: String,
+    texts: serde_json::Map<String, serde_json::Value>,
 }
 
 /// What a call that succeeded leaves: the target's label, the screen now, the change.
@@ -157,6 +168,7 @@ impl<T: Tab> Tools<T> {
             returns_seen: AtomicU64::new(0),
             resumed: AtomicBool::new(false),
             early: AtomicBool::new(false),
+            sheets: Arc::default(),
         }
     }
 
@@ -449,11 +461,56 @@ impl<T: Tab> Tools<T> {
                 self.tab.evaluate(&expr, timeout).await
             }
         };
+        // Style sheet texts fetched since the last operation go with this one.
+        let sheets = self.sheets.lock().ok().and_then(|mut s| {
+            (!s.texts.is_empty()).then(|| {
+                let taken = std::mem::take(&mut *s);
+                serde_json::json!({"doc": taken.doc, "texts": taken.texts})
+            })
+        });
+        let with_sheets;
+        let args = match sheets {
+            Some(sheets) => {
+                let mut all = args.clone();
+                all["sheets"] = sheets;
+                with_sheets = all;
+                &with_sheets
+            }
+            None => args,
+        };
         let reply = evaluate(collector::installed(op, args)).await?;
         if reply != collector::MISSING {
             return Ok(reply);
         }
         evaluate(collector::expression(op, args)).await
+    }
+
+    /// Fetches, beside the calls, the text of the style sheets of another origin a read of
+    /// document `doc` could not read, for the next operation to send (see `collect_as`):
+    /// with it the page knows whether their rules follow state, hide or pin controls, as
+    /// for its own sheets, instead of assuming they do. Without a runtime to fetch on,
+    /// the sheets stay unknown.
+    fn fetch_sheets(&self, doc: &str, urls: Vec<String>) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        for url in urls {
+            let text = self.tab.style_sheet_text(&url);
+            let sheets = Arc::clone(&self.sheets);
+            let doc = doc.to_string();
+            runtime.spawn(async move {
+                let text = text.await;
+                if let Ok(mut sheets) = sheets.lock() {
+                    if sheets.doc != doc {
+                        *sheets = SheetTexts {
+                            doc,
+                            ..SheetTexts::default()
+                        };
+                    }
+                    sheets.texts.insert(url, text.into());
+                }
+            });
+        }
     }
 
     /// Evaluates an in-page operation. A page caught between documents (the script's
@@ -486,12 +543,17 @@ impl<T: Tab> Tools<T> {
     /// applies to the whole read.
     async fn conclude(
         &self,
-        read: CollectorRead,
+        mut read: CollectorRead,
         start: Instant,
         view: &View,
     ) -> Result<(InferredState, Option<Changes>), ToolError> {
         let poisoned = || capture_error("the held read was poisoned");
         let token = read.token.clone();
+        if !read.unread_sheets.is_empty()
+            && let Some((doc, _)) = token.split_once(':')
+        {
+            self.fetch_sheets(doc, std::mem::take(&mut read.unread_sheets));
+        }
         let whole = !token.is_empty();
         let base = if whole {
             self.held.lock().map_err(|_| poisoned())?.take()

@@ -55,12 +55,14 @@ async fn page(UrlPath(name): UrlPath<String>, headers: HeaderMap) -> Response {
     if name == "members.html" && !signed_in {
         return Html(SIGN_IN).into_response();
     }
-    let plain = name.ends_with(".html")
+    let css = name.ends_with(".css");
+    let plain = (name.ends_with(".html") || css)
         && !name.starts_with('.')
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
     match plain.then(|| std::fs::read_to_string(dir().join(&name))) {
+        Some(Ok(body)) if css => ([(header::CONTENT_TYPE, "text/css")], body).into_response(),
         Some(Ok(body)) => Html(body).into_response(),
         _ => StatusCode::NOT_FOUND.into_response(),
     }

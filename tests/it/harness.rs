@@ -218,6 +218,13 @@ impl Tab for ProbedTab {
         self.0.screenshot().await
     }
 
+    fn style_sheet_text(
+        &self,
+        url: &str,
+    ) -> impl std::future::Future<Output = Option<String>> + Send + 'static {
+        self.0.style_sheet_text(url)
+    }
+
     async fn close(self) {
         if let Ok(tab) = Arc::try_unwrap(self.0) {
             tab.close().await;

@@ -414,15 +414,26 @@ fn values_a_click_changes_without_an_event_are_read() {
 /// panel shown by a ticked box (:checked), a hint by the focus inside its field
 /// (:focus-within), a card's actions under the pointer (:hover), a button by a field's
 /// value (:placeholder-shown), set by typing or in script. The read after each took every
-/// box again and equals a whole read, boxes and evidence included.
+/// box again and equals a whole read, boxes and evidence included; so when the rules come
+/// from a style sheet of another origin, once its text is in (see
+/// `style_sheets_of_another_origin_are_read_from_the_browsers_copy`).
 #[test]
 fn what_style_shows_or_hides_by_state_is_read_after_each_action() {
+    for page in ["/stateful.html", "/stateful.html?elsewhere"] {
+        shows_and_hides_by_state(page);
+    }
+}
+
+fn shows_and_hides_by_state(page: &str) {
     let (tools, probe) = fixtures::probed_tools_with(ToolOptions {
         evidence: true,
         ..ToolOptions::default()
     });
     block_on(async {
-        let opened = open(&tools, "/stateful.html").await;
+        let opened = open(&tools, page).await;
+        if page.ends_with("?elsewhere") {
+            sheets_taken(&tools, &probe, 1).await;
+        }
         for hidden in [
             "stateful.extra",
             "stateful.hint",
@@ -467,6 +478,78 @@ fn what_style_shows_or_hides_by_state_is_read_after_each_action() {
         same_as_whole(&tools, &probe, &read, "script").await;
         tools.close().await;
     });
+}
+
+/// A style sheet of another origin, whose rules the page cannot read, counted before as one
+/// that may move, hide or pin anything: every input took every box again, and so did every
+/// scroll of the window. The runner now hands the page the text the browser holds of it,
+/// and once that is in, it counts as the page's own sheets do: input whose rules only paint
+/// takes no box again, the window scrolled only what the sheet pins. The text itself is not
+/// kept in the page, where the page's scripts could read it.
+#[test]
+fn style_sheets_of_another_origin_are_read_from_the_browsers_copy() {
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
+    block_on(async {
+        let opened = open(&tools, "/elsewhere.html").await;
+        let sheet = probe.value("document.styleSheets[0].href").await;
+        assert!(
+            sheet
+                .as_str()
+                .is_some_and(|h| h.starts_with("http://localhost:")),
+            "{sheet}"
+        );
+        let unreadable = probe
+            .value("(function () { try { document.styleSheets[0].cssRules; return false; } catch (e) { return true; } })()")
+            .await;
+        assert_eq!(unreadable, true, "the page cannot read the sheet");
+        assert_eq!(opened.controls.len(), 4);
+        sheets_taken(&tools, &probe, 1).await;
+        let kept = probe
+            .value("Array.from(window.__waymark.sheetFacts.values())")
+            .await;
+        assert_eq!(
+            kept,
+            serde_json::json!([{"stateful": false, "hides": false, "pinned": ["header"]}]),
+            "what the sheet's rules hold, and nothing of its text"
+        );
+
+        probe.measured();
+        ok(&tools.invoke("elsewhere.go", None).await);
+        assert_eq!(probe.value("window.pressed").await, 1);
+        assert_eq!(probe.measured(), [0], "after an invoke");
+        let filled = ok(&tools.fill("elsewhere.code", "XYZ").await).clone();
+        assert_eq!(
+            control(&filled, "elsewhere.code", None).value.as_deref(),
+            Some("XYZ")
+        );
+        assert_eq!(probe.measured(), [0], "after a fill");
+
+        // The window scrolled: the sticky header's control alone is measured again.
+        probe.run("window.scrollTo(0, 400)").await;
+        let read = ok(&tools.read_screen().await).clone();
+        assert_eq!(probe.measured(), [1], "after the window scrolled");
+        let whole = ok(&tools.read_screen_whole().await).clone();
+        assert_eq!(read.controls, whole.controls);
+        tools.close().await;
+    });
+}
+
+/// Reads until the page holds what `n` style sheets of another origin say (their text is
+/// fetched beside the calls and taken in by the next one), for at most five seconds.
+async fn sheets_taken(
+    tools: &waymark::tools::Tools<crate::harness::ProbedTab>,
+    probe: &crate::harness::Probe,
+    n: u64,
+) {
+    for _ in 0..100 {
+        ok(&tools.read_screen().await);
+        let taken = probe.value("window.__waymark.sheetFacts.size").await;
+        if taken.as_u64() >= Some(n) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the page never took in the text of {n} style sheet(s) of another origin");
 }
 
 /// The read the tools hold, `screen`, took boxes again and equals a whole read of the same
