@@ -674,7 +674,7 @@ fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
         let shown = opened.controls.len() as u64;
         assert_eq!(probe.gathered(), [shown]);
         // (what the page does, how many records the next read builds whole: None for all)
-        let steps: [(&str, Option<u64>); 24] = [
+        let steps: [(&str, Option<u64>); 25] = [
             ("q('m.text').firstChild.data = 'Text 2'", Some(1)),
             ("document.title = 'Mutated'", Some(0)),
             (
@@ -700,6 +700,10 @@ fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
             (
                 "document.getElementById('box').appendChild(q('m.side'))",
                 Some(1),
+            ),
+            (
+                "document.getElementById('box').setAttribute('aria-disabled', 'true')",
+                Some(2),
             ),
             (
                 "q('m.pick').setAttribute('aria-label', 'Pick one')",
@@ -778,6 +782,9 @@ fn a_read_after_mutations_gathers_what_they_reached_and_equals_a_whole_read() {
         assert_eq!(control(&last, "m.text", None).label, "Text 2");
         assert_eq!(control(&last, "m.boxed", None).region, "boxy");
         assert_eq!(control(&last, "m.side", None).region, "boxy");
+        assert_eq!(control(&last, "m.captioned", None).region, "form");
+        assert!(control(&last, "m.side", None).disabled);
+        assert!(!control(&last, "m.text", None).disabled);
         assert!(control(&last, "m.in-group", None).disabled);
         assert_eq!(control(&last, "m.captioned", None).label, "Caption 2");
         assert_eq!(control(&last, "m.wrapped", None).label, "Wrapped");
