@@ -276,3 +276,33 @@ fn only_a_target_out_of_view_is_scrolled_to() {
         tools.close().await;
     });
 }
+
+/// A press moves the pointer to its point first, as a hand would, and a press in the spot
+/// the pointer already holds does not move it again (a move waits for the browser's next
+/// frame); another control's press moves it there, and the control sees it come in.
+#[test]
+fn the_pointer_moves_to_a_control_unless_it_is_there_already() {
+    let (tools, probe) = fixtures::probed_tools_with(waymark::tools::ToolOptions::default());
+    block_on(async {
+        open(&tools, "/pointer.html").await;
+        ok(&tools.invoke("pointer.one", None).await);
+        let moved = probe.value("window.moves").await;
+        assert!(moved.as_u64().is_some_and(|n| n >= 1), "{moved}");
+        assert_eq!(
+            probe.value("window.entered").await,
+            serde_json::json!(["pointer.one"])
+        );
+        ok(&tools.invoke("pointer.one", None).await);
+        assert_eq!(probe.value("window.presses").await, 2);
+        assert_eq!(probe.value("window.moves").await, moved, "no move in place");
+        ok(&tools.invoke("pointer.two", None).await);
+        assert_eq!(probe.value("window.presses").await, 3);
+        let now = probe.value("window.moves").await;
+        assert!(now.as_u64() > moved.as_u64(), "{now} after {moved}");
+        assert_eq!(
+            probe.value("window.entered").await,
+            serde_json::json!(["pointer.one", "pointer.two"])
+        );
+        tools.close().await;
+    });
+}
