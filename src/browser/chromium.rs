@@ -427,10 +427,6 @@ impl TabCamera {
     }
 }
 
-fn poisoned_pointer() -> BrowserError {
-    BrowserError::Protocol("the pointer's position was poisoned".into())
-}
-
 impl Drop for ChromiumTab {
     fn drop(&mut self) {
         for watcher in &self.watchers {
@@ -578,12 +574,11 @@ impl Tab for ChromiumTab {
         // already: the browser holds a move until its next frame renders (half a frame's
         // interval on average, 8 ms, of an invoke), and a hand pressing twice in one spot
         // does not move between.
-        let here = {
-            let mut pointer = self.pointer.lock().map_err(|_| poisoned_pointer())?;
+        let here = self.pointer.lock().is_ok_and(|mut pointer| {
             let here = !self.headed && *pointer == Some((x, y));
             *pointer = None;
             here
-        };
+        });
         // Sent back to back, answered in order: the browser handles one input event after
         // the other, and the answers are awaited together rather than one trip each.
         let press_release =
