@@ -1442,14 +1442,19 @@
       for (var k = 0; k < rules.length; k++) if (inRule(rules[k], undefined) === STOP) return STOP;
     }
     function unread(sh) {
-      var facts = sh.href ? W.sheetFacts.get(sh.href) : null;
+      return sh.href ? known(sh.href, {}) : STOP;
+    }
+    // What is known of the sheet at `href` and the sheets it imports (`seen`: those
+    // answered for already, an import cycle's included).
+    function known(href, seen) {
+      if (seen[href]) return undefined;
+      seen[href] = true;
+      var facts = W.sheetFacts.get(href);
       if (!facts) {
-        if (sh.href && !W.sheetsAsked.has(sh.href)) {
-          W.sheetsAsked.add(sh.href);
-          W.sheetsUnread.push(sh.href);
-        }
+        askSheet(href);
         return STOP;
       }
+      for (var i = 0; i < facts.imports.length; i++) if (known(facts.imports[i], seen) === STOP) return STOP;
       if (key === 'pinned') {
         pinned.push.apply(pinned, facts.pinned);
         return undefined;
@@ -1459,34 +1464,53 @@
     return inSheet(sheet);
   }
 
+  // Names the sheet at `href` to the runner in the next read's answer, once per document.
+  function askSheet(href) {
+    if (W.sheetsAsked.has(href)) return;
+    W.sheetsAsked.add(href);
+    W.sheetsUnread.push(href);
+  }
+
+  // The imports of a sheet's text, as addresses (relative ones resolved against the
+  // sheet's own), and the text without them; null when one cannot be read or resolved.
+  var IMPORT = /@import\s*(?:url\(\s*(['"]?)([^'")]*)\1\s*\)|(['"])([^'"]*)\3)[^;]*;?/gi;
+  function imported(text, href) {
+    var imports = [], bad = false;
+    var rest = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(IMPORT, function (all, q1, u1, q2, u2) {
+      try { imports.push(new URL(u1 !== undefined ? u1 : u2, href).href); } catch (e) { bad = true; }
+      return '';
+    });
+    return bad || /@import/i.test(rest) ? null : { imports: imports, rest: rest };
+  }
+
   // Takes in the text of style sheets of another origin (see the operations above): for
   // each, what its rules hold for the questions eachRule asks, read from a sheet made of
   // the text and then dropped, so no page script can read through it what the browser
-  // keeps from it. A text with an import (which a sheet made in script does not load) or
-  // that is not there leaves the sheet unknown, as it was. The answers kept from the sheets
-  // as they were are asked again.
+  // keeps from it. The sheets it imports (which a sheet made in script does not load) are
+  // asked for in turn, and it is known once they all are (see eachRule). A text that is
+  // not there leaves the sheet unknown, as it was. The answers kept from the sheets as
+  // they were are asked again.
   function takeSheets(sheets) {
     if (!sheets || sheets.doc !== W.doc || !sheets.texts) return;
     Object.keys(sheets.texts).forEach(function (href) {
-      var text = sheets.texts[href], facts = null;
-      if (typeof text === 'string' && !/@import/i.test(text) && W.Sheet) {
-        try {
-          var sh = new W.Sheet();
-          W.ownSheets.add(sh);
-          sh.replaceSync(text);
-          var pinned = pinnedIn(sh);
-          if (pinned) {
-            facts = {
-              stateful: eachRule(sh, followsState) === STOP,
-              hides: eachRule(sh, hides) === STOP,
-              pinned: pinned
-            };
-          }
-        } catch (e) {
-          facts = null;
-        }
+      var text = sheets.texts[href], parts = typeof text === 'string' ? imported(text, href) : null;
+      if (!parts || !W.Sheet) return;
+      try {
+        var sh = new W.Sheet();
+        W.ownSheets.add(sh);
+        sh.replaceSync(parts.rest);
+        var pinned = pinnedIn(sh);
+        if (!pinned) return;
+        W.sheetFacts.set(href, {
+          stateful: eachRule(sh, followsState) === STOP,
+          hides: eachRule(sh, hides) === STOP,
+          pinned: pinned,
+          imports: parts.imports
+        });
+        parts.imports.forEach(askSheet);
+      } catch (e) {
+        return;
       }
-      if (facts) W.sheetFacts.set(href, facts);
     });
     W.stateful = W.hides = W.pinned = null;
   }

@@ -483,9 +483,10 @@ fn shows_and_hides_by_state(page: &str) {
 /// A style sheet of another origin, whose rules the page cannot read, counted before as one
 /// that may move, hide or pin anything: every input took every box again, and so did every
 /// scroll of the window. The runner now hands the page the text the browser holds of it,
-/// and once that is in, it counts as the page's own sheets do: input whose rules only paint
-/// takes no box again, the window scrolled only what the sheet pins. The text itself is not
-/// kept in the page, where the page's scripts could read it.
+/// and of the sheets it imports, and once those are in, it counts as the page's own sheets
+/// do: input whose rules only paint takes no box again, the window scrolled only what the
+/// sheets pin. The text itself is not kept in the page, where the page's scripts could read
+/// it.
 #[test]
 fn style_sheets_of_another_origin_are_read_from_the_browsers_copy() {
     let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
@@ -502,15 +503,31 @@ fn style_sheets_of_another_origin_are_read_from_the_browsers_copy() {
             .value("(function () { try { document.styleSheets[0].cssRules; return false; } catch (e) { return true; } })()")
             .await;
         assert_eq!(unreadable, true, "the page cannot read the sheet");
-        assert_eq!(opened.controls.len(), 4);
-        sheets_taken(&tools, &probe, 1).await;
+        assert_eq!(opened.controls.len(), 5);
+        sheets_taken(&tools, &probe, 2).await;
         let kept = probe
-            .value("Array.from(window.__waymark.sheetFacts.values())")
+            .value(
+                "Array.from(window.__waymark.sheetFacts.entries()).map(function (e) { \
+                 var name = function (u) { return u.split('/').pop(); }; \
+                 return [name(e[0]), Object.keys(e[1]).sort(), e[1].stateful, e[1].hides, \
+                 e[1].pinned, e[1].imports.map(name)]; }).sort()",
+            )
             .await;
+        let fields = ["hides", "imports", "pinned", "stateful"];
         assert_eq!(
             kept,
-            serde_json::json!([{"stateful": false, "hides": false, "pinned": ["header"]}]),
-            "what the sheet's rules hold, and nothing of its text"
+            serde_json::json!([
+                ["elsewhere-more.css", fields, false, false, ["footer"], []],
+                [
+                    "elsewhere.css",
+                    fields,
+                    false,
+                    false,
+                    ["header"],
+                    ["elsewhere-more.css"]
+                ]
+            ]),
+            "what each sheet's rules hold, and nothing of its text"
         );
 
         probe.measured();
@@ -524,10 +541,11 @@ fn style_sheets_of_another_origin_are_read_from_the_browsers_copy() {
         );
         assert_eq!(probe.measured(), [0], "after a fill");
 
-        // The window scrolled: the sticky header's control alone is measured again.
+        // The window scrolled: the sticky header's and the fixed footer's controls alone are
+        // measured again.
         probe.run("window.scrollTo(0, 400)").await;
         let read = ok(&tools.read_screen().await).clone();
-        assert_eq!(probe.measured(), [1], "after the window scrolled");
+        assert_eq!(probe.measured(), [2], "after the window scrolled");
         let whole = ok(&tools.read_screen_whole().await).clone();
         assert_eq!(read.controls, whole.controls);
         tools.close().await;
