@@ -36,11 +36,15 @@
 //   elements {ids}                             -> the elements a read named, as objects (not
 //                                                 a JSON string: for accessibility queries)
 //
-// Any operation may also carry `sheets: {doc, texts: {href: text | null}}`: the text of
-// style sheets of another origin, which the page cannot read, as the browser holds them
-// (null: it holds none). They are taken in before the operation runs, in the document
-// named `doc` only (see takeSheets). A read's answer names the sheets it could not read
-// that nobody was asked for yet, under `unread_sheets`.
+//   facts   {texts: {href: text}}              -> what the rules of each style sheet text hold
+//                                                 (see sheetFacts), by address: run in a
+//                                                 world of its own, never the page's
+//
+// Any operation may also carry `sheets: {doc, facts: {href: facts | null}}`: what style
+// sheets of another origin hold, which the page cannot read (null: not known). They are
+// taken in before the operation runs, in the document named `doc` only (see takeSheets).
+// A read's answer names the sheets it could not read that nobody was asked for yet, under
+// `unread_sheets`.
 (function (op, args) {
   'use strict';
   var t0 = performance.now();
@@ -397,17 +401,13 @@
       // null until found again after a mutation).
       scrolled: false,
       pinned: null,
-      // What the rules of style sheets of another origin hold, by address, from the text the
-      // runner sent (see takeSheets): {stateful, hides, pinned}, or null when not known.
-      // The text itself is not kept. `sheetsAsked`: the addresses already named to the runner;
-      // `sheetsUnread`: those to name in the next read's answer.
+      // What the rules of style sheets of another origin hold, by address, as the runner
+      // sent it (see sheetFacts, takeSheets); the sheets' text never enters the page.
+      // `sheetsAsked`: the addresses already named to the runner; `sheetsUnread`: those to
+      // name in the next read's answer.
       sheetFacts: new Map(),
       sheetsAsked: new Set(),
-      sheetsUnread: [],
-      // The page's own sheets and constructor, as they were before its scripts ran, and the
-      // sheets the collector made (whose edits restyle nothing on the page).
-      Sheet: window.CSSStyleSheet,
-      ownSheets: new WeakSet()
+      sheetsUnread: []
     };
     W.observer = new MutationObserver(function (records) {
       W.dirty = true;
@@ -512,7 +512,6 @@
   // shadow root.
   function restyled(kind, self) {
     if (kind === 'rule' && !self.parentRule) return;
-    if (self && W.ownSheets.has(self)) return;
     var sheets = kind !== 'state';
     [W, topState()].forEach(function (w) {
       if (!w) return;
@@ -1483,34 +1482,45 @@
     return bad || /@import/i.test(rest) ? null : { imports: imports, rest: rest };
   }
 
-  // Takes in the text of style sheets of another origin (see the operations above): for
-  // each, what its rules hold for the questions eachRule asks, read from a sheet made of
-  // the text and then dropped, so no page script can read through it what the browser
-  // keeps from it. The sheets it imports (which a sheet made in script does not load) are
-  // asked for in turn, and it is known once they all are (see eachRule). A text that is
-  // not there leaves the sheet unknown, as it was. The answers kept from the sheets as
-  // they were are asked again.
+  // What the rules of a style sheet's `text` (from `href`) hold for the questions eachRule
+  // asks, read from a sheet made of it: {stateful, hides, pinned, imports}, or null when
+  // that cannot be known. The sheets it imports (which a sheet made in script does not
+  // load) are named, and it is known once they all are (see eachRule). Run by the `facts`
+  // operation in a world of the runner's own beside the page's, so no page script sees the
+  // text, which the browser keeps from the page.
+  function sheetFacts(text, href) {
+    var parts = typeof text === 'string' ? imported(text, href) : null;
+    if (!parts) return null;
+    try {
+      var sh = new CSSStyleSheet();
+      sh.replaceSync(parts.rest);
+      var pinned = pinnedIn(sh);
+      if (!pinned) return null;
+      return {
+        stateful: eachRule(sh, followsState) === STOP,
+        hides: eachRule(sh, hides) === STOP,
+        pinned: pinned,
+        imports: parts.imports
+      };
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // Takes in what style sheets of another origin hold (see sheetFacts), asks for the
+  // sheets they import, and has the answers kept from the sheets as they were asked again.
+  // What does not have the shape sheetFacts gives leaves its sheet unknown, as it was.
   function takeSheets(sheets) {
-    if (!sheets || sheets.doc !== W.doc || !sheets.texts) return;
-    Object.keys(sheets.texts).forEach(function (href) {
-      var text = sheets.texts[href], parts = typeof text === 'string' ? imported(text, href) : null;
-      if (!parts || !W.Sheet) return;
-      try {
-        var sh = new W.Sheet();
-        W.ownSheets.add(sh);
-        sh.replaceSync(parts.rest);
-        var pinned = pinnedIn(sh);
-        if (!pinned) return;
-        W.sheetFacts.set(href, {
-          stateful: eachRule(sh, followsState) === STOP,
-          hides: eachRule(sh, hides) === STOP,
-          pinned: pinned,
-          imports: parts.imports
-        });
-        parts.imports.forEach(askSheet);
-      } catch (e) {
-        return;
-      }
+    if (!sheets || sheets.doc !== W.doc || !sheets.facts) return;
+    var strings = function (xs) {
+      return Array.isArray(xs) && xs.every(function (x) { return typeof x === 'string'; });
+    };
+    Object.keys(sheets.facts).forEach(function (href) {
+      var f = sheets.facts[href];
+      if (!f || typeof f.stateful !== 'boolean' || typeof f.hides !== 'boolean'
+        || !strings(f.pinned) || !strings(f.imports)) return;
+      W.sheetFacts.set(href, { stateful: f.stateful, hides: f.hides, pinned: f.pinned, imports: f.imports });
+      f.imports.forEach(askSheet);
     });
     W.stateful = W.hides = W.pinned = null;
   }
@@ -2318,6 +2328,11 @@
     case 'handoff':
       handoffMark(args.on);
       return '"ok"';
+    case 'facts': {
+      var facts = {};
+      Object.keys(args.texts).forEach(function (href) { facts[href] = sheetFacts(args.texts[href], href); });
+      return stringify(facts);
+    }
     case 'settle':
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
         var waited = performance.now() - t0;

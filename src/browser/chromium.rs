@@ -26,9 +26,9 @@ use chromiumoxide::cdp::browser_protocol::network::{
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
-    EventFileChooserOpened, EventFrameStartedLoading, EventFrameStoppedLoading,
-    EventJavascriptDialogOpening, FrameId, HandleJavaScriptDialogParams, NavigateParams,
-    SetInterceptFileChooserDialogParams,
+    CreateIsolatedWorldParams, EventFileChooserOpened, EventFrameStartedLoading,
+    EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId, HandleJavaScriptDialogParams,
+    NavigateParams, SetInterceptFileChooserDialogParams,
 };
 use chromiumoxide::cdp::browser_protocol::storage::SetCookiesParams;
 use chromiumoxide::cdp::browser_protocol::target::{
@@ -270,7 +270,7 @@ pub struct ChromiumTab {
     main_frame: Option<FrameId>,
     timeout: Duration,
     chrome: Arc<Mutex<ChromeEvents>>,
-    /// The request that brought each style sheet, by address (see `style_sheet_text`).
+    /// The request that brought each style sheet, by address (see `style_sheet_facts`).
     sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     /// Where the last click left the pointer, in a headless browser (in a headed one a
     /// person may have moved it since): `None` before one, or after one failed.
@@ -349,7 +349,7 @@ impl ChromiumTab {
             }
         });
         // The request behind each style sheet, whose body the browser keeps: what a sheet of
-        // another origin holds, which the page cannot read (see `style_sheet_text`).
+        // another origin holds, which the page cannot read (see `style_sheet_facts`).
         let mut responses = bounded(
             timeout,
             "subscribing to responses",
@@ -692,22 +692,46 @@ impl Tab for ChromiumTab {
         self.camera().screenshot().await
     }
 
-    fn style_sheet_text(&self, url: &str) -> impl Future<Output = Option<String>> + Send + 'static {
+    fn style_sheet_facts(
+        &self,
+        url: &str,
+        program: impl FnOnce(&str) -> String + Send + 'static,
+    ) -> impl Future<Output = Option<String>> + Send + 'static {
         let request = self
             .sheets
             .lock()
             .ok()
             .and_then(|sheets| sheets.get(url).cloned());
-        let (page, timeout) = (self.page.clone(), self.timeout);
+        let (page, timeout, frame) = (self.page.clone(), self.timeout, self.main_frame.clone());
         async move {
             let params = GetResponseBodyParams::new(request?);
             let reply = bounded(timeout, "a style sheet's text", page.execute(params))
                 .await
                 .ok()?;
-            if reply.result.base64_encoded {
-                String::from_utf8(base64_decode(&reply.result.body)?).ok()
+            let text = if reply.result.base64_encoded {
+                String::from_utf8(base64_decode(&reply.result.body)?).ok()?
             } else {
-                Some(reply.result.body.clone())
+                reply.result.body.clone()
+            };
+            let world = CreateIsolatedWorldParams::builder()
+                .frame_id(frame?)
+                .world_name("waymark-sheets")
+                .build()
+                .ok()?;
+            let world = bounded(timeout, "a world for style sheets", page.execute(world))
+                .await
+                .ok()?;
+            let mut params = EvaluateParams::new(program(&text));
+            params.context_id = Some(world.result.execution_context_id);
+            params.return_by_value = Some(true);
+            let reply = bounded(timeout, "reading a style sheet", page.execute(params))
+                .await
+                .ok()?;
+            match &reply.result.result.value {
+                Some(serde_json::Value::String(s)) if reply.result.exception_details.is_none() => {
+                    Some(s.clone())
+                }
+                _ => None,
             }
         }
     }

@@ -113,12 +113,19 @@ pub trait Tab: Send + Sync {
         }
     }
 
-    /// The text of the style sheet the document loaded from `url`, as the browser received
-    /// it (never fetched again): for the sheets of another origin, whose rules the page
-    /// cannot read. `None` when the browser holds no such sheet. A `'static` future, so it
-    /// can run beside the tab's other work; bounded by the tab's own command timeout.
-    fn style_sheet_text(&self, url: &str) -> impl Future<Output = Option<String>> + Send + 'static {
-        let _ = url;
+    /// What the style sheet the document loaded from `url` holds, for the sheets of another
+    /// origin, whose rules the page cannot read: the browser's own copy of its text (never
+    /// fetched again) goes to `program`, which makes the expression that works it out, and
+    /// that runs in a world of its own beside the page's, whose scripts can neither see the
+    /// text nor change what the expression runs on. Its string, or `None` when the browser
+    /// holds no such sheet or the expression fails. A `'static` future, so it can run beside
+    /// the tab's other work; bounded by the tab's own command timeout at each step.
+    fn style_sheet_facts(
+        &self,
+        url: &str,
+        program: impl FnOnce(&str) -> String + Send + 'static,
+    ) -> impl Future<Output = Option<String>> + Send + 'static {
+        let _ = (url, program);
         async { None }
     }
 

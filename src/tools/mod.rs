@@ -126,17 +126,17 @@ pub struct Tools<T: Tab> {
     resumed: AtomicBool,
     /// The collector is installed in every new document of the tab, before its scripts.
     early: AtomicBool,
-    /// Text of style sheets of another origin that reads named, fetched from the browser
-    /// beside the calls, for the next collector operation to take in (see `collect_as`).
-    sheets: Arc<Mutex<SheetTexts>>,
+    /// What style sheets of another origin that reads named hold, worked out beside the
+    /// calls, for the next collector operation to take in (see `collect_as`).
+    sheets: Arc<Mutex<SheetFacts>>,
 }
 
-/// Style sheet texts on their way to the page: for the document `doc`, by address (`None`:
-/// the browser holds no text for it).
+/// What style sheets hold, on its way to the page: for the document `doc`, by address
+/// (null: not known).
 #[derive(Default)]
-struct SheetTexts {
+struct SheetFacts {
     doc: String,
-    texts: serde_json::Map<String, serde_json::Value>,
+    facts: serde_json::Map<String, serde_json::Value>,
 }
 
 /// What a call that succeeded leaves: the target's label, the screen now, the change.
@@ -461,11 +461,11 @@ impl<T: Tab> Tools<T> {
                 self.tab.evaluate(&expr, timeout).await
             }
         };
-        // Style sheet texts fetched since the last operation go with this one.
+        // What style sheets hold, worked out since the last operation, goes with this one.
         let sheets = self.sheets.lock().ok().and_then(|mut s| {
-            (!s.texts.is_empty()).then(|| {
+            (!s.facts.is_empty()).then(|| {
                 let taken = std::mem::take(&mut *s);
-                serde_json::json!({"doc": taken.doc, "texts": taken.texts})
+                serde_json::json!({"doc": taken.doc, "facts": taken.facts})
             })
         });
         let with_sheets;
@@ -485,29 +485,40 @@ impl<T: Tab> Tools<T> {
         evaluate(collector::expression(op, args)).await
     }
 
-    /// Fetches, beside the calls, the text of the style sheets of another origin a read of
-    /// document `doc` could not read, for the next operation to send (see `collect_as`):
-    /// with it the page knows whether their rules follow state, hide or pin controls, as
-    /// for its own sheets, instead of assuming they do. Without a runtime to fetch on,
-    /// the sheets stay unknown.
+    /// Works out, beside the calls, what the style sheets of another origin a read of
+    /// document `doc` could not read hold (from the browser's copy of their text, in a world
+    /// apart from the page's: see [`Tab::style_sheet_facts`]), for the next operation to
+    /// send (see `collect_as`): with it the page knows whether their rules follow state,
+    /// hide or pin controls, as for its own sheets, instead of assuming they do. Without a
+    /// runtime to work on, the sheets stay unknown.
     fn fetch_sheets(&self, doc: &str, urls: Vec<String>) {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
         for url in urls {
-            let text = self.tab.style_sheet_text(&url);
+            let href = url.clone();
+            let program = move |text: &str| {
+                let mut texts = serde_json::Map::new();
+                texts.insert(href, text.into());
+                collector::expression("facts", &json!({ "texts": texts }))
+            };
+            let answer = self.tab.style_sheet_facts(&url, program);
             let sheets = Arc::clone(&self.sheets);
             let doc = doc.to_string();
             runtime.spawn(async move {
-                let text = text.await;
+                let facts = answer
+                    .await
+                    .and_then(|a| serde_json::from_str::<serde_json::Value>(&a).ok())
+                    .and_then(|mut all| all.get_mut(&url).map(serde_json::Value::take))
+                    .unwrap_or_default();
                 if let Ok(mut sheets) = sheets.lock() {
                     if sheets.doc != doc {
-                        *sheets = SheetTexts {
+                        *sheets = SheetFacts {
                             doc,
-                            ..SheetTexts::default()
+                            ..SheetFacts::default()
                         };
                     }
-                    sheets.texts.insert(url, text.into());
+                    sheets.facts.insert(url, facts);
                 }
             });
         }

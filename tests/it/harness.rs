@@ -218,11 +218,12 @@ impl Tab for ProbedTab {
         self.0.screenshot().await
     }
 
-    fn style_sheet_text(
+    fn style_sheet_facts(
         &self,
         url: &str,
+        program: impl FnOnce(&str) -> String + Send + 'static,
     ) -> impl std::future::Future<Output = Option<String>> + Send + 'static {
-        self.0.style_sheet_text(url)
+        self.0.style_sheet_facts(url, program)
     }
 
     async fn close(self) {

@@ -485,8 +485,9 @@ fn shows_and_hides_by_state(page: &str) {
 /// scroll of the window. The runner now hands the page the text the browser holds of it,
 /// and of the sheets it imports, and once those are in, it counts as the page's own sheets
 /// do: input whose rules only paint takes no box again, the window scrolled only what the
-/// sheets pin. The text itself is not kept in the page, where the page's scripts could read
-/// it.
+/// sheets pin. The text never enters the page's world, where its scripts could read it
+/// (here, one that wraps the collector's entry point): it is read in a world of its own, and
+/// only what it holds is handed over.
 #[test]
 fn style_sheets_of_another_origin_are_read_from_the_browsers_copy() {
     let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
@@ -504,7 +505,24 @@ fn style_sheets_of_another_origin_are_read_from_the_browsers_copy() {
             .await;
         assert_eq!(unreadable, true, "the page cannot read the sheet");
         assert_eq!(opened.controls.len(), 5);
+        probe
+            .run(
+                "var run = window.__waymarkRun; window.seen = []; \
+                 window.__waymarkRun = function (op, args) { \
+                 window.seen.push(JSON.stringify(args)); return run.apply(this, arguments); }",
+            )
+            .await;
         sheets_taken(&tools, &probe, 2).await;
+        let seen = probe.value("window.seen.join(' ')").await;
+        let seen = seen.as_str().unwrap_or_default();
+        assert!(
+            seen.contains("\"facts\""),
+            "what the sheets hold came in: {seen}"
+        );
+        assert!(
+            !seen.contains("only-in-the-sheet") && !seen.contains("123456"),
+            "the page saw the sheet's text: {seen}"
+        );
         let kept = probe
             .value(
                 "Array.from(window.__waymark.sheetFacts.entries()).map(function (e) { \
