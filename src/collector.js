@@ -1398,8 +1398,24 @@
     if (W[key] !== null && known && known.length === sheets.length
       && sheets.every(function (sh, i) { return sh === known[i]; })) return W[key];
     W[key + 'Sheets'] = sheets;
+    // Every sheet of another origin not known yet is asked for now, all at once: the walk
+    // below stops at the first it cannot answer for.
+    sheets.forEach(askUnread);
     W[key] = sheets.some(function (sheet) { return eachRule(sheet, visit, key) === STOP; });
     return W[key];
+  }
+
+  // Asks for `sheet` when its rules cannot be read and it is not known, else for the
+  // sheets it imports that are so.
+  function askUnread(sheet) {
+    var rules;
+    try { rules = sheet.cssRules; } catch (e) {
+      if (sheet.href && !W.sheetFacts.has(sheet.href)) askSheet(sheet.href);
+      return;
+    }
+    for (var i = 0; rules && i < rules.length && rules[i].type === 3; i++) {
+      if (rules[i].styleSheet) askUnread(rules[i].styleSheet);
+    }
   }
 
   // A rule's declarations, read past the watch on the page's reads of them (see

@@ -694,25 +694,42 @@ impl Tab for ChromiumTab {
 
     fn style_sheet_facts(
         &self,
-        url: &str,
-        program: impl FnOnce(&str) -> String + Send + 'static,
+        urls: &[String],
+        program: impl FnOnce(&[(String, String)]) -> String + Send + 'static,
     ) -> impl Future<Output = Option<String>> + Send + 'static {
-        let request = self
-            .sheets
-            .lock()
-            .ok()
-            .and_then(|sheets| sheets.get(url).cloned());
+        let requests: Vec<(String, Option<RequestId>)> = match self.sheets.lock() {
+            Ok(sheets) => urls
+                .iter()
+                .map(|u| (u.clone(), sheets.get(u).cloned()))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
         let (page, timeout, frame) = (self.page.clone(), self.timeout, self.main_frame.clone());
         async move {
-            let params = GetResponseBodyParams::new(request?);
-            let reply = bounded(timeout, "a style sheet's text", page.execute(params))
+            // The bodies, asked for together; a sheet the browser holds none of is left out.
+            let bodies = requests.into_iter().map(|(url, request)| {
+                let page = page.clone();
+                async move {
+                    let params = GetResponseBodyParams::new(request?);
+                    let reply = bounded(timeout, "a style sheet's text", page.execute(params))
+                        .await
+                        .ok()?;
+                    let text = if reply.result.base64_encoded {
+                        String::from_utf8(base64_decode(&reply.result.body)?).ok()?
+                    } else {
+                        reply.result.body.clone()
+                    };
+                    Some((url, text))
+                }
+            });
+            let texts: Vec<(String, String)> = futures::future::join_all(bodies)
                 .await
-                .ok()?;
-            let text = if reply.result.base64_encoded {
-                String::from_utf8(base64_decode(&reply.result.body)?).ok()?
-            } else {
-                reply.result.body.clone()
-            };
+                .into_iter()
+                .flatten()
+                .collect();
+            if texts.is_empty() {
+                return None;
+            }
             let world = CreateIsolatedWorldParams::builder()
                 .frame_id(frame?)
                 .world_name("waymark-sheets")
@@ -721,10 +738,10 @@ impl Tab for ChromiumTab {
             let world = bounded(timeout, "a world for style sheets", page.execute(world))
                 .await
                 .ok()?;
-            let mut params = EvaluateParams::new(program(&text));
+            let mut params = EvaluateParams::new(program(&texts));
             params.context_id = Some(world.result.execution_context_id);
             params.return_by_value = Some(true);
-            let reply = bounded(timeout, "reading a style sheet", page.execute(params))
+            let reply = bounded(timeout, "reading style sheets", page.execute(params))
                 .await
                 .ok()?;
             match &reply.result.result.value {

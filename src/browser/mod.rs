@@ -113,19 +113,20 @@ pub trait Tab: Send + Sync {
         }
     }
 
-    /// What the style sheet the document loaded from `url` holds, for the sheets of another
-    /// origin, whose rules the page cannot read: the browser's own copy of its text (never
-    /// fetched again) goes to `program`, which makes the expression that works it out, and
-    /// that runs in a world of its own beside the page's, whose scripts can neither see the
-    /// text nor change what the expression runs on. Its string, or `None` when the browser
-    /// holds no such sheet or the expression fails. A `'static` future, so it can run beside
-    /// the tab's other work; bounded by the tab's own command timeout at each step.
+    /// What the style sheets the document loaded from `urls` hold, for the sheets of another
+    /// origin, whose rules the page cannot read: the browser's own copies of their text
+    /// (never fetched again), by address, go to `program`, which makes the expression that
+    /// works it out, and that runs in a world of its own beside the page's, whose scripts can
+    /// neither see the text nor change what the expression runs on. Its string, or `None`
+    /// when the browser holds none of the sheets or the expression fails. A `'static`
+    /// future, so it can run beside the tab's other work; bounded by the tab's own command
+    /// timeout at each step.
     fn style_sheet_facts(
         &self,
-        url: &str,
-        program: impl FnOnce(&str) -> String + Send + 'static,
+        urls: &[String],
+        program: impl FnOnce(&[(String, String)]) -> String + Send + 'static,
     ) -> impl Future<Output = Option<String>> + Send + 'static {
-        let _ = (url, program);
+        let _ = (urls, program);
         async { None }
     }
 

@@ -495,33 +495,38 @@ impl<T: Tab> Tools<T> {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        for url in urls {
-            let href = url.clone();
-            let program = move |text: &str| {
-                let mut texts = serde_json::Map::new();
-                texts.insert(href, text.into());
-                collector::expression("facts", &json!({ "texts": texts }))
-            };
-            let answer = self.tab.style_sheet_facts(&url, program);
-            let sheets = Arc::clone(&self.sheets);
-            let doc = doc.to_string();
-            runtime.spawn(async move {
-                let facts = answer
-                    .await
-                    .and_then(|a| serde_json::from_str::<serde_json::Value>(&a).ok())
-                    .and_then(|mut all| all.get_mut(&url).map(serde_json::Value::take))
-                    .unwrap_or_default();
-                if let Ok(mut sheets) = sheets.lock() {
-                    if sheets.doc != doc {
-                        *sheets = SheetFacts {
-                            doc,
-                            ..SheetFacts::default()
-                        };
-                    }
-                    sheets.facts.insert(url, facts);
+        let program = |texts: &[(String, String)]| {
+            let texts: serde_json::Map<String, serde_json::Value> = texts
+                .iter()
+                .map(|(url, text)| (url.clone(), text.as_str().into()))
+                .collect();
+            collector::expression("facts", &json!({ "texts": texts }))
+        };
+        let answer = self.tab.style_sheet_facts(&urls, program);
+        let sheets = Arc::clone(&self.sheets);
+        let doc = doc.to_string();
+        runtime.spawn(async move {
+            let mut facts = answer
+                .await
+                .and_then(|a| serde_json::from_str::<serde_json::Value>(&a).ok());
+            if let Ok(mut sheets) = sheets.lock() {
+                if sheets.doc != doc {
+                    *sheets = SheetFacts {
+                        doc,
+                        ..SheetFacts::default()
+                    };
                 }
-            });
-        }
+                // Every sheet named gets an answer: null for one not known.
+                for url in urls {
+                    let known = facts
+                        .as_mut()
+                        .and_then(|f| f.get_mut(&url))
+                        .map(serde_json::Value::take)
+                        .unwrap_or_default();
+                    sheets.facts.insert(url, known);
+                }
+            }
+        });
     }
 
     /// Evaluates an in-page operation. A page caught between documents (the script's

@@ -220,10 +220,10 @@ impl Tab for ProbedTab {
 
     fn style_sheet_facts(
         &self,
-        url: &str,
-        program: impl FnOnce(&str) -> String + Send + 'static,
+        urls: &[String],
+        program: impl FnOnce(&[(String, String)]) -> String + Send + 'static,
     ) -> impl std::future::Future<Output = Option<String>> + Send + 'static {
-        self.0.style_sheet_facts(url, program)
+        self.0.style_sheet_facts(urls, program)
     }
 
     async fn close(self) {

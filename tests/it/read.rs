@@ -485,7 +485,7 @@ fn shows_and_hides_by_state(page: &str) {
 /// scroll of the window. The runner now hands the page the text the browser holds of it,
 /// and of the sheets it imports, and once those are in, it counts as the page's own sheets
 /// do: input whose rules only paint takes no box again, the window scrolled only what the
-/// sheets pin. The text never enters the page's world, where its scripts could read it
+/// sheets pin (two sheets, asked for together, one importing a third). The text never enters the page's world, where its scripts could read it
 /// (here, one that wraps the collector's entry point): it is read in a world of its own, and
 /// only what it holds is handed over.
 #[test]
@@ -512,7 +512,7 @@ fn style_sheets_of_another_origin_are_read_from_the_browsers_copy() {
                  window.seen.push(JSON.stringify(args)); return run.apply(this, arguments); }",
             )
             .await;
-        sheets_taken(&tools, &probe, 2).await;
+        sheets_taken(&tools, &probe, 3).await;
         let seen = probe.value("window.seen.join(' ')").await;
         let seen = seen.as_str().unwrap_or_default();
         assert!(
@@ -536,6 +536,7 @@ fn style_sheets_of_another_origin_are_read_from_the_browsers_copy() {
             kept,
             serde_json::json!([
                 ["elsewhere-more.css", fields, false, false, ["footer"], []],
+                ["elsewhere-paint.css", fields, false, false, [], []],
                 [
                     "elsewhere.css",
                     fields,
