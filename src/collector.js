@@ -1305,8 +1305,9 @@
   function pinnedControls(roots) {
     if (roots.length !== 1) return null;
     if (W.pinned) return W.pinned;
-    var selectors = [];
-    var unknown = sheetsOf(roots).some(function (sheet) {
+    var selectors = [], sheets = sheetsOf(roots);
+    sheets.forEach(askUnread);
+    var unknown = sheets.some(function (sheet) {
       var found = pinnedIn(sheet);
       if (found) selectors.push.apply(selectors, found);
       return !found;
@@ -1398,8 +1399,8 @@
     if (W[key] !== null && known && known.length === sheets.length
       && sheets.every(function (sh, i) { return sh === known[i]; })) return W[key];
     W[key + 'Sheets'] = sheets;
-    // Every sheet of another origin not known yet is asked for now, all at once: the walk
-    // below stops at the first it cannot answer for.
+    // Every sheet of another origin not known yet is asked for now, all at once (the walk
+    // below stops at the first it cannot answer for); so before pinnedControls' walk.
     sheets.forEach(askUnread);
     W[key] = sheets.some(function (sheet) { return eachRule(sheet, visit, key) === STOP; });
     return W[key];
@@ -1464,11 +1465,10 @@
     function known(href, seen) {
       if (seen[href]) return undefined;
       seen[href] = true;
+      // Not known yet: asked for by the walk's caller (see askUnread) or, for an import,
+      // by takeSheets.
       var facts = W.sheetFacts.get(href);
-      if (!facts) {
-        askSheet(href);
-        return STOP;
-      }
+      if (!facts) return STOP;
       for (var i = 0; i < facts.imports.length; i++) if (known(facts.imports[i], seen) === STOP) return STOP;
       if (key === 'pinned') {
         pinned.push.apply(pinned, facts.pinned);

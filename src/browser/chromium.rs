@@ -496,25 +496,36 @@ impl ChromiumTab {
         params.return_by_value = Some(true);
         params.await_promise = Some(true);
         params.user_gesture = gesture.then_some(true);
-        let reply = bounded(timeout, "an in-page script", self.page.execute(params)).await?;
-        if let Some(ex) = &reply.result.exception_details {
-            let detail = ex
-                .exception
-                .as_ref()
-                .and_then(|o| o.description.clone())
-                .unwrap_or_else(|| ex.text.clone());
-            if is_context_lost(&detail) {
-                return Err(BrowserError::ContextLost);
-            }
-            return Err(BrowserError::Script(detail));
+        evaluate_in(&self.page, params, timeout).await
+    }
+}
+
+/// Runs `params` (an evaluation returning by value) and answers the string it produced: the
+/// page's exception as a script error (or as the context lost, when the document went away
+/// under it), bounded by `timeout`.
+async fn evaluate_in(
+    page: &Page,
+    params: EvaluateParams,
+    timeout: Duration,
+) -> Result<String, BrowserError> {
+    let reply = bounded(timeout, "an in-page script", page.execute(params)).await?;
+    if let Some(ex) = &reply.result.exception_details {
+        let detail = ex
+            .exception
+            .as_ref()
+            .and_then(|o| o.description.clone())
+            .unwrap_or_else(|| ex.text.clone());
+        if is_context_lost(&detail) {
+            return Err(BrowserError::ContextLost);
         }
-        // Moved out, not cloned: a dense read is megabytes.
-        match reply.result.result.value {
-            Some(serde_json::Value::String(s)) => Ok(s),
-            other => Err(BrowserError::Script(format!(
-                "expected a string from the collector, got {other:?}"
-            ))),
-        }
+        return Err(BrowserError::Script(detail));
+    }
+    // Moved out, not cloned: a dense read is megabytes.
+    match reply.result.result.value {
+        Some(serde_json::Value::String(s)) => Ok(s),
+        other => Err(BrowserError::Script(format!(
+            "expected a string from the collector, got {other:?}"
+        ))),
     }
 }
 
@@ -741,15 +752,7 @@ impl Tab for ChromiumTab {
             let mut params = EvaluateParams::new(program(&texts));
             params.context_id = Some(world.result.execution_context_id);
             params.return_by_value = Some(true);
-            let reply = bounded(timeout, "reading style sheets", page.execute(params))
-                .await
-                .ok()?;
-            match &reply.result.result.value {
-                Some(serde_json::Value::String(s)) if reply.result.exception_details.is_none() => {
-                    Some(s.clone())
-                }
-                _ => None,
-            }
+            evaluate_in(&page, params, timeout).await.ok()
         }
     }
 
