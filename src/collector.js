@@ -1109,7 +1109,7 @@
     if (b[0] === o[0] && b[1] === o[1] && b[2] === o[2] && b[3] === o[3] && shown === (old.visible !== false)) return old;
     var rec = copied(old);
     rec.bbox = b;
-    rec.visible = shown;
+    rec.visible = !!shown;
     return rec;
   }
 
@@ -1150,7 +1150,7 @@
       secret: secret,
       checked: checked === null ? undefined : checked,
       region: region,
-      visible: visibleOf(el, w, h),
+      visible: !!visibleOf(el, w, h),
       bbox: [Math.round(x + origin[0]), Math.round(y + origin[1]), Math.round(w), Math.round(h)]
     };
   }
