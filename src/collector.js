@@ -1125,8 +1125,8 @@
   // its usual value included (no key: undefined; shown: true): records of one shape give
   // the code that reads them (wire, moved, refreshed) one hidden class to meet, where a
   // field set only when unusual made a shape for each combination, and each of those
-  // reads a lookup (5-11 ms of a 10,000-control whole read's 90-120 in the page, in A/B
-  // runs interleaved in one browser). The focus is reported once for the whole read
+  // reads a lookup (4-8 ms of a 10,000-control whole read's 90-110 in the page: medians
+  // and lower quartiles of 80 reads each, A/B interleaved in one browser). The focus is reported once for the whole read
   // instead of per control, so moving it changes no record.
   // `tag`, `type` and `anchor` as the caller read them (anchor may be left out); `off` as
   // disabledUnder gives it (or null). Every DOM call here is paid once per control of a
