@@ -343,7 +343,8 @@
       if (boxSays) return true;
       visChecks++;
     }
-    return el.checkVisibility ? el.checkVisibility(VISIBILITY) : true;
+    // A boolean whatever a page's own checkVisibility answers: records hold it as one.
+    return el.checkVisibility ? !!el.checkVisibility(VISIBILITY) : true;
   }
 
   // ------------------------------------------------------------------ state
@@ -1091,13 +1092,21 @@
   // copy (never `old`, the held read's record, changed in place).
   function refreshed(el, tag, type, rec, old) {
     var value = valueOf(el, tag, type, rec.secret === true), checked = checkedOf(el, tag, type);
-    var was = rec.value === undefined ? null : rec.value;
-    var wasChecked = rec.checked === undefined ? null : rec.checked;
-    if (value === was && checked === wasChecked) return rec;
+    if (holds(rec, value, checked)) return rec;
     if (rec === old) rec = copied(old);
+    setLive(rec, value, checked);
+    return rec;
+  }
+
+  // Whether `rec` holds `value` and `checked` as the helpers read them (null: none).
+  function holds(rec, value, checked) {
+    return value === (rec.value === undefined ? null : rec.value)
+      && checked === (rec.checked === undefined ? null : rec.checked);
+  }
+
+  function setLive(rec, value, checked) {
     rec.value = value === null ? undefined : value;
     rec.checked = checked === null ? undefined : checked;
-    return rec;
   }
 
   // `old`, the record of a control no mutation reached, as it is now: itself when its box
@@ -1106,10 +1115,10 @@
     var rect = el.getBoundingClientRect();
     var b = [Math.round(rect.left + origin[0]), Math.round(rect.top + origin[1]), Math.round(rect.width), Math.round(rect.height)];
     var shown = visibleOf(el, rect.width, rect.height), o = old.bbox;
-    if (b[0] === o[0] && b[1] === o[1] && b[2] === o[2] && b[3] === o[3] && shown === (old.visible !== false)) return old;
+    if (b[0] === o[0] && b[1] === o[1] && b[2] === o[2] && b[3] === o[3] && shown === old.visible) return old;
     var rec = copied(old);
     rec.bbox = b;
-    rec.visible = !!shown;
+    rec.visible = shown;
     return rec;
   }
 
@@ -1126,8 +1135,9 @@
   // the code that reads them (wire, moved, refreshed) one hidden class to meet, where a
   // field set only when unusual made a shape for each combination, and each of those
   // reads a lookup (4-8 ms of a 10,000-control whole read's 90-110 in the page: medians
-  // and lower quartiles of 80 reads each, A/B interleaved in one browser). The focus is reported once for the whole read
-  // instead of per control, so moving it changes no record.
+  // and lower quartiles of 80 reads each, A/B interleaved in one browser). The focus is
+  // reported once for the whole read instead of per control, so moving it changes no
+  // record.
   // `tag`, `type` and `anchor` as the caller read them (anchor may be left out); `off` as
   // disabledUnder gives it (or null). Every DOM call here is paid once per control of a
   // dense read: each is made once.
@@ -1150,7 +1160,7 @@
       secret: secret,
       checked: checked === null ? undefined : checked,
       region: region,
-      visible: !!visibleOf(el, w, h),
+      visible: visibleOf(el, w, h),
       bbox: [Math.round(x + origin[0]), Math.round(y + origin[1]), Math.round(w), Math.round(h)]
     };
   }
@@ -1175,7 +1185,7 @@
   function escapeField(s) { return s.replace(/\x1b/g, '\x1b0').replace(/\x7f/g, '\x1b1'); }
   function wire(rec) {
     var flags = (rec.disabled ? 1 : 0) | (rec.editable ? 2 : 0) | (rec.secret ? 4 : 0)
-      | (rec.visible === false ? 8 : 0) | (rec.checked === true ? 16 : rec.checked === false ? 32 : 0)
+      | (rec.visible ? 0 : 8) | (rec.checked === true ? 16 : rec.checked === false ? 32 : 0)
       | (rec.value !== undefined ? 64 : 0) | (rec.key !== undefined ? 128 : 0);
     var b = rec.bbox, anchor = rec.anchor, label = rec.label;
     var value = rec.value === undefined ? '' : rec.value, key = rec.key === undefined ? '' : rec.key;
@@ -1627,11 +1637,8 @@
               break;
             default: value = valueOf(el); checked = checkedOf(el);
           }
-          var was = rec.value === undefined ? null : rec.value;
-          var wasChecked = rec.checked === undefined ? null : rec.checked;
-          if (value === was && checked === wasChecked) return;
-          rec.value = value === null ? undefined : value;
-          rec.checked = checked === null ? undefined : checked;
+          if (holds(rec, value, checked)) return;
+          setLive(rec, value, checked);
           wired[f.id] = wire(rec);
           rewritten.push(f.id);
         });
