@@ -447,6 +447,7 @@ pub fn infer(
     }
 }
 
+#[inline]
 fn shown(c: &RawControl) -> Control {
     Control {
         anchor: c.anchor.clone(),

@@ -29,14 +29,12 @@ use serde::{Deserialize, Serialize, Serializer};
 /// An immutable, cheaply cloned string that reads like a `&str`: held in place when short,
 /// else a range of a shared buffer — its own, or the whole reply it was parsed from (see
 /// `parse_reply`).
-#[derive(Clone)]
 pub struct Text(Repr);
 
 /// The longest string a `Text` holds in place: what fits beside its length in the 24
 /// bytes a shared range takes with its tag.
 const INLINE: usize = 22;
 
-#[derive(Clone)]
 enum Repr {
     /// The bytes of a whole `&str` of at most [`INLINE`] bytes.
     Inline { len: u8, bytes: [u8; INLINE] },
@@ -111,17 +109,19 @@ pub(crate) struct Slicer<'a> {
 impl Slicer<'_> {
     /// The part at `start..end` (byte offsets on char boundaries), or `None` when the range
     /// is not one.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn slice(&self, start: usize, end: usize) -> Option<Text> {
         let part = self.text.get(start..end)?;
         if part.len() <= INLINE {
             // A fixed-size copy of the window the part starts (two moves, where a copy of
-            // the part's own length is a call): bytes past `len` are never read.
+            // the part's own length is a call): bytes past `len` are never read. Near the
+            // end, where no whole window is left, the copy is out of line, so that the
+            // two copies are not merged into one call.
+            let Some(window) = self.text.as_bytes().get(start..start + INLINE) else {
+                return inline_at_end(part);
+            };
             let mut bytes = [0; INLINE];
-            match self.text.as_bytes().get(start..start + INLINE) {
-                Some(window) => bytes.copy_from_slice(window),
-                None => bytes[..part.len()].copy_from_slice(part.as_bytes()),
-            }
+            bytes.copy_from_slice(window);
             // At most INLINE (22): fits a u8.
             let len = part.len() as u8;
             return Some(Text(Repr::Inline { len, bytes }));
@@ -134,6 +134,14 @@ impl Slicer<'_> {
             end: base.checked_add(u32::try_from(end).ok()?)?,
         }))
     }
+}
+
+/// `part` held in place: [`Slicer::slice`]'s copy for a part too near the end of its text
+/// for a whole window, kept out of line.
+#[cold]
+#[inline(never)]
+fn inline_at_end(part: &str) -> Option<Text> {
+    Text::inline(part)
 }
 
 thread_local! {
@@ -161,6 +169,24 @@ pub fn parse_reply<T: DeserializeOwned>(reply: String) -> serde_json::Result<(T,
     // After an ASCII byte: a char boundary, so the slice is always one.
     let tail = newline.and_then(|i| Text::whole(Arc::clone(&source)).slice(i + 1..source.len()));
     Ok((parsed?, tail))
+}
+
+impl Clone for Text {
+    /// A held string is copied whole, as the 24 bytes it is (the derived clone copied its
+    /// length and bytes one by one); a shared range takes a count on its buffer.
+    #[inline]
+    fn clone(&self) -> Self {
+        match &self.0 {
+            // SAFETY: an `Inline` text owns nothing (its bytes are plain data, and it has
+            // no drop of its own), so a bitwise copy is a second, independent value.
+            Repr::Inline { .. } => unsafe { std::ptr::read(self) },
+            Repr::Shared { buf, start, end } => Text(Repr::Shared {
+                buf: Arc::clone(buf),
+                start: *start,
+                end: *end,
+            }),
+        }
+    }
 }
 
 impl Default for Text {
