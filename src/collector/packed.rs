@@ -117,9 +117,16 @@ fn plain(
         },
     };
     let key = slicer.slice(at, end)?;
-    out.push(control(
+    // Built in the vector's next slot: `push`, not inlined here, took the 184-byte record
+    // built on the stack and copied it in with a call to `memcpy`.
+    if out.len() == out.capacity() {
+        out.reserve(1);
+    }
+    out.spare_capacity_mut()[0].write(control(
         anchor, label, role, region, bbox, flags, value, key,
     ));
+    // SAFETY: the slot at `len` is within the capacity and was written just above.
+    unsafe { out.set_len(out.len() + 1) };
     Some(next)
 }
 
@@ -132,35 +139,59 @@ fn text(bytes: &[u8], slicer: &Slicer<'_>, at: &mut usize) -> Option<Text> {
         *at = start + 1;
         return Some(Text::default());
     }
-    let end = start + memchr::memchr(SEP, bytes.get(start..)?)?;
+    let end = sep_from(bytes, start)?;
     *at = end + 1;
     slicer.slice(start, end)
+}
+
+/// The offset of the first SEP at or after `start`. Most fields are short: the first three
+/// words are looked at a word at a time, where a search of its own sets up for each call.
+#[inline(always)]
+fn sep_from(bytes: &[u8], start: usize) -> Option<usize> {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut at = start;
+    for _ in 0..3 {
+        let Some(word) = bytes.get(at..at + 8) else {
+            break;
+        };
+        let word = u64::from_le_bytes(word.try_into().ok()?);
+        // A byte equal to SEP becomes 0; then the high bit is set in each zero byte, and in
+        // no other (no sum carries out of its byte).
+        let x = word ^ u64::from_ne_bytes([SEP; 8]);
+        let zero = !(((x & LOW7) + LOW7) | x | LOW7);
+        if zero != 0 {
+            return Some(at + (zero.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    Some(at + memchr::memchr(SEP, bytes.get(at..)?)?)
 }
 
 /// The integer field at `at` (optionally negative, at most 18 digits), which a SEP ends;
 /// `at` moves past the SEP.
 #[inline(always)]
 fn int(bytes: &[u8], at: &mut usize) -> Option<i64> {
-    let mut i = *at;
-    let negative = bytes.get(i) == Some(&b'-');
-    if negative {
-        i += 1;
-    }
-    let start = i;
+    let rest = bytes.get(*at..)?;
+    let (negative, digits) = match rest.first() {
+        Some(b'-') => (true, &rest[1..]),
+        _ => (false, rest),
+    };
     let mut n: i64 = 0;
-    while let Some(d) = bytes
-        .get(i)
-        .map(|b| b.wrapping_sub(b'0'))
-        .filter(|d| *d <= 9)
-    {
-        // Wrapping: more than 18 digits is refused below, whatever it summed to.
+    let mut len = 0;
+    // An iterator, not indexing: no bounds check per digit.
+    for &b in digits.iter().take(19) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        // Wrapping: a 19th digit is refused below, whatever it summed to.
         n = n.wrapping_mul(10).wrapping_add(i64::from(d));
-        i += 1;
+        len += 1;
     }
-    if i == start || i - start > 18 || bytes.get(i) != Some(&SEP) {
+    if len == 0 || len > 18 || digits.get(len) != Some(&SEP) {
         return None;
     }
-    *at = i + 1;
+    *at += usize::from(negative) + len + 1;
     Some(if negative { -n } else { n })
 }
 
@@ -433,4 +464,58 @@ pub(super) fn pack(c: &RawControl, role: usize, region: usize) -> String {
         key,
     ]
     .join(&sep.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_separator_is_found_wherever_it_lies_and_only_there() {
+        for len in 0..60 {
+            for at in 0..len {
+                let mut bytes = vec![b'x'; len];
+                bytes[at] = SEP;
+                // Bytes on either side of SEP in value: no false match, no carry.
+                if at > 0 {
+                    bytes[at - 1] = SEP - 1;
+                }
+                if at + 1 < len {
+                    bytes[at + 1] = 0xff;
+                }
+                for start in 0..=at {
+                    assert_eq!(
+                        sep_from(&bytes, start),
+                        Some(at),
+                        "{len} bytes, SEP at {at}"
+                    );
+                }
+                assert_eq!(sep_from(&bytes, at + 1), None);
+            }
+        }
+    }
+
+    #[test]
+    fn integers_read_to_their_separator() {
+        let sep = char::from(SEP);
+        for (field, want) in [
+            ("0", Some(0)),
+            ("-20", Some(-20)),
+            ("300040", Some(300_040)),
+            ("999999999999999999", Some(999_999_999_999_999_999)),
+            // 19 digits, no digits, a fraction, no separator after.
+            ("9999999999999999999", None),
+            ("", None),
+            ("-", None),
+            ("1.5", None),
+        ] {
+            let bytes = format!("{field}{sep}rest");
+            let mut at = 0;
+            assert_eq!(int(bytes.as_bytes(), &mut at), want, "`{field}`");
+            if want.is_some() {
+                assert_eq!(at, field.len() + 1);
+            }
+        }
+        assert_eq!(int(b"12", &mut 0), None);
+    }
 }
