@@ -171,10 +171,22 @@ fn sep_from(bytes: &[u8], start: usize) -> Option<usize> {
 /// `at` moves past the SEP.
 #[inline(always)]
 fn int(bytes: &[u8], at: &mut usize) -> Option<i64> {
-    let rest = bytes.get(*at..)?;
-    let (negative, digits) = match rest.first() {
-        Some(b'-') => (true, &rest[1..]),
-        _ => (false, rest),
+    let (n, len) = leading_int(bytes.get(*at..)?)?;
+    if bytes.get(*at + len) != Some(&SEP) {
+        return None;
+    }
+    *at += len + 1;
+    Some(n)
+}
+
+/// The decimal integer `bytes` starts with (optionally negative, at most 18 digits) and
+/// how many bytes it takes: what `Math.round` prints. The one reader of integers here,
+/// for the usual form and every other.
+#[inline(always)]
+fn leading_int(bytes: &[u8]) -> Option<(i64, usize)> {
+    let (negative, digits) = match bytes.first() {
+        Some(b'-') => (true, &bytes[1..]),
+        _ => (false, bytes),
     };
     let mut n: i64 = 0;
     let mut len = 0;
@@ -188,11 +200,10 @@ fn int(bytes: &[u8], at: &mut usize) -> Option<i64> {
         n = n.wrapping_mul(10).wrapping_add(i64::from(d));
         len += 1;
     }
-    if len == 0 || len > 18 || digits.get(len) != Some(&SEP) {
+    if len == 0 || len > 18 {
         return None;
     }
-    *at += usize::from(negative) + len + 1;
-    Some(if negative { -n } else { n })
+    Some((if negative { -n } else { n }, usize::from(negative) + len))
 }
 
 /// The control a record's fields describe.
@@ -275,19 +286,15 @@ impl Fields<'_> {
 
     /// The next field, as an integer (a fraction or an exponent is rounded).
     fn number(&mut self, field: usize) -> Result<i64, String> {
-        // Most are a few digits: read them as they are scanned.
-        let (bytes, start) = (self.bytes, self.at);
-        let mut n: i64 = 0;
-        let mut i = start;
-        while i < bytes.len() && i - start < 16 && bytes[i].is_ascii_digit() {
-            n = n * 10 + i64::from(bytes[i] - b'0');
-            i += 1;
+        // Most are a few digits, which a SEP ends: read them as they are scanned.
+        let mut at = self.at;
+        match int(self.bytes, &mut at) {
+            Some(n) if !self.done => {
+                self.at = at;
+                Ok(n)
+            }
+            _ => self.number_slow(field),
         }
-        if i > start && !self.done && bytes.get(i) == Some(&SEP) {
-            self.at = i + 1;
-            return Ok(n);
-        }
-        self.number_slow(field)
     }
 
     /// The next field, as any number JavaScript prints, rounded.
@@ -369,23 +376,11 @@ impl Fields<'_> {
     }
 }
 
-/// A plain decimal integer, optionally negative: what `Math.round` prints.
+/// `digits`, when the whole of it is a plain decimal integer (see [`leading_int`]).
 fn integer(digits: &[u8]) -> Option<i64> {
-    let (negative, digits) = match digits.split_first()? {
-        (b'-', rest) => (true, rest),
-        _ => (false, digits),
-    };
-    if digits.is_empty() || digits.len() > 18 {
-        return None;
-    }
-    let mut n: i64 = 0;
-    for &d in digits {
-        if !d.is_ascii_digit() {
-            return None;
-        }
-        n = n * 10 + i64::from(d - b'0');
-    }
-    Some(if negative { -n } else { n })
+    leading_int(digits)
+        .filter(|&(_, len)| len == digits.len())
+        .map(|(n, _)| n)
 }
 
 /// `field` with its escapes undone, or `None` for a bad escape.
