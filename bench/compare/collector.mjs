@@ -1,0 +1,125 @@
+// Where waymark's in-page collector spends a whole read of a dense page, beside the floors
+// any collector pays there: what to work on, and what no collector can avoid.
+// Usage: node bench/compare/collector.mjs [--runs R] [--top K] N...
+// For each N: serve gen-dense.py's page on 127.0.0.1; run the collector's whole read
+// (src/collector.js, `read` with `whole`, every control) R times unprofiled for its in-page
+// time, then R times under V8's sampling profiler; print each function's share of the
+// profiled time and the K hottest lines. Then, in the same page, the floors: a
+// getBoundingClientRect of every [data-anchor] control, querySelectorAll('[data-anchor]'),
+// and a tree walk of every element (medians over R).
+// The profiler slows the page down: read shares, not the profiled milliseconds.
+// Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
+import { readFileSync } from 'node:fs';
+import { densePage, launch, median, serve } from './dense.mjs';
+
+const USAGE = 'usage: node bench/compare/collector.mjs [--runs R] [--top K] N...';
+const SOURCE = readFileSync(new URL('../../src/collector.js', import.meta.url), 'utf8');
+
+function parseArgs(argv) {
+  const o = { runs: 10, top: 15, ns: [] };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--runs') o.runs = Number(argv[++i]);
+    else if (argv[i] === '--top') o.top = Number(argv[++i]);
+    else if (/^\d+$/.test(argv[i])) o.ns.push(Number(argv[i]));
+    else throw new Error(`unknown argument ${argv[i]}\n${USAGE}`);
+  }
+  if (!(o.runs >= 1) || !(o.top >= 1)) throw new Error(`--runs and --top take a number\n${USAGE}`);
+  if (o.ns.length === 0) o.ns = [10000];
+  return o;
+}
+
+// A profile's self time by function and by line, in microseconds.
+function selfTimes(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const fns = new Map();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id).callFrame;
+    const name = `${f.functionName || '(anonymous)'}${f.lineNumber >= 0 ? `:${f.lineNumber + 1}` : ''}`;
+    fns.set(name, (fns.get(name) || 0) + profile.timeDeltas[i]);
+    total += profile.timeDeltas[i];
+  });
+  const perTick = total / Math.max(1, profile.samples.length);
+  const lines = new Map();
+  for (const n of profile.nodes) {
+    for (const t of n.positionTicks || []) {
+      const name = `${n.callFrame.functionName || '(anonymous)'} line ${t.line}`;
+      lines.set(name, (lines.get(name) || 0) + t.ticks * perTick);
+    }
+  }
+  return { fns, lines, total };
+}
+
+function table(rows, total, top, runs) {
+  return [...rows].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, us]) =>
+    `  ${(100 * us / total).toFixed(1).padStart(5)} %  ${(us / 1000 / runs).toFixed(2).padStart(7)} ms/read  ${name}`);
+}
+
+async function one(browser, server, n, o) {
+  server.show(densePage(n).html);
+  const page = await browser.newPage();
+  await page.goto(server.url(n));
+  const cdp = await page.context().newCDPSession(page);
+  const expression = `(window.__waymarkRun = (${SOURCE}))("read", {max: ${n}, whole: true})`;
+  const read = async () => {
+    const r = await cdp.send('Runtime.evaluate', { expression, returnByValue: true });
+    if (r.exceptionDetails) throw new Error(`the collector threw: ${r.exceptionDetails.text}`);
+    const head = JSON.parse(r.result.value.split('\n')[0]);
+    if (head.total !== n || head.ids === undefined) throw new Error(`a read of ${head.total} controls, not ${n}`);
+    return head.collector_ms;
+  };
+  await read(); // The first read lays the page out and sets the collector up.
+  const plain = [];
+  for (let i = 0; i < o.runs; i++) plain.push(await read());
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  for (let i = 0; i < o.runs; i++) await read();
+  const { profile } = await cdp.send('Profiler.stop');
+  await cdp.send('Profiler.disable');
+  const floors = await page.evaluate((runs) => {
+    const out = { rects: [], select: [], walk: [] };
+    for (let r = 0; r < runs; r++) {
+      let t = performance.now();
+      const els = document.querySelectorAll('[data-anchor]');
+      out.select.push(performance.now() - t);
+      t = performance.now();
+      let sum = 0;
+      for (let i = 0; i < els.length; i++) sum += els[i].getBoundingClientRect().left;
+      out.rects.push(performance.now() - t);
+      t = performance.now();
+      const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
+      let count = 0;
+      for (let el = walker.nextNode(); el; el = walker.nextNode()) count += el.shadowRoot ? 2 : 1;
+      out.walk.push(performance.now() - t);
+      if (Number.isNaN(sum + count)) throw new Error('unreachable');
+    }
+    return out;
+  }, o.runs);
+  await page.close();
+  const { fns, lines, total } = selfTimes(profile);
+  const ms = (v) => `${median(v).toFixed(1)} ms`;
+  return [
+    `N=${n}: whole read, in-page collector time ${ms(plain)} (median of ${o.runs}, unprofiled)`,
+    `where it goes (self time, profiled; ${(total / 1000 / o.runs).toFixed(1)} ms per profiled read):`,
+    ...table(fns, total, o.top, o.runs),
+    'hottest lines (src/collector.js, 1-based):',
+    ...table(lines, total, o.top, o.runs),
+    'floors in the same page (medians, unprofiled):',
+    `  getBoundingClientRect of every control  ${ms(floors.rects)}`,
+    `  querySelectorAll('[data-anchor]')       ${ms(floors.select)}`,
+    `  tree walk of every element              ${ms(floors.walk)}`,
+  ].join('\n');
+}
+
+const o = parseArgs(process.argv.slice(2));
+const browser = await launch();
+const server = await serve();
+try {
+  const version = browser.version();
+  console.log(`Chromium ${version}, ${o.runs} runs per N`);
+  for (const n of o.ns) console.log(`\n${await one(browser, server, n, o)}`);
+} finally {
+  await browser.close();
+  server.close();
+}
