@@ -1104,6 +1104,7 @@
       && checked === (rec.checked === undefined ? null : rec.checked);
   }
 
+  // Sets `rec`'s value and checked state as the helpers read them (null: none).
   function setLive(rec, value, checked) {
     rec.value = value === null ? undefined : value;
     rec.checked = checked === null ? undefined : checked;

@@ -10,36 +10,25 @@
 // The profiler slows the page down: read shares, not the profiled milliseconds.
 // Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
 import { readFileSync } from 'node:fs';
-import { densePage, launch, median, serve } from './dense.mjs';
+import { densePage, launch, median, options, serve } from './dense.mjs';
 
-const USAGE = 'usage: node bench/compare/collector.mjs [--runs R] [--top K] N...';
 const SOURCE = readFileSync(new URL('../../src/collector.js', import.meta.url), 'utf8');
 
-function parseArgs(argv) {
-  const o = { runs: 10, top: 15, ns: [] };
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--runs') o.runs = Number(argv[++i]);
-    else if (argv[i] === '--top') o.top = Number(argv[++i]);
-    else if (/^\d+$/.test(argv[i])) o.ns.push(Number(argv[i]));
-    else throw new Error(`unknown argument ${argv[i]}\n${USAGE}`);
-  }
-  if (!(o.runs >= 1) || !(o.top >= 1)) throw new Error(`--runs and --top take a number\n${USAGE}`);
-  if (o.ns.length === 0) o.ns = [10000];
-  return o;
-}
-
-// A profile's self time by function and by line, in microseconds.
+// A profile's self time by function and by line, in microseconds. Idle samples (the page
+// waiting between reads for the next CDP call) are no part of a read and are left out.
 function selfTimes(profile) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const fns = new Map();
-  let total = 0;
+  let total = 0, ticks = 0;
   profile.samples.forEach((id, i) => {
     const f = byId.get(id).callFrame;
+    if (f.functionName === '(idle)') return;
+    ticks++;
     const name = `${f.functionName || '(anonymous)'}${f.lineNumber >= 0 ? `:${f.lineNumber + 1}` : ''}`;
     fns.set(name, (fns.get(name) || 0) + profile.timeDeltas[i]);
     total += profile.timeDeltas[i];
   });
-  const perTick = total / Math.max(1, profile.samples.length);
+  const perTick = total / Math.max(1, ticks);
   const lines = new Map();
   for (const n of profile.nodes) {
     for (const t of n.positionTicks || []) {
@@ -112,7 +101,8 @@ async function one(browser, server, n, o) {
   ].join('\n');
 }
 
-const o = parseArgs(process.argv.slice(2));
+const o = options(process.argv.slice(2), 'node bench/compare/collector.mjs [--runs R] [--top K] N...',
+  { numbers: { runs: [10, 1], top: [15, 1] }, sizes: [10000] });
 const browser = await launch();
 const server = await serve();
 try {

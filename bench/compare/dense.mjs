@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 
 // The shared generator beside the repository (../shared/bench), unless GEN_DENSE names another.
@@ -51,4 +52,36 @@ export function median(xs) {
 export function launch() {
   const args = process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [];
   return chromium.launch({ executablePath: EXE, headless: true, args });
+}
+
+// A reference script's command line, read with Node's own parser: `numbers` names each
+// numeric option with its default and least value (`{runs: [5, 1]}` is `--runs R`, R >= 1),
+// `flags` the boolean ones; the rest are page sizes N (`sizes` when none is given). On a bad
+// one, prints what is wrong and `usage`, and exits 2.
+export function options(argv, usage, { numbers = {}, flags = [], sizes = [1000, 10000] }) {
+  const fail = (msg) => {
+    console.error(`${msg}\nusage: ${usage}`);
+    process.exit(2);
+  };
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: Object.fromEntries([
+        ...Object.keys(numbers).map((k) => [k, { type: 'string' }]),
+        ...flags.map((k) => [k, { type: 'boolean', default: false }]),
+      ]),
+    });
+  } catch (e) {
+    fail(e.message);
+  }
+  const o = { ...parsed.values };
+  for (const [k, [fallback, least]] of Object.entries(numbers)) {
+    o[k] = o[k] === undefined ? fallback : Number(o[k]);
+    if (!(o[k] >= least)) fail(`--${k} takes a number of at least ${least}`);
+  }
+  for (const p of parsed.positionals) if (!/^\d+$/.test(p)) fail(`${p} is not a page size N`);
+  o.ns = parsed.positionals.length ? parsed.positionals.map(Number) : sizes;
+  return o;
 }

@@ -7,24 +7,12 @@
 // after the input, by phase (medians over R; phases nest: Layout is part of a HitTest that
 // needed it, CompositingInputs part of PrePaint).
 // Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
-import { densePage, launch, median, serve } from './dense.mjs';
+import { densePage, launch, median, options, serve } from './dense.mjs';
 
 const PHASES = ['HitTest', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'LocalFrameView::RunCompositingInputsLifecyclePhase',
   'Paint', 'Commit', 'EventDispatch', 'FunctionCall'];
 const SHORT = { 'LocalFrameView::RunCompositingInputsLifecyclePhase': 'CompositingInputs' };
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink'];
-
-function parseArgs(argv) {
-  const o = { runs: 3, ns: [] };
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--runs') o.runs = Number(argv[++i]);
-    else if (/^\d+$/.test(argv[i])) o.ns.push(Number(argv[i]));
-    else throw new Error(`unknown argument ${argv[i]}\nusage: node bench/compare/frames.mjs [--runs R] N...`);
-  }
-  if (!(o.runs >= 1)) throw new Error('--runs takes a number');
-  if (o.ns.length === 0) o.ns = [1000, 10000];
-  return o;
-}
 
 // The renderer main thread's complete events in [from, from + 400 ms), summed by name; an
 // event inside another of its name (Paint holds Paint) counts once.
@@ -84,7 +72,7 @@ async function one(browser, server, n, runs) {
 }
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
+  const o = options(process.argv.slice(2), 'node bench/compare/frames.mjs [--runs R] N...', { numbers: { runs: [3, 1] } });
   const server = await serve();
   const browser = await launch();
   try {

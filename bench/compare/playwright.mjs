@@ -3,27 +3,7 @@
 // Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { densePage, launch, median, serve } from './dense.mjs';
-
-function usage(msg) {
-  console.error(`${msg}\nusage: node bench/compare/playwright.mjs [--runs R] [--aria-max N] [--json] N...`);
-  process.exit(2);
-}
-
-function parseArgs(argv) {
-  const o = { runs: 5, ariaMax: 1000, json: false, ns: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--runs') o.runs = Number(argv[++i]);
-    else if (a === '--aria-max') o.ariaMax = Number(argv[++i]);
-    else if (a === '--json') o.json = true;
-    else if (/^\d+$/.test(a)) o.ns.push(Number(a));
-    else usage(`unknown argument ${a}`);
-  }
-  if (!(o.runs >= 1) || !(o.ariaMax >= 0)) usage('--runs and --aria-max take numbers');
-  if (o.ns.length === 0) o.ns = [1000, 10000];
-  return o;
-}
+import { densePage, launch, median, options, serve } from './dense.mjs';
 
 // The in-page collector: every [data-anchor] control as one JSON string.
 function collect() {
@@ -88,7 +68,7 @@ async function benchOne(browser, server, n, o) {
   const value = await page.inputValue(fill);
   if (value !== `value ${o.runs - 1}`) throw new Error(`${fill} holds ${JSON.stringify(value)} after fill`);
 
-  if (n <= o.ariaMax) {
+  if (n <= o['aria-max']) {
     r.ariaSnapshot = await measure(o.runs, () => page.locator('body').ariaSnapshot({ timeout: 0 }));
     const cdp = await page.context().newCDPSession(page);
     let last;
@@ -129,7 +109,8 @@ function table(o, results) {
 }
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
+  const o = options(process.argv.slice(2), 'node bench/compare/playwright.mjs [--runs R] [--aria-max N] [--json] N...',
+    { numbers: { runs: [5, 1], 'aria-max': [1000, 0] }, flags: ['json'] });
   const server = await serve();
   const browser = await launch();
   const pwVersion = createRequire(import.meta.url)('playwright-core/package.json').version;
@@ -138,7 +119,7 @@ async function main() {
     for (const n of o.ns) results[n] = await benchOne(browser, server, n, o);
     if (o.json) {
       console.log(JSON.stringify({ chromium: browser.version(), playwrightCore: pwVersion, runs: o.runs,
-        ariaMax: o.ariaMax, results }, null, 2));
+        ariaMax: o['aria-max'], results }, null, 2));
     } else {
       console.log(`Chromium ${browser.version()}, playwright-core ${pwVersion}, ${o.runs} runs per cell`);
       console.log(table(o, results));
