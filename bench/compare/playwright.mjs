@@ -44,17 +44,34 @@ async function measure(runs, fn) {
   return stats(times);
 }
 
+// The first evaluate in a fresh tab once the page has loaded: what waymark's first read
+// (inside `navigate`) compares with. It waits behind the page's first frame (style, layout
+// and paint of every element), which no later call pays again.
+async function firstEvaluate(browser, server, n, runs) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(0);
+    await page.goto(server.url(n), { waitUntil: 'load' });
+    const t0 = performance.now();
+    await page.evaluate(collect);
+    times.push(performance.now() - t0);
+    await page.close();
+  }
+  return stats(times);
+}
+
 async function benchOne(browser, server, n, o) {
   const { html, click, fill } = densePage(n);
   server.show(html);
 
+  const r = { first: await firstEvaluate(browser, server, n, o.runs) };
   const page = await browser.newPage();
   page.setDefaultTimeout(0); // big pages are slow; never time out mid-measure
   await page.goto(server.url(n), { waitUntil: 'load' });
   const count = await page.evaluate(() => document.querySelectorAll('[data-anchor]').length);
   if (count !== n) throw new Error(`page for N=${n} has ${count} [data-anchor] controls`);
 
-  const r = {};
   r.evaluate = await measure(o.runs, () => page.evaluate(collect));
   const inPage = [];
   for (let i = 0; i < o.runs; i++) inPage.push(await page.evaluate(COLLECT_IN_PAGE));
@@ -83,6 +100,7 @@ async function benchOne(browser, server, n, o) {
 const ROWS = [
   ['ariaSnapshot', "locator('body').ariaSnapshot()"],
   ['evaluate', 'one evaluate -> JSON string of all controls'],
+  ['first', 'the same, first in a fresh tab after load'],
   ['inPageCollector', 'in-page collector time alone'],
   ['click', 'click() on the click target'],
   ['fill', 'fill() on the fill target'],
