@@ -399,12 +399,8 @@ pub fn infer(
             ));
         }
     }
-    let focus = raw
-        .controls
-        .iter()
-        .find(|c| c.focused)
-        .map(RawControl::reference);
-    let (controls, truncation) = cut(raw, view);
+    let (controls, truncation, focused) = cut(raw, view);
+    let focus = focused.map(|i| raw.controls[i].reference());
     let nodes = match (&raw.evidence, view.nodes) {
         (Some(ev), true) => Some((
             ev.unanchored
@@ -576,19 +572,32 @@ pub fn description_len(c: &Control) -> usize {
     chars.0
 }
 
-/// Both cuts: the collection cut the collector made, and the description cut of `view`.
-fn cut(raw: &RawObservation, view: &View) -> (Vec<Control>, Option<Truncation>) {
+/// Both cuts: the collection cut the collector made, and the description cut of `view`;
+/// with the index of the (first) focused control, found on the way rather than by a pass
+/// of its own over every control.
+fn cut(raw: &RawObservation, view: &View) -> (Vec<Control>, Option<Truncation>, Option<usize>) {
     let collected = raw.controls.len();
     let mut by_region = raw.dropped_by_region.clone();
     let mut by_role = raw.dropped_by_role.clone();
-    let (controls, described) = match view.budget {
-        None => (raw.controls.iter().map(shown).collect::<Vec<_>>(), false),
-        Some(budget) => {
-            let focus_region = raw
+    let (controls, described, focused) = match view.budget {
+        None => {
+            let mut focused = None;
+            let controls = raw
                 .controls
                 .iter()
-                .find(|c| c.focused)
-                .map(|c| c.region.as_str());
+                .enumerate()
+                .map(|(i, c)| {
+                    if c.focused {
+                        focused.get_or_insert(i);
+                    }
+                    shown(c)
+                })
+                .collect::<Vec<_>>();
+            (controls, false, focused)
+        }
+        Some(budget) => {
+            let focused = raw.controls.iter().position(|c| c.focused);
+            let focus_region = focused.map(|i| raw.controls[i].region.as_str());
             let viewport = [
                 raw.scroll[0],
                 raw.scroll[1],
@@ -626,13 +635,13 @@ fn cut(raw: &RawObservation, view: &View) -> (Vec<Control>, Option<Truncation>) 
             }
             dropped.add_to(&mut by_region, &mut by_role);
             let cut = controls.len() < collected;
-            (controls, cut)
+            (controls, cut, focused)
         }
     };
     let shown = controls.len();
     let total = raw.total.max(collected);
     if shown >= total {
-        return (controls, None);
+        return (controls, None, focused);
     }
     let why = if described {
         format!(
@@ -690,7 +699,7 @@ fn cut(raw: &RawObservation, view: &View) -> (Vec<Control>, Option<Truncation>) 
         budget: view.budget,
         hint,
     };
-    (controls, Some(truncation))
+    (controls, Some(truncation), focused)
 }
 
 #[cfg(test)]
@@ -789,6 +798,30 @@ mod tests {
         let state = state(&r, &View::default());
         assert_eq!(state.dialog.as_deref(), Some("Saved!"));
         assert!(state.confidence < 1.0);
+    }
+
+    #[test]
+    fn the_focus_is_the_first_focused_control_cut_or_not() {
+        let mut controls = vec![
+            control("a.one", "a"),
+            control("a.two", "a"),
+            control("b.one", "b"),
+        ];
+        let none = state(&raw(controls.clone(), 3), &View::default());
+        assert_eq!(none.focus, None);
+        controls[1].focused = true;
+        controls[1].key = Some("7".into());
+        controls[2].focused = true;
+        let r = raw(controls, 3);
+        assert_eq!(
+            state(&r, &View::default()).focus.as_deref(),
+            Some("a.two[7]")
+        );
+        let budget = View {
+            budget: Some(1),
+            ..View::default()
+        };
+        assert_eq!(state(&r, &budget).focus.as_deref(), Some("a.two[7]"));
     }
 
     #[test]
