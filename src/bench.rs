@@ -7,8 +7,13 @@
 //! `invoke` and `fill` round trips, and trivial in-page round trips (`ping`).
 //! Absolute times depend on the machine, so every figure comes with a floor measured in the
 //! same run — the collector's own in-page time for a read, one trivial round trip for an
-//! action — and their ratio, which a noisy or slow machine moves far less. Every read's truncation is kept: a cut read is faster because it read less,
-//! and must never pass for a fast read.
+//! action — and their ratio, which a noisy or slow machine moves far less. A second floor,
+//! the page's (what the page charges for finding the controls and taking their boxes, see
+//! `Tools::page_floor`), is what the collector's own in-page time and the actions are also
+//! divided by: a ratio to the collector's time cannot see the collector slow down, nor a
+//! ratio to a trivial round trip an action that does work per control. Every read's
+//! truncation is kept: a cut read is faster because it read less, and must never pass for
+//! a fast read.
 //!
 //! The gate itself (a saved baseline, ceilings on the ratios) lives in `gate`, the report's
 //! shapes in `report`; the bench targets of a page (`--invoke auto`) are read over plain
@@ -35,7 +40,7 @@ use crate::screen::InferredState;
 use crate::tools::{Attribution, RoundTrip, ToolError, Tools};
 
 pub use gate::{Ceilings, Comparison, Verdict, compare};
-pub use report::{ActTimes, BenchReport, Cut, ReadSpread, ReadTimes, RouteReport, table};
+pub use report::{ActTimes, BenchReport, Cut, ReadSpread, ReadTimes, RouteReport, Spread, table};
 
 /// What `waymark bench` measures and checks, from its flags.
 #[derive(Debug, Clone)]
@@ -336,6 +341,7 @@ async fn measure<T: Tab>(
     // what a read costs after an action that changed little in the DOM): each read's time
     // and in-page time.
     let mut samples: [(Vec<f64>, Vec<f64>); 3] = Default::default();
+    let mut floors = Vec::with_capacity(runs);
     for (kind, (times, in_page)) in ["read_screen", "a whole read", "a read after a change"]
         .into_iter()
         .zip(&mut samples)
@@ -343,7 +349,16 @@ async fn measure<T: Tab>(
         for _ in 0..runs {
             ping(tools, &mut pings).await.map_err(ping_failed())?;
             let rt = match kind {
-                "a whole read" => tools.read_screen_whole().await,
+                "a whole read" => {
+                    // Right before, so it sees the same load as the read it floors.
+                    floors.push(
+                        tools
+                            .page_floor()
+                            .await
+                            .map_err(failed("the page floor".into()))?,
+                    );
+                    tools.read_screen_whole().await
+                }
                 "a read after a change" => {
                     tools
                         .touch()
@@ -392,6 +407,15 @@ async fn measure<T: Tab>(
     let whole = read_spread(&wholes, &whole_in_page);
     let touched = read_spread(&touched, &touched_in_page);
     let round_trip = round(spread(&pings).0);
+    let page_floor = (!floors.is_empty()).then(|| {
+        let (median_ms, min_ms, max_ms) = spread(&floors);
+        Spread {
+            median_ms,
+            min_ms,
+            max_ms,
+        }
+    });
+    let floor = page_floor.as_ref().map(|f| f.median_ms);
     let ratio = |over: Option<f64>, under: Option<f64>| match (over, under) {
         (Some(a), Some(b)) if b > 0.0 => Some(round(a / b)),
         _ => None,
@@ -418,6 +442,10 @@ async fn measure<T: Tab>(
             fill.as_ref().map(|t: &ActTimes| t.median_ms),
             Some(round_trip),
         ),
+        collector_ratio: ratio(whole.as_ref().and_then(|w| w.in_page_median_ms), floor),
+        invoke_page_ratio: ratio(invoke.as_ref().map(|t| t.median_ms), floor),
+        fill_page_ratio: ratio(fill.as_ref().map(|t| t.median_ms), floor),
+        page_floor,
         read: ReadTimes {
             first_ms: round(first.elapsed_ms),
             first_in_page_ms,

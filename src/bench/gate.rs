@@ -220,7 +220,8 @@ pub fn compare(baseline: &BenchReport, now: &BenchReport, threshold_pct: f64) ->
 /// ```json
 /// {"about": "why these numbers",
 ///  "default": {"read_ratio": 3.0, "whole_ratio": 2.0, "invoke_ratio": 400.0, "fill_ratio": 400.0},
-///  "routes": [{"route": "/dense?n=*", "read_ratio": 4.0}]}
+///  "routes": [{"route": "/dense?n=*", "read_ratio": 4.0, "collector_ratio": 6.0,
+///              "invoke_page_ratio": 3.0, "fill_page_ratio": 3.0}]}
 /// ```
 ///
 /// A route pattern is the route as given, where `*` stands for any run of characters (query
@@ -244,6 +245,9 @@ struct Limits {
     whole_ratio: Option<f64>,
     invoke_ratio: Option<f64>,
     fill_ratio: Option<f64>,
+    collector_ratio: Option<f64>,
+    invoke_page_ratio: Option<f64>,
+    fill_page_ratio: Option<f64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -254,9 +258,20 @@ struct RouteLimits {
     whole_ratio: Option<f64>,
     invoke_ratio: Option<f64>,
     fill_ratio: Option<f64>,
+    collector_ratio: Option<f64>,
+    invoke_page_ratio: Option<f64>,
+    fill_page_ratio: Option<f64>,
 }
 
-const RATIOS: [&str; 4] = ["read_ratio", "whole_ratio", "invoke_ratio", "fill_ratio"];
+const RATIOS: [&str; 7] = [
+    "read_ratio",
+    "whole_ratio",
+    "invoke_ratio",
+    "fill_ratio",
+    "collector_ratio",
+    "invoke_page_ratio",
+    "fill_page_ratio",
+];
 
 impl Ceilings {
     /// Loads and checks a ceilings file.
@@ -314,7 +329,8 @@ impl Ceilings {
 
     /// Every ratio of `report` that has a ceiling, against it. A ratio of something the
     /// run measured that could not be computed (no in-page time) fails; invoke and fill
-    /// ceilings are skipped, with a note, when the run did not invoke or fill.
+    /// ceilings are skipped, with a note, when the run did not invoke or fill, and the
+    /// page ratios when the page floor was under the page clock's resolution.
     pub fn check(&self, report: &BenchReport) -> Verdict {
         let mut verdict = Verdict::default();
         for r in &report.routes {
@@ -325,23 +341,33 @@ impl Ceilings {
                     .push(format!("{}: no ceiling applies; not checked", r.route));
                 continue;
             }
+            // A page floor under the page clock's resolution (a page of a few controls)
+            // divides nothing: its ratios are left unchecked, with a note.
+            let floored = r.page_floor.as_ref().is_some_and(|f| f.median_ms > 0.0);
             let measured = [
                 true,
                 r.read.whole.is_some(),
                 r.invoke.is_some(),
                 r.fill.is_some(),
+                r.read.whole.is_some() && floored,
+                r.invoke.is_some() && floored,
+                r.fill.is_some() && floored,
             ];
             for (i, now) in ratios(r).into_iter().enumerate() {
                 let Some((ceiling, pattern)) = self.ceiling(&r.route, i) else {
                     continue;
                 };
                 if !measured[i] {
-                    verdict.notes.push(format!(
-                        "{} {}: not checked, the run did not {}",
-                        r.route,
-                        RATIOS[i],
-                        ["read", "read whole", "invoke", "fill"][i]
-                    ));
+                    let why = match i {
+                        4..=6 if !floored => "no page floor above the clock's resolution",
+                        1 | 4 => "the run did not read whole",
+                        2 | 5 => "the run did not invoke",
+                        3 | 6 => "the run did not fill",
+                        _ => "the run did not read",
+                    };
+                    verdict
+                        .notes
+                        .push(format!("{} {}: not checked, {why}", r.route, RATIOS[i]));
                     continue;
                 }
                 verdict.comparisons.push(Comparison {
@@ -359,29 +385,43 @@ impl Ceilings {
 }
 
 impl Limits {
-    fn get_all(&self) -> [Option<f64>; 4] {
+    fn get_all(&self) -> [Option<f64>; 7] {
         [
             self.read_ratio,
             self.whole_ratio,
             self.invoke_ratio,
             self.fill_ratio,
+            self.collector_ratio,
+            self.invoke_page_ratio,
+            self.fill_page_ratio,
         ]
     }
 }
 
 impl RouteLimits {
-    fn get_all(&self) -> [Option<f64>; 4] {
+    fn get_all(&self) -> [Option<f64>; 7] {
         [
             self.read_ratio,
             self.whole_ratio,
             self.invoke_ratio,
             self.fill_ratio,
+            self.collector_ratio,
+            self.invoke_page_ratio,
+            self.fill_page_ratio,
         ]
     }
 }
 
-fn ratios(r: &RouteReport) -> [Option<f64>; 4] {
-    [r.read_ratio, r.whole_ratio, r.invoke_ratio, r.fill_ratio]
+fn ratios(r: &RouteReport) -> [Option<f64>; 7] {
+    [
+        r.read_ratio,
+        r.whole_ratio,
+        r.invoke_ratio,
+        r.fill_ratio,
+        r.collector_ratio,
+        r.invoke_page_ratio,
+        r.fill_page_ratio,
+    ]
 }
 
 /// Whether `text` matches `pattern`, where `*` is any run of characters.
@@ -408,6 +448,7 @@ fn glob(pattern: &str, text: &str) -> bool {
 mod tests {
     use super::super::report::tests::route;
     use super::*;
+    use crate::bench::Spread;
 
     fn report(routes: Vec<RouteReport>) -> BenchReport {
         BenchReport { routes }
@@ -510,6 +551,47 @@ mod tests {
         assert!(verdict.passed() && verdict.comparisons.is_empty());
         assert!(
             verdict.notes[0].contains("whole_ratio: not checked, the run did not read whole"),
+            "{:?}",
+            verdict.notes
+        );
+    }
+
+    #[test]
+    fn page_ratios_have_ceilings_and_a_floor_under_the_clock_is_noted() {
+        let ceilings = Ceilings::parse(
+            r#"{"default": {"collector_ratio": 3.5, "invoke_page_ratio": 2.0, "fill_page_ratio": 2.0}}"#,
+        )
+        .expect("valid");
+        // route() has a whole read 4 times its page floor, an invoke 1.5 times, no fill.
+        let verdict = ceilings.check(&report(vec![route("/a", 10.0)]));
+        let text = verdict.render("ceilings");
+        assert!(
+            text.contains("FAIL /a collector_ratio 4.00 > ceiling 3.50"),
+            "{text}"
+        );
+        assert!(
+            text.contains("ok   /a invoke_page_ratio 1.50 <= ceiling 2.00"),
+            "{text}"
+        );
+        assert!(
+            verdict.notes[0].contains("fill_page_ratio: not checked, the run did not fill"),
+            "{:?}",
+            verdict.notes
+        );
+        let mut tiny = route("/a", 10.0);
+        tiny.page_floor = Some(Spread {
+            median_ms: 0.0,
+            min_ms: 0.0,
+            max_ms: 0.1,
+        });
+        (tiny.collector_ratio, tiny.invoke_page_ratio) = (None, None);
+        let verdict = ceilings.check(&report(vec![tiny]));
+        assert!(verdict.passed() && verdict.comparisons.is_empty());
+        assert_eq!(verdict.notes.len(), 3, "{:?}", verdict.notes);
+        assert!(
+            verdict.notes[0].contains(
+                "collector_ratio: not checked, no page floor above the clock's resolution"
+            ),
             "{:?}",
             verdict.notes
         );

@@ -56,6 +56,34 @@ pub struct RouteReport {
     /// `fill.median_ms / round_trip_median_ms`.
     #[serde(default)]
     pub fill_ratio: Option<f64>,
+    /// The page's own cost of the least a read does, in its own clock: the anchored
+    /// controls found and the box of each taken, up to the collection cap (see
+    /// `Tools::page_floor`); sampled before each whole read.
+    #[serde(default)]
+    pub page_floor: Option<Spread>,
+    /// `read.whole.in_page_median_ms / page_floor.median_ms`: the collector's own code
+    /// against what the page charges any collector. Both are in-page times of the same
+    /// page in the same run, so this moves when the collector does, not the machine.
+    #[serde(default)]
+    pub collector_ratio: Option<f64>,
+    /// `invoke.median_ms / page_floor.median_ms`: an action against the page's size,
+    /// which catches work an action does per control (a whole read after every action).
+    #[serde(default)]
+    pub invoke_page_ratio: Option<f64>,
+    /// `fill.median_ms / page_floor.median_ms`.
+    #[serde(default)]
+    pub fill_page_ratio: Option<f64>,
+}
+
+/// Median, fastest and slowest of a sample, in milliseconds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    /// Median.
+    pub median_ms: f64,
+    /// Fastest.
+    pub min_ms: f64,
+    /// Slowest.
+    pub max_ms: f64,
 }
 
 /// A read that did not gather every control.
@@ -205,17 +233,39 @@ pub fn table(report: &BenchReport) -> String {
                 ));
             }
         }
-        for (what, times, ratio) in [
-            ("invoke", &r.invoke, r.invoke_ratio),
-            ("fill", &r.fill, r.fill_ratio),
+        if let Some(f) = &r.page_floor {
+            rows.push(sub(
+                "page floor",
+                (f.median_ms, f.min_ms, f.max_ms),
+                "-".into(),
+                "-".into(),
+                "in page: the anchored controls found and a box taken of each gathered".into(),
+            ));
+            if let Some(collector) = r.read.whole.as_ref().and_then(|w| w.in_page_median_ms) {
+                let mut row = sub(
+                    "collector",
+                    (collector, f64::NAN, f64::NAN),
+                    ms(f.median_ms),
+                    opt(r.collector_ratio, 2),
+                    "a whole read's time in page; floor: page floor".into(),
+                );
+                row[4] = "-".into();
+                row[5] = "-".into();
+                rows.push(row);
+            }
+        }
+        for (what, times, ratio, page_ratio) in [
+            ("invoke", &r.invoke, r.invoke_ratio, r.invoke_page_ratio),
+            ("fill", &r.fill, r.fill_ratio, r.fill_page_ratio),
         ] {
             if let Some(t) = times {
+                let page = page_ratio.map_or(String::new(), |p| format!("; {p:.2} x page floor"));
                 rows.push(sub(
                     what,
                     (t.median_ms, t.min_ms, t.max_ms),
                     opt(r.round_trip_median_ms, 2),
                     opt(ratio, 1),
-                    format!("`{}`; floor: trivial round trip", t.anchor),
+                    format!("`{}`; floor: trivial round trip{page}", t.anchor),
                 ));
             }
         }
@@ -305,6 +355,14 @@ pub(super) mod tests {
             touched_ratio: Some(1.13),
             invoke_ratio: Some(60.0),
             fill_ratio: None,
+            page_floor: Some(Spread {
+                median_ms: read_median * 2.0,
+                min_ms: read_median * 1.5,
+                max_ms: read_median * 3.0,
+            }),
+            collector_ratio: Some(4.0),
+            invoke_page_ratio: Some(1.5),
+            fill_page_ratio: None,
         }
     }
 
@@ -335,6 +393,26 @@ pub(super) mod tests {
         assert!(
             text.lines()
                 .any(|l| l.contains("touched read") && l.contains("90.0") && l.contains("1.13")),
+            "{text}"
+        );
+        assert_eq!(r["page_floor"]["median_ms"], 20.0);
+        assert_eq!(
+            (&r["collector_ratio"], &r["invoke_page_ratio"]),
+            (&serde_json::json!(4.0), &serde_json::json!(1.5))
+        );
+        assert!(
+            text.lines()
+                .any(|l| l.contains("page floor") && l.contains("20.0")),
+            "{text}"
+        );
+        assert!(
+            text.lines()
+                .any(|l| l.contains("collector") && l.contains("80.0") && l.contains("4.00")),
+            "{text}"
+        );
+        assert!(
+            text.lines()
+                .any(|l| l.contains("invoke") && l.contains("1.50 x page floor")),
             "{text}"
         );
         assert_eq!(r["invoke"]["anchor"], "region-24.button-3");

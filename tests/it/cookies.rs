@@ -340,6 +340,10 @@ fn read_and_bench_see_a_screen_behind_a_sign_in_with_the_profile() {
         assert_eq!(route["controls"], 2, "{route}");
         assert_eq!(route["invoke"]["anchor"], "members.save", "{route}");
         assert_eq!(route["fill"]["anchor"], "members.note", "{route}");
+        // The page's own floor, taken in the same tab (a 2-control page may be under its
+        // clock's resolution: then it divides nothing).
+        let floor = route["page_floor"]["median_ms"].as_f64();
+        assert!(floor.is_some_and(|ms| ms >= 0.0), "{route}");
     }
     bench(&[], &named)
         .exits(1)
