@@ -129,9 +129,12 @@ enum Command {
     /// Measure reads, invokes and fills on routes; optionally fail on a regression.
     ///
     /// Each route: a fresh tab, `navigate` (the cold first read), warm reads, whole reads
-    /// (the loaded page gathered again, nothing reused), then `--invoke`/`--fill` round
-    /// trips, each with the floor it is divided by (the collector's in-page time for a
-    /// read, a trivial round trip for an action).
+    /// (the loaded page gathered again, nothing reused), reads after a small change, then
+    /// `--invoke`/`--fill` round trips, each with the floor it is divided by (the
+    /// collector's in-page time for a read, a trivial round trip for an action). The page
+    /// floor (the page's own time to find the anchored controls and take their boxes) also
+    /// divides a whole read's in-page time and each action, so the collector getting slower,
+    /// or an action doing work per control, shows in a ratio too.
     Bench {
         /// App-relative routes, e.g. '/dense?n=10000'.
         #[arg(required = true)]
