@@ -195,15 +195,20 @@ pub fn table(report: &BenchReport) -> String {
                 ),
             },
         ]);
-        // A measure's row under its route: times, then its floor, ratio and note.
-        let sub = |what: &str, (median, min, max): (f64, f64, f64), floor, ratio, note| {
+        // A measure's row under its route: times (min and max `-` when not kept), then its
+        // floor, ratio and note.
+        let sub = |what: &str,
+                   (median, min, max): (f64, Option<f64>, Option<f64>),
+                   floor,
+                   ratio,
+                   note| {
             [
                 String::new(),
                 String::new(),
                 what.to_string(),
                 ms(median),
-                ms(min),
-                ms(max),
+                opt(min, 1),
+                opt(max, 1),
                 floor,
                 ratio,
                 note,
@@ -226,7 +231,7 @@ pub fn table(report: &BenchReport) -> String {
             if let Some(t) = reads {
                 rows.push(sub(
                     what,
-                    (t.median_ms, t.min_ms, t.max_ms),
+                    (t.median_ms, Some(t.min_ms), Some(t.max_ms)),
                     opt(t.in_page_median_ms, 1),
                     opt(ratio, 2),
                     note.into(),
@@ -236,22 +241,19 @@ pub fn table(report: &BenchReport) -> String {
         if let Some(f) = &r.page_floor {
             rows.push(sub(
                 "page floor",
-                (f.median_ms, f.min_ms, f.max_ms),
+                (f.median_ms, Some(f.min_ms), Some(f.max_ms)),
                 "-".into(),
                 "-".into(),
                 "in page: the anchored controls found and a box taken of each gathered".into(),
             ));
             if let Some(collector) = r.read.whole.as_ref().and_then(|w| w.in_page_median_ms) {
-                let mut row = sub(
+                rows.push(sub(
                     "collector",
-                    (collector, f64::NAN, f64::NAN),
+                    (collector, None, None),
                     ms(f.median_ms),
                     opt(r.collector_ratio, 2),
                     "a whole read's time in page; floor: page floor".into(),
-                );
-                row[4] = "-".into();
-                row[5] = "-".into();
-                rows.push(row);
+                ));
             }
         }
         for (what, times, ratio, page_ratio) in [
@@ -262,7 +264,7 @@ pub fn table(report: &BenchReport) -> String {
                 let page = page_ratio.map_or(String::new(), |p| format!("; {p:.2} x page floor"));
                 rows.push(sub(
                     what,
-                    (t.median_ms, t.min_ms, t.max_ms),
+                    (t.median_ms, Some(t.min_ms), Some(t.max_ms)),
                     opt(r.round_trip_median_ms, 2),
                     opt(ratio, 1),
                     format!("`{}`; floor: trivial round trip{page}", t.anchor),
