@@ -20,7 +20,7 @@ use criterion::{
     BatchSize, BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
 };
 use waymark::registry::Registry;
-use waymark::screen::{Chrome, InferredState, RawControl, RawObservation, View, infer};
+use waymark::screen::{Chrome, Facts, InferredState, RawControl, RawObservation, View, infer};
 use waymark::tools::{Changes, ToolOptions};
 use waymark::wire;
 
@@ -116,17 +116,19 @@ fn observation(n: usize) -> RawObservation {
                 ),
             };
             RawControl {
-                anchor: format!("{region}.{kind}-{j}").into(),
-                key: None,
-                label: label.into(),
-                role: role.into(),
-                disabled: rnd.below(100) < 9,
-                editable,
-                value: value.map(Into::into),
+                facts: Facts {
+                    anchor: format!("{region}.{kind}-{j}").into(),
+                    key: None,
+                    label: label.into(),
+                    role: role.into(),
+                    disabled: rnd.below(100) < 9,
+                    editable,
+                    value: value.map(Into::into),
+                    checked,
+                    region: region.into(),
+                    visible: true,
+                },
                 secret: false,
-                checked,
-                region: region.into(),
-                visible: true,
                 focused: false,
                 bbox: [
                     8 + (j % 4) as i64 * 310,

@@ -354,20 +354,23 @@ fn listing(refs: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::screen::Facts;
 
     fn control(anchor: &str, label: &str, role: &str, region: &str) -> RawControl {
         RawControl {
-            anchor: anchor.into(),
-            key: None,
-            label: label.into(),
-            role: role.into(),
-            disabled: false,
-            editable: false,
-            value: None,
+            facts: Facts {
+                anchor: anchor.into(),
+                key: None,
+                label: label.into(),
+                role: role.into(),
+                disabled: false,
+                editable: false,
+                value: None,
+                checked: None,
+                region: region.into(),
+                visible: true,
+            },
             secret: false,
-            checked: None,
-            region: region.into(),
-            visible: true,
             focused: false,
             bbox: [0, 0, 10, 10],
         }

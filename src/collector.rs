@@ -13,7 +13,7 @@ mod packed;
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::screen::{Chrome, Evidence, RawControl, RawObservation, Text, parse_reply};
+use crate::screen::{Chrome, Evidence, RawControl, RawObservation, Records, Text, parse_reply};
 use crate::tools::Changes;
 
 const SOURCE: &str = include_str!("collector.js");
@@ -258,7 +258,7 @@ impl CollectorRead {
                 let changes = held
                     .filter(|h| h.raw.url == self.url)
                     .map(|h| compare(&h.raw.controls, &controls));
-                (ids, controls, changes, strings)
+                (ids, Records::from(controls), changes, strings)
             }
             "delta" => {
                 let held = held
@@ -314,8 +314,11 @@ impl CollectorRead {
                     Some(order) => {
                         let limit = held.ids.len() + changed.len();
                         let order = expand_runs(&order, limit)?;
-                        let mut by_id: HashMap<u64, RawControl> =
-                            held.ids.into_iter().zip(held.raw.controls).collect();
+                        let mut by_id: HashMap<u64, RawControl> = held
+                            .ids
+                            .into_iter()
+                            .zip(held.raw.controls.into_vec())
+                            .collect();
                         let mut changes = Changes::default();
                         for (id, control) in changed {
                             match by_id.insert(id, control) {
@@ -334,7 +337,7 @@ impl CollectorRead {
                         let mut gone: Vec<&RawControl> = by_id.values().collect();
                         gone.sort_by_key(|c| (c.bbox[1], c.bbox[0]));
                         changes.removed = gone.into_iter().map(reference).collect();
-                        (order, controls, Some(changes), strings)
+                        (order, Records::from(controls), Some(changes), strings)
                     }
                 }
             }
@@ -352,8 +355,15 @@ impl CollectorRead {
                 controls[i].focused = true;
             }
         } else {
-            for (control, id) in controls.iter_mut().zip(&ids) {
-                control.focused = self.focus == Some(*id);
+            // Written only where it moved: a list an inferred state still shows is copied
+            // on its first change, and a read that changed nothing must not pay that.
+            let moved: Vec<usize> = (controls.iter().zip(&ids))
+                .enumerate()
+                .filter(|(_, (c, id))| c.focused != (self.focus == Some(**id)))
+                .map(|(i, _)| i)
+                .collect();
+            for i in moved {
+                controls[i].focused = !controls[i].focused;
             }
         }
         let raw = RawObservation {
@@ -381,18 +391,9 @@ fn reference(c: &RawControl) -> String {
     c.reference()
 }
 
-/// The same control as a reader sees it: box and focus aside.
+/// The same control as a reader sees it: its facts, box and focus aside.
 fn same(a: &RawControl, b: &RawControl) -> bool {
-    a.anchor == b.anchor
-        && a.key == b.key
-        && a.label == b.label
-        && a.role == b.role
-        && a.disabled == b.disabled
-        && a.editable == b.editable
-        && a.value == b.value
-        && a.checked == b.checked
-        && a.region == b.region
-        && a.visible == b.visible
+    a.facts == b.facts
 }
 
 /// What changed between two full reads of the same document.
@@ -767,6 +768,46 @@ mod tests {
         );
     }
 
+    /// The state shown from a read shares its records with the held read. A delta that
+    /// changes nothing (the focus where it was) leaves them shared; one that changes a
+    /// record copies them first, so the state shown before still shows what it showed.
+    #[test]
+    fn a_delta_copies_the_records_a_state_shows_only_to_change_them() {
+        use crate::registry::Registry;
+        use crate::screen::{View, infer};
+        let show = |raw: &RawObservation| {
+            infer(raw, "/".into(), &Registry::empty(), 1.0, &View::default())
+        };
+        let delta = |changed: &str| -> CollectorRead {
+            parse_answer(wire(&format!(
+                r#"{{{},"base":"d:1","order":null,"strings_from":3,"strings":[],"changed":[{changed}]}}"#,
+                head("delta", "d:2")
+            )))
+            .unwrap()
+        };
+        let held = |ids: &Vec<u64>, raw: &RawObservation, strings: &Vec<Text>| HeldRead {
+            token: "d:1".into(),
+            ids: ids.clone(),
+            raw: raw.clone(),
+            strings: strings.clone(),
+        };
+        let (ids, raw, strings) = full_read();
+        let before = show(&raw);
+
+        let (_, quiet, ..) = delta("").apply(Some(held(&ids, &raw, &strings))).unwrap();
+        assert!(show(&quiet).controls.same_list(&before.controls));
+
+        let typed = r#"[2,["a.two","Two",2,1,0,0,1,1,2,"typed"]]"#;
+        let (_, changed, ..) = delta(typed)
+            .apply(Some(held(&ids, &raw, &strings)))
+            .unwrap();
+        let after = show(&changed);
+        assert!(!after.controls.same_list(&before.controls));
+        assert_eq!(after.controls[1].value.as_deref(), Some("typed"));
+        assert_eq!(before.controls[1].value.as_deref(), Some(""));
+        assert_eq!(raw.controls[1].value.as_deref(), Some(""));
+    }
+
     /// A delta finds the records it changes by scanning the held ids when it changes a few,
     /// and by indexing them when it changes many: both land each record on its own id.
     #[test]
@@ -841,6 +882,7 @@ mod tests {
 
     mod properties {
         use super::*;
+        use crate::screen::Facts;
         use proptest::prelude::*;
 
         /// Strings a page may name a control with: the packing's own bytes (DEL, ESC and
@@ -867,17 +909,21 @@ mod tests {
                     .map(
                         |((anchor, label, value, key), role, region, bbox, (f, checked))| {
                             RawControl {
-                                anchor: anchor.into(),
-                                key: key.map(Into::into),
-                                label: label.into(),
-                                role: ["button", "textbox", "a role of some length"][role].into(),
-                                disabled: f[0],
-                                editable: f[1],
-                                value: value.map(Into::into),
+                                facts: Facts {
+                                    anchor: anchor.into(),
+                                    key: key.map(Into::into),
+                                    label: label.into(),
+                                    role: ["button", "textbox", "a role of some length"][role]
+                                        .into(),
+                                    disabled: f[0],
+                                    editable: f[1],
+                                    value: value.map(Into::into),
+                                    checked,
+                                    region: ["r", "billing", "a region named at length"][region]
+                                        .into(),
+                                    visible: f[3],
+                                },
                                 secret: f[2],
-                                checked,
-                                region: ["r", "billing", "a region named at length"][region].into(),
-                                visible: f[3],
                                 focused: false,
                                 bbox,
                             }
@@ -894,7 +940,7 @@ mod tests {
             fn any_read_comes_back_from_its_wire_form(controls in controls()) {
                 let (_, mut raw, _) = full_read();
                 raw.total = controls.len();
-                raw.controls = controls;
+                raw.controls = controls.into();
                 let back = parse_full(encode_full(&raw)).expect("parses");
                 prop_assert_eq!(back, raw);
             }

@@ -9,6 +9,14 @@
 //! controls and the truncation report. It can only be built by [`infer`]: its fields are
 //! public to read, and a private field keeps it from being built anywhere else.
 //!
+//! The layers share the controls' records without sharing what they say of them. A
+//! [`RawControl`] is a control's [`Facts`] — what it is and shows — with the evidence
+//! beside them (its box, its focus, whether it is secret); a [`Control`] is a view of the
+//! same record that reaches the facts only. A read that shows every control it gathered
+//! (no description cut) shows the raw layer's own list ([`Records`], shared), so inferring
+//! a 50,000-control read copies none of them; a change to a list still shown copies it
+//! first, so neither layer sees the other change.
+//!
 //! Truncation happens at two cut points and is always reported. The *collection* cut is the
 //! collector's (`--max-controls`: how many controls one read gathers); the *description*
 //! cut is [`infer`]'s (a [`View`]'s budget: how many characters of controls are shown).
@@ -17,8 +25,11 @@
 //! controls only — and shows what it kept in document order.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::audit::PerceptionAudit;
 use crate::registry::Registry;
@@ -28,9 +39,13 @@ mod text;
 pub use text::Text;
 pub(crate) use text::{Slicer, parse_reply};
 
-/// One control as the collector found it.
+/// What a control is and shows: its anchor and key, its name, role and state, its region.
+/// Both layers tell these alike — the raw one as the collector read them, the inferred one
+/// as it shows them — so one record serves both: a [`RawControl`] holds its facts, and a
+/// [`Control`] is a view of that record that reaches its facts only. Reading and showing
+/// 50,000 controls then shares their records instead of copying every string of them.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-pub struct RawControl {
+pub struct Facts {
     /// `data-anchor`.
     pub anchor: Text,
     /// `data-anchor-key`, for repeated controls.
@@ -39,7 +54,7 @@ pub struct RawControl {
     pub label: Text,
     /// ARIA role, explicit or implicit.
     pub role: Text,
-    /// Disabled (natively, by a disabled fieldset, or `aria-disabled`).
+    /// Disabled (natively, by a disabled fieldset, or `aria-disabled`): cannot be acted on.
     #[serde(default)]
     pub disabled: bool,
     /// Accepts `fill`.
@@ -47,16 +62,35 @@ pub struct RawControl {
     pub editable: bool,
     /// Current value (secrets redacted); `None` for controls without one.
     pub value: Option<Text>,
-    /// A secret field (a password, a one-time code, a card number): its value is never read.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub secret: bool,
     /// Checked state of checkboxes, radios and `aria-checked`.
     pub checked: Option<bool>,
     /// `data-anchor-region` of the nearest container (or a landmark, or `page`).
     pub region: Text,
-    /// Rendered and not hidden by CSS.
+    /// Rendered and not hidden by CSS (it may still need scrolling).
     #[serde(default = "yes")]
     pub visible: bool,
+}
+
+impl Facts {
+    /// `anchor` or `anchor[key]`, the way journeys address it.
+    pub fn reference(&self) -> String {
+        match &self.key {
+            Some(k) => format!("{}[{k}]", self.anchor),
+            None => self.anchor.to_string(),
+        }
+    }
+}
+
+/// One control as the collector found it: its [`Facts`] (read through `Deref`, so
+/// `raw.anchor` reads as before), and what only the evidence keeps.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct RawControl {
+    /// What it is and shows.
+    #[serde(flatten)]
+    pub facts: Facts,
+    /// A secret field (a password, a one-time code, a card number): its value is never read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
     /// Has keyboard focus (or contains it).
     #[serde(default)]
     pub focused: bool,
@@ -64,13 +98,67 @@ pub struct RawControl {
     pub bbox: [i64; 4],
 }
 
-impl RawControl {
-    /// `anchor` or `anchor[key]`, the way journeys address it.
-    pub fn reference(&self) -> String {
-        match &self.key {
-            Some(k) => format!("{}[{k}]", self.anchor),
-            None => self.anchor.to_string(),
-        }
+impl Deref for RawControl {
+    type Target = Facts;
+
+    fn deref(&self) -> &Facts {
+        &self.facts
+    }
+}
+
+impl DerefMut for RawControl {
+    fn deref_mut(&mut self) -> &mut Facts {
+        &mut self.facts
+    }
+}
+
+/// The anchored controls of a read, in document order: a list shared, not copied, by the
+/// raw layer that holds it and the inferred states shown from it. Reads as a `Vec`; a
+/// change to a list that a state still shows copies it first (`Arc::make_mut`), so neither
+/// layer ever sees the other's change.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(transparent)]
+pub struct Records(Arc<Vec<RawControl>>);
+
+impl Records {
+    /// The records, taken out of the list (copied only when a state still shows them).
+    pub fn into_vec(self) -> Vec<RawControl> {
+        Arc::unwrap_or_clone(self.0)
+    }
+}
+
+impl From<Vec<RawControl>> for Records {
+    fn from(v: Vec<RawControl>) -> Records {
+        Records(Arc::new(v))
+    }
+}
+
+impl FromIterator<RawControl> for Records {
+    fn from_iter<I: IntoIterator<Item = RawControl>>(iter: I) -> Records {
+        Records::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl<'a> IntoIterator for &'a Records {
+    type Item = &'a RawControl;
+    type IntoIter = std::slice::Iter<'a, RawControl>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl Deref for Records {
+    type Target = Vec<RawControl>;
+
+    fn deref(&self) -> &Vec<RawControl> {
+        &self.0
+    }
+}
+
+impl DerefMut for Records {
+    fn deref_mut(&mut self) -> &mut Vec<RawControl> {
+        Arc::make_mut(&mut self.0)
     }
 }
 
@@ -171,7 +259,7 @@ pub struct RawObservation {
     /// Label of an open modal dialog.
     pub dialog: Option<String>,
     /// The anchored controls gathered (at most the collection cap), in document order.
-    pub controls: Vec<RawControl>,
+    pub controls: Records,
     /// How many anchored controls the page (or the region read) has.
     pub total: usize,
     /// Controls beyond the collection cap, by region.
@@ -196,38 +284,99 @@ pub struct RawObservation {
     pub audit: Option<PerceptionAudit>,
 }
 
-/// One anchored control, as downstream code sees it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Control {
-    /// Anchor id.
-    pub anchor: Text,
-    /// Row key of a repeated control.
-    pub key: Option<Text>,
-    /// The words on screen that name it.
-    pub label: Text,
-    /// ARIA role.
-    pub role: Text,
-    /// Cannot be acted on.
-    pub disabled: bool,
-    /// Accepts `fill`.
-    pub editable: bool,
-    /// Current value (secrets redacted).
-    pub value: Option<Text>,
-    /// Checked state, for checkable controls.
-    pub checked: Option<bool>,
-    /// The region it sits in.
-    pub region: Text,
-    /// Visible on the page (it may still need scrolling).
-    pub visible: bool,
-}
+/// One anchored control, as downstream code sees it: a view of the collector's record that
+/// reaches its [`Facts`] only (through `Deref`: `control.label`), not the evidence beside
+/// them (box, focus, secrecy). It serializes as its facts.
+#[repr(transparent)]
+#[derive(Clone)]
+pub struct Control(RawControl);
 
 impl Control {
-    /// `anchor` or `anchor[key]`, the way journeys address it.
-    pub fn reference(&self) -> String {
-        match &self.key {
-            Some(k) => format!("{}[{k}]", self.anchor),
-            None => self.anchor.to_string(),
-        }
+    /// The view of `raw`.
+    fn of(raw: &RawControl) -> &Control {
+        // SAFETY: `Control` is `repr(transparent)` over `RawControl`: same layout and
+        // alignment, so a reference to one is a valid reference to the other.
+        unsafe { &*(raw as *const RawControl as *const Control) }
+    }
+
+    /// The views of `raws`.
+    fn all(raws: &[RawControl]) -> &[Control] {
+        // SAFETY: as in `of`, element by element: the same size, so the same slice length.
+        unsafe { std::slice::from_raw_parts(raws.as_ptr() as *const Control, raws.len()) }
+    }
+}
+
+impl Deref for Control {
+    type Target = Facts;
+
+    fn deref(&self) -> &Facts {
+        &self.0.facts
+    }
+}
+
+impl PartialEq for Control {
+    fn eq(&self, other: &Control) -> bool {
+        self.0.facts == other.0.facts
+    }
+}
+
+impl fmt::Debug for Control {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.facts.fmt(f)
+    }
+}
+
+impl Serialize for Control {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.facts.serialize(s)
+    }
+}
+
+/// The anchored controls an [`InferredState`] shows, in document order. Reads as a slice
+/// of [`Control`]s. When nothing is cut it is the raw layer's own list, shared: showing
+/// 50,000 controls copies none of them.
+#[derive(Clone, Default)]
+pub struct Controls(Arc<Vec<RawControl>>);
+
+impl Controls {
+    /// Whether both show the very same list (then nothing changed between them).
+    pub fn same_list(&self, other: &Controls) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for Controls {
+    type Target = [Control];
+
+    fn deref(&self) -> &[Control] {
+        Control::all(&self.0)
+    }
+}
+
+impl<'a> IntoIterator for &'a Controls {
+    type Item = &'a Control;
+    type IntoIter = std::slice::Iter<'a, Control>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl PartialEq for Controls {
+    fn eq(&self, other: &Controls) -> bool {
+        self.same_list(other) || **self == **other
+    }
+}
+
+impl fmt::Debug for Controls {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Controls {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
     }
 }
 
@@ -312,7 +461,7 @@ pub struct InferredState {
     /// Why confidence is below 1.
     pub confidence_reasons: Vec<String>,
     /// The anchored controls shown, in document order.
-    pub controls: Vec<Control>,
+    pub controls: Controls,
     /// What was cut, if anything.
     pub truncation: Option<Truncation>,
     /// All text here came from the page.
@@ -443,22 +592,6 @@ pub fn infer(
     }
 }
 
-#[inline]
-fn shown(c: &RawControl) -> Control {
-    Control {
-        anchor: c.anchor.clone(),
-        key: c.key.clone(),
-        label: c.label.clone(),
-        role: c.role.clone(),
-        disabled: c.disabled,
-        editable: c.editable,
-        value: c.value.clone(),
-        checked: c.checked,
-        region: c.region.clone(),
-        visible: c.visible,
-    }
-}
-
 /// How many ranks [`rank`] has.
 const RANKS: u8 = 5;
 
@@ -573,30 +706,16 @@ pub fn description_len(c: &Control) -> usize {
 }
 
 /// Both cuts: the collection cut the collector made, and the description cut of `view`;
-/// with the index of the (first) focused control, found on the way rather than by a pass
-/// of its own over every control.
-fn cut(raw: &RawObservation, view: &View) -> (Vec<Control>, Option<Truncation>, Option<usize>) {
+/// with the index of the (first) focused control.
+fn cut(raw: &RawObservation, view: &View) -> (Controls, Option<Truncation>, Option<usize>) {
     let collected = raw.controls.len();
     let mut by_region = raw.dropped_by_region.clone();
     let mut by_role = raw.dropped_by_role.clone();
-    let (controls, described, focused) = match view.budget {
-        None => {
-            let mut focused = None;
-            let controls = raw
-                .controls
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    if c.focused {
-                        focused.get_or_insert(i);
-                    }
-                    shown(c)
-                })
-                .collect::<Vec<_>>();
-            (controls, false, focused)
-        }
+    let focused = raw.controls.iter().position(|c| c.focused);
+    let (controls, described) = match view.budget {
+        // Every control gathered is shown: the raw layer's list itself.
+        None => (Controls(Arc::clone(&raw.controls.0)), false),
         Some(budget) => {
-            let focused = raw.controls.iter().position(|c| c.focused);
             let focus_region = focused.map(|i| raw.controls[i].region.as_str());
             let viewport = [
                 raw.scroll[0],
@@ -610,32 +729,36 @@ fn cut(raw: &RawObservation, view: &View) -> (Vec<Control>, Option<Truncation>, 
                 .map(|c| rank(c, focus_region, viewport))
                 .collect();
             let mut keep = vec![false; collected];
-            let mut used = 0;
+            let (mut used, mut kept) = (0, 0);
             'fill: for r in 0..RANKS {
                 for (i, c) in raw.controls.iter().enumerate() {
                     if ranks[i] != r {
                         continue;
                     }
-                    let cost = description_len(&shown(c));
+                    let cost = description_len(Control::of(c));
                     if used + cost > budget {
                         break 'fill;
                     }
                     used += cost;
                     keep[i] = true;
+                    kept += 1;
                 }
             }
-            let mut controls = Vec::new();
-            let mut dropped = Dropped::default();
-            for (kept, c) in keep.into_iter().zip(&raw.controls) {
-                if kept {
-                    controls.push(shown(c));
-                } else {
-                    dropped.count(c);
+            if kept == collected {
+                (Controls(Arc::clone(&raw.controls.0)), false)
+            } else {
+                let mut controls = Vec::with_capacity(kept);
+                let mut dropped = Dropped::default();
+                for (kept, c) in keep.into_iter().zip(raw.controls.iter()) {
+                    if kept {
+                        controls.push(c.clone());
+                    } else {
+                        dropped.count(c);
+                    }
                 }
+                dropped.add_to(&mut by_region, &mut by_role);
+                (Controls(Arc::new(controls)), true)
             }
-            dropped.add_to(&mut by_region, &mut by_role);
-            let cut = controls.len() < collected;
-            (controls, cut, focused)
         }
     };
     let shown = controls.len();
@@ -708,17 +831,19 @@ mod tests {
 
     fn control(anchor: &str, region: &str) -> RawControl {
         RawControl {
-            anchor: anchor.into(),
-            key: None,
-            label: anchor.into(),
-            role: "button".into(),
-            disabled: false,
-            editable: false,
-            value: None,
+            facts: Facts {
+                anchor: anchor.into(),
+                key: None,
+                label: anchor.into(),
+                role: "button".into(),
+                disabled: false,
+                editable: false,
+                value: None,
+                checked: None,
+                region: region.into(),
+                visible: true,
+            },
             secret: false,
-            checked: None,
-            region: region.into(),
-            visible: true,
             focused: false,
             bbox: [0, 2000, 10, 10],
         }
@@ -730,7 +855,7 @@ mod tests {
             title: "x".into(),
             status: Some(200),
             dialog: None,
-            controls,
+            controls: controls.into(),
             total,
             dropped_by_region: BTreeMap::new(),
             dropped_by_role: BTreeMap::new(),
@@ -837,8 +962,11 @@ mod tests {
         controls[2].bbox = [0, 100, 10, 10];
         controls[3].focused = true;
         let r = raw(controls, 5);
-        let cost =
-            |a: &str| description_len(&shown(r.controls.iter().find(|c| c.anchor == a).unwrap()));
+        let cost = |a: &str| {
+            description_len(Control::of(
+                r.controls.iter().find(|c| c.anchor == a).unwrap(),
+            ))
+        };
         // Room for the focused region and the control in the viewport, not for more.
         let budget = cost("form.field") + cost("form.other") + cost("seen.one") + 1;
         let s = state(
@@ -883,7 +1011,7 @@ mod tests {
         let mut r = raw(vec![control("a.one", "r1"), control("a.two", "r2")], 10);
         r.dropped_by_region.insert("r3".into(), 8);
         r.dropped_by_role.insert("textbox".into(), 8);
-        let one = description_len(&shown(&r.controls[0]));
+        let one = description_len(Control::of(&r.controls[0]));
         let t = state(
             &r,
             &View {
@@ -901,14 +1029,56 @@ mod tests {
         assert!(t.hint.contains("2 of 10"), "{}", t.hint);
     }
 
+    /// Shown whole, a read's state shows the raw layer's own records; a change to the raw
+    /// list then copies it, and the state still shows what was read.
+    #[test]
+    fn a_state_shown_whole_shares_the_records_it_shows() {
+        let mut r = raw(vec![control("a.b", "r"), control("a.c", "r")], 2);
+        r.controls[1].focused = true;
+        let s = state(&r, &View::default());
+        assert!(Arc::ptr_eq(&s.controls.0, &r.controls.0));
+        assert_eq!(s.focus.as_deref(), Some("a.c"));
+        r.controls[0].label = "Changed".into();
+        assert!(!Arc::ptr_eq(&s.controls.0, &r.controls.0));
+        assert_eq!(s.controls[0].label, "a.b");
+        // A budget that keeps every control shows the same list too.
+        let roomy = View {
+            budget: Some(100_000),
+            ..View::default()
+        };
+        let s = state(&r, &roomy);
+        assert!(s.truncation.is_none());
+        assert!(Arc::ptr_eq(&s.controls.0, &r.controls.0));
+    }
+
+    /// A control shows its facts and nothing of the evidence beside them: its JSON is its
+    /// facts', with no box, focus or secrecy.
+    #[test]
+    fn a_control_shows_its_facts_only() {
+        let mut c = control("a.b", "r");
+        c.secret = true;
+        c.focused = true;
+        let shown = serde_json::to_value(Control::of(&c)).unwrap();
+        assert_eq!(shown, serde_json::to_value(&c.facts).unwrap());
+        for key in ["bbox", "focused", "secret"] {
+            assert!(shown.get(key).is_none(), "{key} in {shown}");
+        }
+        // The raw record keeps them, in one flat object as before.
+        let raw = serde_json::to_value(&c).unwrap();
+        assert_eq!(raw["bbox"], serde_json::json!([0, 2000, 10, 10]));
+        assert_eq!(raw["anchor"], "a.b");
+        let back: RawControl = serde_json::from_value(raw).unwrap();
+        assert_eq!(back, c);
+    }
+
     #[test]
     fn description_len_counts_characters_not_bytes() {
-        let mut a = shown(&control("a.b", "r"));
-        let ascii = description_len(&a);
+        let mut a = control("a.b", "r");
+        let ascii = description_len(Control::of(&a));
         a.label = "ab".into();
-        let two = description_len(&a);
+        let two = description_len(Control::of(&a));
         a.label = "äö".into();
-        assert_eq!(description_len(&a), two);
+        assert_eq!(description_len(Control::of(&a)), two);
         assert!(ascii > 0);
     }
 
@@ -961,7 +1131,7 @@ mod tests {
                 prop_assert!(shown_len <= budget, "the budget holds");
                 // No control cut in half: every shown control is one of the read's, whole.
                 for c in &s.controls {
-                    prop_assert!(r.controls.iter().any(|raw| shown(raw) == *c));
+                    prop_assert!(r.controls.iter().any(|raw| Control::of(raw) == c));
                 }
                 match &s.truncation {
                     None => prop_assert_eq!(s.controls.len(), r.total),
@@ -1000,8 +1170,7 @@ mod tests {
                         .filter(|c| &c.region == region)
                         .all(|c| s.control(&c.anchor, None).is_some());
                     prop_assert!(!other_kept || all_focused_kept);
-                    let first = shown(focused);
-                    if description_len(&first) <= budget {
+                    if description_len(Control::of(focused)) <= budget {
                         prop_assert!(s.control(&focused.anchor, None).is_some(),
                             "the focused control fits, so it is kept");
                     }

@@ -511,6 +511,7 @@ mod tests {
     use super::*;
     use crate::journey::FailureKind;
     use crate::registry::Registry;
+    use crate::screen::Facts;
     use crate::screen::{RawControl, View, infer};
     use crate::tools::{ErrorCode, GateContext, ToolError, Verb, pass_gates};
     use serde_json::{Value, json};
@@ -523,17 +524,19 @@ mod tests {
             dialog: None,
             controls: (0..controls)
                 .map(|i| RawControl {
-                    anchor: "claims.open".into(),
-                    key: Some(i.to_string().into()),
-                    label: format!("Open {i}").into(),
-                    role: "button".into(),
-                    disabled: false,
-                    editable: false,
-                    value: None,
+                    facts: Facts {
+                        anchor: "claims.open".into(),
+                        key: Some(i.to_string().into()),
+                        label: format!("Open {i}").into(),
+                        role: "button".into(),
+                        disabled: false,
+                        editable: false,
+                        value: None,
+                        checked: None,
+                        region: "list".into(),
+                        visible: true,
+                    },
                     secret: false,
-                    checked: None,
-                    region: "list".into(),
-                    visible: true,
                     focused: false,
                     bbox: [0, 0, 10, 10],
                 })

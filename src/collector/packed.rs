@@ -16,7 +16,7 @@
 //! array cost as much as building the controls. `SEP` is DEL (0x7f): no text a person
 //! reads holds it, and CDP sends it as one byte, where a control character goes as six.
 
-use crate::screen::{RawControl, Slicer, Text};
+use crate::screen::{Facts, RawControl, Slicer, Text};
 
 /// Ends each field but the last.
 pub(super) const SEP: u8 = 0x7f;
@@ -220,21 +220,23 @@ fn control(
     key: Text,
 ) -> RawControl {
     RawControl {
-        anchor,
-        key: (flags & HAS_KEY != 0).then_some(key),
-        label,
-        role,
-        disabled: flags & DISABLED != 0,
-        editable: flags & EDITABLE != 0,
-        value: (flags & HAS_VALUE != 0).then_some(value),
-        secret: flags & SECRET != 0,
-        checked: match (flags & CHECKED != 0, flags & UNCHECKED != 0) {
-            (true, _) => Some(true),
-            (false, true) => Some(false),
-            _ => None,
+        facts: Facts {
+            anchor,
+            key: (flags & HAS_KEY != 0).then_some(key),
+            label,
+            role,
+            disabled: flags & DISABLED != 0,
+            editable: flags & EDITABLE != 0,
+            value: (flags & HAS_VALUE != 0).then_some(value),
+            checked: match (flags & CHECKED != 0, flags & UNCHECKED != 0) {
+                (true, _) => Some(true),
+                (false, true) => Some(false),
+                _ => None,
+            },
+            region,
+            visible: flags & HIDDEN == 0,
         },
-        region,
-        visible: flags & HIDDEN == 0,
+        secret: flags & SECRET != 0,
         focused: false,
         bbox,
     }

@@ -48,6 +48,10 @@ pub struct Changes {
 impl Changes {
     /// The change from `before` to `after`.
     pub fn between(before: &InferredState, after: &InferredState) -> Changes {
+        // Two states showing the very same records (a read that found nothing new).
+        if before.controls.same_list(&after.controls) {
+            return Changes::default();
+        }
         Changes::matching(
             &before.controls,
             &after.controls,

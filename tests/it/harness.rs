@@ -410,7 +410,7 @@ pub async fn open<T: Tab>(tools: &Tools<T>, route: &str) -> InferredState {
 #[track_caller]
 pub fn control<'a>(screen: &'a InferredState, anchor: &str, key: Option<&str>) -> &'a Control {
     screen.control(anchor, key).unwrap_or_else(|| {
-        let there: Vec<String> = screen.controls.iter().map(Control::reference).collect();
+        let there: Vec<String> = screen.controls.iter().map(|c| c.reference()).collect();
         panic!(
             "`{anchor}` {key:?} is not on {} (controls: {})",
             screen.route,

@@ -211,8 +211,9 @@ fn a_value_set_by_script_in_answer_to_typing_is_read() {
         let mirror = again
             .screen
             .as_ref()
-            .and_then(|s| s.control("widgets.mirror", None).cloned());
-        assert_eq!(mirror.and_then(|m| m.value).as_deref(), Some("KETTLE"));
+            .and_then(|s| s.control("widgets.mirror", None))
+            .and_then(|m| m.value.clone());
+        assert_eq!(mirror.as_deref(), Some("KETTLE"));
         tools.close().await;
     });
 }
