@@ -117,7 +117,7 @@ fn plain(
         },
     };
     let key = slicer.slice(at, end)?;
-    // Built in the vector's next slot: `push`, not inlined here, took the 184-byte record
+    // Built in the vector's next slot: `push`, not inlined here, took the 192-byte record
     // built on the stack and copied it in with a call to `memcpy`.
     if out.len() == out.capacity() {
         out.reserve(1);
