@@ -358,18 +358,7 @@ mod tests {
 
     fn control(anchor: &str, label: &str, role: &str, region: &str) -> RawControl {
         RawControl {
-            facts: Facts {
-                anchor: anchor.into(),
-                key: None,
-                label: label.into(),
-                role: role.into(),
-                disabled: false,
-                editable: false,
-                value: None,
-                checked: None,
-                region: region.into(),
-                visible: true,
-            },
+            facts: Facts::named(anchor, label, role, region),
             secret: false,
             focused: false,
             bbox: [0, 0, 10, 10],

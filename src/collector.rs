@@ -355,15 +355,13 @@ impl CollectorRead {
                 controls[i].focused = true;
             }
         } else {
-            // Written only where it moved: a list an inferred state still shows is copied
-            // on its first change, and a read that changed nothing must not pay that.
-            let moved: Vec<usize> = (controls.iter().zip(&ids))
-                .enumerate()
-                .filter(|(_, (c, id))| c.focused != (self.focus == Some(**id)))
-                .map(|(i, _)| i)
-                .collect();
-            for i in moved {
-                controls[i].focused = !controls[i].focused;
+            // Written only when it moved: a list an inferred state still shows is copied on
+            // its first change, and a read that changed nothing must not pay that.
+            let marked = |c: &RawControl, id: &u64| c.focused == (self.focus == Some(*id));
+            if !controls.iter().zip(&ids).all(|(c, id)| marked(c, id)) {
+                for (control, id) in controls.iter_mut().zip(&ids) {
+                    control.focused = self.focus == Some(*id);
+                }
             }
         }
         let raw = RawObservation {

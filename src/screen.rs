@@ -81,6 +81,26 @@ impl Facts {
     }
 }
 
+#[cfg(test)]
+impl Facts {
+    /// The facts of a plain control, for tests: enabled, visible, not editable, with no
+    /// key, value or checked state.
+    pub(crate) fn named(anchor: &str, label: &str, role: &str, region: &str) -> Facts {
+        Facts {
+            anchor: anchor.into(),
+            key: None,
+            label: label.into(),
+            role: role.into(),
+            disabled: false,
+            editable: false,
+            value: None,
+            checked: None,
+            region: region.into(),
+            visible: true,
+        }
+    }
+}
+
 /// One control as the collector found it: its [`Facts`] (read through `Deref`, so
 /// `raw.anchor` reads as before), and what only the evidence keeps.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -831,18 +851,7 @@ mod tests {
 
     fn control(anchor: &str, region: &str) -> RawControl {
         RawControl {
-            facts: Facts {
-                anchor: anchor.into(),
-                key: None,
-                label: anchor.into(),
-                role: "button".into(),
-                disabled: false,
-                editable: false,
-                value: None,
-                checked: None,
-                region: region.into(),
-                visible: true,
-            },
+            facts: Facts::named(anchor, anchor, "button", region),
             secret: false,
             focused: false,
             bbox: [0, 2000, 10, 10],

@@ -525,16 +525,8 @@ mod tests {
             controls: (0..controls)
                 .map(|i| RawControl {
                     facts: Facts {
-                        anchor: "claims.open".into(),
                         key: Some(i.to_string().into()),
-                        label: format!("Open {i}").into(),
-                        role: "button".into(),
-                        disabled: false,
-                        editable: false,
-                        value: None,
-                        checked: None,
-                        region: "list".into(),
-                        visible: true,
+                        ..Facts::named("claims.open", &format!("Open {i}"), "button", "list")
                     },
                     secret: false,
                     focused: false,

@@ -263,16 +263,47 @@ struct RouteLimits {
     fill_page_ratio: Option<f64>,
 }
 
-/// Each ratio, with what the run must have done for it to be measured: the verb of "the
-/// run did not …". The page ratios also need a page floor (see [`Ceilings::check`]).
-const RATIOS: [(&str, &str); 7] = [
-    ("read_ratio", "read"),
-    ("whole_ratio", "read whole"),
-    ("invoke_ratio", "invoke"),
-    ("fill_ratio", "fill"),
-    ("collector_ratio", "read whole"),
-    ("invoke_page_ratio", "invoke"),
-    ("fill_page_ratio", "fill"),
+/// What a run must have done for a ratio to be measured.
+#[derive(Debug, Clone, Copy)]
+enum Needs {
+    Read,
+    WholeRead,
+    Invoke,
+    Fill,
+}
+
+impl Needs {
+    /// The verb of "the run did not …".
+    fn verb(self) -> &'static str {
+        match self {
+            Needs::Read => "read",
+            Needs::WholeRead => "read whole",
+            Needs::Invoke => "invoke",
+            Needs::Fill => "fill",
+        }
+    }
+
+    /// Whether the run of `r` did it.
+    fn done(self, r: &RouteReport) -> bool {
+        match self {
+            Needs::Read => true,
+            Needs::WholeRead => r.read.whole.is_some(),
+            Needs::Invoke => r.invoke.is_some(),
+            Needs::Fill => r.fill.is_some(),
+        }
+    }
+}
+
+/// Each ratio, with what the run must have done for it to be measured. The page ratios
+/// also need a page floor (see [`Ceilings::check`]).
+const RATIOS: [(&str, Needs); 7] = [
+    ("read_ratio", Needs::Read),
+    ("whole_ratio", Needs::WholeRead),
+    ("invoke_ratio", Needs::Invoke),
+    ("fill_ratio", Needs::Fill),
+    ("collector_ratio", Needs::WholeRead),
+    ("invoke_page_ratio", Needs::Invoke),
+    ("fill_page_ratio", Needs::Fill),
 ];
 
 /// Where the ratios over the page floor start in [`RATIOS`].
@@ -349,19 +380,13 @@ impl Ceilings {
             // A page floor under the page clock's resolution (a page of a few controls)
             // divides nothing: its ratios are left unchecked, with a note.
             let floored = r.page_floor.as_ref().is_some_and(|f| f.median_ms > 0.0);
-            let did = |verb: &str| match verb {
-                "read whole" => r.read.whole.is_some(),
-                "invoke" => r.invoke.is_some(),
-                "fill" => r.fill.is_some(),
-                _ => true,
-            };
             for (i, now) in ratios(r).into_iter().enumerate() {
                 let Some((ceiling, pattern)) = self.ceiling(&r.route, i) else {
                     continue;
                 };
-                let (name, verb) = RATIOS[i];
-                let why = if !did(verb) {
-                    Some(format!("the run did not {verb}"))
+                let (name, needs) = RATIOS[i];
+                let why = if !needs.done(r) {
+                    Some(format!("the run did not {}", needs.verb()))
                 } else if i >= PAGE_RATIOS && !floored {
                     Some("no page floor above the clock's resolution".to_string())
                 } else {
