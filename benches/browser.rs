@@ -5,7 +5,8 @@
 //! and the round trip's diff must name exactly that field), and the naive per-element CDP
 //! read of 100 controls of the 1,000-control page as the contrast (three CDP commands per
 //! element). Every read and action prints the truncation it saw, so a cut read can never
-//! look fast by accident.
+//! look fast by accident, and each action the page's own frame after its input (the part of
+//! its time that is the app's rendering).
 //!
 //! The 50,000-control page is a separate, slower group: `WAYMARK_BENCH_50K=1`.
 //!
@@ -127,6 +128,16 @@ fn reads(c: &mut Criterion, bench: &Bench, group: &str, sizes: &[usize]) {
     group.finish();
 }
 
+/// The median of the page's frames after an action's input (see `Tools::last_frame_ms`), as
+/// `N.N ms (median of K)`, or `unknown` when no run reported one.
+fn median_ms(frames: &mut [f64]) -> String {
+    frames.sort_by(f64::total_cmp);
+    match frames.get(frames.len() / 2) {
+        Some(ms) => format!("{ms:.1} ms (median of {})", frames.len()),
+        None => "unknown".into(),
+    }
+}
+
 /// `invoke` on the last button and `fill` on the last input of `/dense?n=N`. Every fill
 /// types a value the field did not hold, so the round trip's diff must name that field
 /// (the diff after an action, measured with it).
@@ -140,16 +151,23 @@ fn actions(c: &mut Criterion, bench: &Bench, group: &str, n: usize) {
     let tools = bench.tools();
     bench.rt.block_on(tools.navigate(&format!("/dense?n={n}")));
     let mut seen = None;
+    let mut frames = Vec::new();
     group.bench_function(format!("dense_{n}_last_button"), |b| {
         b.iter(|| {
             let rt = bench.rt.block_on(tools.invoke(&target, None));
             assert!(rt.ok, "{:?}", rt.error);
+            frames.extend(tools.last_frame_ms());
             seen = rt.screen;
         })
     });
     if let Some(screen) = &seen {
-        eprintln!("invoke n={n}: the screen after it: {}", cut(screen));
+        eprintln!(
+            "invoke n={n}: the page's frame after the click {}; the screen after it: {}",
+            median_ms(&mut frames),
+            cut(screen)
+        );
     }
+    frames.clear();
     let mut typed = 0u64;
     let mut changed = None;
     group.bench_function(format!("fill_dense_{n}_last_input"), |b| {
@@ -159,6 +177,7 @@ fn actions(c: &mut Criterion, bench: &Bench, group: &str, n: usize) {
                 .rt
                 .block_on(tools.fill(&fill_target, &typed.to_string()));
             assert!(rt.ok, "{:?}", rt.error);
+            frames.extend(tools.last_frame_ms());
             let changes = rt
                 .changes
                 .as_ref()
@@ -173,7 +192,8 @@ fn actions(c: &mut Criterion, bench: &Bench, group: &str, n: usize) {
     });
     if let Some((changes, Some(screen))) = &changed {
         eprintln!(
-            "fill n={n}: changes.changed {:?}, added {}, removed {}; the screen after it: {}",
+            "fill n={n}: the page's frame after the typing {}; changes.changed {:?}, added {}, removed {}; the screen after it: {}",
+            median_ms(&mut frames),
             changes.changed,
             changes.added.len(),
             changes.removed.len(),

@@ -380,26 +380,28 @@ async fn measure<T: Tab>(
     ] = samples;
     let mut invoke = None;
     if let Some(anchor) = &plan.invoke {
-        let mut times = Vec::with_capacity(runs);
+        let (mut times, mut frames) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
         for _ in 0..runs {
             ping(tools, &mut pings).await.map_err(ping_failed())?;
             let rt = tools.invoke(anchor, None).await;
             times.push(rt.elapsed_ms);
+            frames.extend(tools.last_frame_ms());
             cuts.see(&screen(rt).map_err(failed(format!("invoke `{anchor}`")))?);
         }
-        invoke = Some(act_times(anchor, &times));
+        invoke = Some(act_times(anchor, &times, &frames));
     }
     let mut fill = None;
     if let Some(anchor) = &plan.fill {
-        let mut times = Vec::with_capacity(runs);
+        let (mut times, mut frames) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
         for i in 0..runs {
             ping(tools, &mut pings).await.map_err(ping_failed())?;
             // A different short value each time, so every fill changes the field.
             let rt = tools.fill(anchor, &format!("{}", 41 + i)).await;
             times.push(rt.elapsed_ms);
+            frames.extend(tools.last_frame_ms());
             cuts.see(&screen(rt).map_err(failed(format!("fill `{anchor}`")))?);
         }
-        fill = Some(act_times(anchor, &times));
+        fill = Some(act_times(anchor, &times, &frames));
     }
 
     let (median_ms, min_ms, max_ms) = spread(&reads);
@@ -490,13 +492,16 @@ fn screen(rt: RoundTrip) -> Result<InferredState, ToolError> {
     }
 }
 
-fn act_times(anchor: &str, times: &[f64]) -> ActTimes {
+/// An action's round trips, and the page's frames after its input (as many as the runs
+/// that reported one).
+fn act_times(anchor: &str, times: &[f64], frames: &[f64]) -> ActTimes {
     let (median_ms, min_ms, max_ms) = spread(times);
     ActTimes {
         anchor: anchor.to_string(),
         median_ms,
         min_ms,
         max_ms,
+        frame_median_ms: (!frames.is_empty()).then(|| round(spread(frames).0)),
     }
 }
 

@@ -18,14 +18,15 @@
 //                                                 input (see settle)
 //   settle  {quiet_ms, max_ms, max, since, evidence}
 //                                              -> wait until the DOM is quiet or a navigation
-//                                                 started; read in the same trip
+//                                                 started; read in the same trip; with the
+//                                                 page's frame after the input (see timeFrame)
 //   early   {}                                 -> in a new document, before its scripts: watch
 //                                                 the value setters, the listeners and the
 //                                                 animation frames (see watchSetters,
 //                                                 watchListeners, watchFrames)
 //   finish_fill {anchor, key, expected, max, quiet_ms, max_ms, evidence}
 //                                              -> change event (unless `fill` sent it), verify
-//                                                 the value, settle, read
+//                                                 the value, settle, read (as settle's)
 //   fill    {anchor, key | node | point, text, expected: {line, multiline, words}, quiet_ms, max_ms}
 //                                              -> prepare (mode fill), the value the field's
 //                                                 kind must end with, and that text typed
@@ -712,6 +713,33 @@
     setTimeout(once, FRAME_MOST_MS);
   }
   var FRAME_MOST_MS = 100;
+
+  // The page's own time to answer an action's input: from the input reaching the page (the
+  // click or key at the document, before the page's handlers; the typing) to the end of the
+  // first frame rendered after it (the handlers' work, then the style, layout and paint of
+  // what they changed), in the page's clock. Nothing that sends the input can answer with
+  // the screen sooner: a read after it waits behind that frame. Reported with the action's
+  // read as `frame_ms`; null until the frame has rendered (a hidden page renders none).
+  function timeFrame() {
+    var f = W.frame = { at: performance.now(), ms: null };
+    onFrame(function () { soon(function () { f.ms = performance.now() - f.at; }); });
+  }
+  // Times the frame from the first trusted `type` event in `doc` (until the next action).
+  function frameOn(doc, type) {
+    var heard = function (e) {
+      if (!e.isTrusted) return;
+      unframe();
+      if (!W.frame) timeFrame();
+    };
+    var unframe = W.unframe = function () {
+      doc.removeEventListener(type, heard, true);
+      W.unframe = null;
+    };
+    doc.addEventListener(type, heard, true);
+  }
+  function frameMs() {
+    return W.frame && W.frame.ms !== null ? Math.round(W.frame.ms * 10) / 10 : null;
+  }
 
   // The kinds of field prepare leaves for typing (the others it sets itself).
   var TYPED = { line: 1, multiline: 1, contenteditable: 1 };
@@ -2087,6 +2115,8 @@
     // An action is under way: the animation frames its page asks for from now on are its
     // doing (see settle).
     W.acted = performance.now();
+    W.frame = null;
+    if (W.unframe) W.unframe();
     var t = target(a);
     if (!t.el) return t.info;
     var el = t.el;
@@ -2286,6 +2316,7 @@
     var first = function (e) {
       if (!e.isTrusted) return;
       doc.removeEventListener(type, first, true);
+      if (!W.frame) timeFrame();
       if (W.armed) return;
       var w = W.armed = quietWatch(quietMs, maxMs, W.acted);
       soon(function () { if (!back) w.remark(); });
@@ -2371,7 +2402,7 @@
         var waited = performance.now() - t0;
         t0 = performance.now();
         var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
-        return holding('{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited, r);
+        return holding('{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited + ',"frame_ms":' + frameMs(), r);
       });
     case 'finish_fill': {
       var fin = finishFill(args, !(W.armed && W.armed.changed));
@@ -2379,6 +2410,7 @@
         fin.waited_ms = performance.now() - t0;
         t0 = performance.now();
         fin.state = state;
+        fin.frame_ms = frameMs();
         var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
         var f = JSON.stringify(fin);
         return holding(f.slice(0, -1), r);
@@ -2399,6 +2431,7 @@
         // after the mutation observers the input and change woke.
         var el = W.target;
         if (typing !== 'runner' && info.status === 'ok' && el && el.isConnected) {
+          if (!W.frame) timeFrame();
           el.dispatchEvent(new Event('change', { bubbles: true }));
           var w = W.armed = quietWatch(args.quiet_ms, args.max_ms, W.acted);
           w.changed = true;
@@ -2416,7 +2449,14 @@
         // same undo step, the same selection after. A page that could tell the two apart
         // (see watchListeners: an editor, a mask that refuses keys, a field reformatted on
         // focus), and a document that cannot run the command, leave the typing to the runner.
-        var typed = !!el && el.isConnected && canType(el) && el.ownerDocument.execCommand('insertText', false, text);
+        var typed = false;
+        if (el && el.isConnected && canType(el)) {
+          timeFrame();
+          typed = el.ownerDocument.execCommand('insertText', false, text);
+          if (!typed) W.frame = null;
+        }
+        // The runner types: the frame is timed from the first trusted `input` it causes.
+        if (!typed && el && el.isConnected) frameOn(el.ownerDocument, 'input');
         return answer(typed ? 'done' : 'runner');
       });
     }

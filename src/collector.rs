@@ -409,6 +409,10 @@ fn compare(before: &[RawControl], after: &[RawControl]) -> Changes {
 pub(crate) struct Settled {
     pub state: String,
     pub read: Option<CollectorRead>,
+    /// The page's own time from the action's input to the end of the first frame rendered
+    /// after it (see `timeFrame` in `collector.js`); none when unknown.
+    #[serde(default)]
+    pub frame_ms: Option<f64>,
 }
 
 /// What `finish_fill` saw.
@@ -420,6 +424,9 @@ pub(crate) struct FillFinished {
     pub actual: Option<String>,
     pub state: String,
     pub read: Option<CollectorRead>,
+    /// As [`Settled::frame_ms`], from the typing on.
+    #[serde(default)]
+    pub frame_ms: Option<f64>,
 }
 
 /// What `fill` did: what `prepare` found, the value the field must end with (for its

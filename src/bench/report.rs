@@ -155,6 +155,11 @@ pub struct ActTimes {
     pub min_ms: f64,
     /// Slowest.
     pub max_ms: f64,
+    /// Median of the page's own frame after the action's input (see
+    /// `Tools::last_frame_ms`): the part of the round trip that is the app's rendering, which
+    /// no tool sending the input goes below. None when no run reported one.
+    #[serde(default)]
+    pub frame_median_ms: Option<f64>,
 }
 
 /// The report as a person reads it: a row per measure, the floor each is divided by, and
@@ -262,12 +267,15 @@ pub fn table(report: &BenchReport) -> String {
         ] {
             if let Some(t) = times {
                 let page = page_ratio.map_or(String::new(), |p| format!("; {p:.2} x page floor"));
+                let frame = t.frame_median_ms.map_or(String::new(), |f| {
+                    format!("; the page's frame after the input {f:.1}")
+                });
                 rows.push(sub(
                     what,
                     (t.median_ms, Some(t.min_ms), Some(t.max_ms)),
                     opt(r.round_trip_median_ms, 2),
                     opt(ratio, 1),
-                    format!("`{}`; floor: trivial round trip{page}", t.anchor),
+                    format!("`{}`; floor: trivial round trip{page}{frame}", t.anchor),
                 ));
             }
         }
@@ -349,6 +357,7 @@ pub(super) mod tests {
                 median_ms: 30.0,
                 min_ms: 29.0,
                 max_ms: 31.0,
+                frame_median_ms: Some(21.5),
             }),
             fill: None,
             round_trip_median_ms: Some(0.5),
@@ -413,11 +422,17 @@ pub(super) mod tests {
             "{text}"
         );
         assert!(
-            text.lines()
-                .any(|l| l.contains("invoke") && l.contains("1.50 x page floor")),
+            text.lines().any(|l| l.contains("invoke")
+                && l.contains("1.50 x page floor; the page's frame after the input 21.5")),
             "{text}"
         );
         assert_eq!(r["invoke"]["anchor"], "region-24.button-3");
+        assert_eq!(r["invoke"]["frame_median_ms"], 21.5);
+        // A baseline saved before the frame was reported still reads.
+        let mut old = r["invoke"].clone();
+        old.as_object_mut().map(|o| o.remove("frame_median_ms"));
+        let old: ActTimes = serde_json::from_value(old).expect("an older report reads");
+        assert_eq!(old.frame_median_ms, None);
         assert!(r["truncation"].is_null() && r["fill"].is_null());
         let back: BenchReport = serde_json::from_value(value).expect("reads back");
         assert_eq!(back, report);

@@ -72,6 +72,9 @@ impl<T: Tab> Tools<T> {
     }
 
     pub(super) async fn act_inner(&self, act: &Act<'_>, anchor: &Target) -> Outcome {
+        if let Ok(mut ms) = self.frame_ms.lock() {
+            *ms = None;
+        }
         if let Act::Press(name) = act
             && !is_known_key(name)
         {
@@ -232,8 +235,8 @@ impl<T: Tab> Tools<T> {
                 () = started => None,
             }
         };
-        let navigating = || ("navigating".to_string(), None, None);
-        let (state, read, actual) = match reply {
+        let navigating = || ("navigating".to_string(), None, None, None);
+        let (state, read, actual, frame_ms) = match reply {
             None | Some(Err(BrowserError::ContextLost)) => navigating(),
             Some(Err(e)) => return Err(browser_error(e)),
             Some(Ok(s)) if expected.is_some() => {
@@ -245,13 +248,16 @@ impl<T: Tab> Tools<T> {
                     )
                     .attributed(Attribution::App));
                 }
-                (f.state, f.read, f.actual)
+                (f.state, f.read, f.actual, f.frame_ms)
             }
             Some(Ok(s)) => {
                 let s: Settled = parse_answer(s).map_err(capture_error)?;
-                (s.state, s.read, None)
+                (s.state, s.read, None, s.frame_ms)
             }
         };
+        if let Ok(mut ms) = self.frame_ms.lock() {
+            *ms = frame_ms;
+        }
         if let (Some(expected), Some(actual)) = (expected, &actual)
             && actual != expected
         {

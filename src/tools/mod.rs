@@ -103,6 +103,9 @@ pub struct Tools<T: Tab> {
     route: Mutex<Option<String>>,
     /// In-page time of the last read's collector, in milliseconds.
     in_page_ms: Mutex<Option<f64>>,
+    /// The page's frame after the last action's input, in milliseconds (see
+    /// [`Tools::last_frame_ms`]).
+    frame_ms: Mutex<Option<f64>>,
     /// The last read as evidence, and what the page's next delta applies to.
     held: Mutex<Option<HeldRead>>,
     /// Reads concluded so far: a call that changed it made a read of its own.
@@ -157,6 +160,7 @@ impl<T: Tab> Tools<T> {
             options,
             route: Mutex::new(None),
             in_page_ms: Mutex::new(None),
+            frame_ms: Mutex::new(None),
             held: Mutex::new(None),
             reads: AtomicU64::new(0),
             region_raw: Mutex::new(None),
@@ -181,6 +185,17 @@ impl<T: Tab> Tools<T> {
     /// floor a read's round trip is measured against.
     pub fn last_in_page_ms(&self) -> Option<f64> {
         self.in_page_ms.lock().ok().and_then(|ms| *ms)
+    }
+
+    /// The page's own time to answer the last action's input, in milliseconds of its clock:
+    /// from the input reaching the page (the click or key at the document, before the
+    /// page's handlers; the typing) to the end of the first frame rendered after it. The
+    /// part of an action's round trip that is the app's, not waymark's: no tool that sends
+    /// the input can answer with the screen sooner. None when the action did not settle in
+    /// the page (it navigated, failed or timed out), when the runner typed the text, or when
+    /// no frame rendered.
+    pub fn last_frame_ms(&self) -> Option<f64> {
+        self.frame_ms.lock().ok().and_then(|ms| *ms)
     }
 
     /// One trivial in-page round trip, in milliseconds: the floor an action is measured

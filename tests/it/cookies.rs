@@ -344,6 +344,11 @@ fn read_and_bench_see_a_screen_behind_a_sign_in_with_the_profile() {
         // clock's resolution: then it divides nothing).
         let floor = route["page_floor"]["median_ms"].as_f64();
         assert!(floor.is_some_and(|ms| ms >= 0.0), "{route}");
+        // Each action's answer from the page: the frame after its input.
+        for action in ["invoke", "fill"] {
+            let frame = route[action]["frame_median_ms"].as_f64();
+            assert!(frame.is_some_and(|ms| ms > 0.0), "{action}: {route}");
+        }
     }
     bench(&[], &named)
         .exits(1)

@@ -18,6 +18,7 @@ mod invoke;
 mod layers;
 mod mcp;
 mod navigate;
+mod page_frame;
 mod press;
 mod read;
 mod snapshots;
