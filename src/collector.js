@@ -714,28 +714,37 @@
   }
   var FRAME_MOST_MS = 100;
 
-  // The page's own time to answer an action's input: from the input reaching the page (the
-  // click or key at the document, before the page's handlers; the typing) to the end of the
-  // first frame rendered after it (the handlers' work, then the style, layout and paint of
-  // what they changed), in the page's clock. Nothing that sends the input can answer with
-  // the screen sooner: a read after it waits behind that frame. Reported with the action's
-  // read as `frame_ms`; null until the frame has rendered (a hidden page renders none).
-  function timeFrame() {
-    var f = W.frame = { at: performance.now(), ms: null };
+  // The page's own time to answer an action's input: from the first of its input events to
+  // reach the page (the pointer's move to the control or its press, the key's press, the
+  // typing), before the page's handlers, to the end of the first frame rendered after the
+  // last (the click, the key's release, the typing): the handlers' work, and the style,
+  // layout and paint of what they changed, hover and focus included, in the page's clock.
+  // Nothing that sends the input can answer with the screen sooner: a read after it waits
+  // behind that frame. Reported with the action's read as `frame_ms`; null until the frame
+  // has rendered (a hidden page renders none).
+  function timeFrame(from) {
+    var f = W.frame = { at: from === undefined || from === null ? performance.now() : from, ms: null };
     onFrame(function () { soon(function () { f.ms = performance.now() - f.at; }); });
   }
-  // Times the frame from the first trusted `type` event in `doc` (until the next action).
-  function frameOn(doc, type) {
-    var heard = function (e) {
+
+  // Listens in `doc`, until the next action, for its input: the first trusted event of
+  // `starts` marks when it reached the page, and the first trusted `last` starts the frame
+  // that ends it (see timeFrame).
+  function hearInput(doc, starts, last) {
+    var from = null;
+    var start = function (e) { if (e.isTrusted && from === null) from = performance.now(); };
+    var end = function (e) {
       if (!e.isTrusted) return;
-      unframe();
-      if (!W.frame) timeFrame();
+      unhear();
+      if (!W.frame) timeFrame(from);
     };
-    var unframe = W.unframe = function () {
-      doc.removeEventListener(type, heard, true);
-      W.unframe = null;
+    var unhear = W.unhear = function () {
+      starts.forEach(function (t) { doc.removeEventListener(t, start, true); });
+      doc.removeEventListener(last, end, true);
+      if (W.unhear === unhear) W.unhear = null;
     };
-    doc.addEventListener(type, heard, true);
+    starts.forEach(function (t) { doc.addEventListener(t, start, true); });
+    doc.addEventListener(last, end, true);
   }
   function frameMs() {
     return W.frame && W.frame.ms !== null ? Math.round(W.frame.ms * 10) / 10 : null;
@@ -2116,7 +2125,7 @@
     // doing (see settle).
     W.acted = performance.now();
     W.frame = null;
-    if (W.unframe) W.unframe();
+    if (W.unhear) W.unhear();
     var t = target(a);
     if (!t.el) return t.info;
     var el = t.el;
@@ -2198,8 +2207,14 @@
       }
     }
     armNavigation();
-    if (a.mode === 'invoke') armOn(el.ownerDocument, 'click', a.quiet_ms, a.max_ms);
-    if (a.mode === 'press') armOn(el.ownerDocument, 'keyup', a.quiet_ms, a.max_ms);
+    if (a.mode === 'invoke') {
+      armOn(el.ownerDocument, 'click', a.quiet_ms, a.max_ms);
+      hearInput(el.ownerDocument, ['pointermove', 'mousemove', 'pointerdown', 'mousedown'], 'click');
+    }
+    if (a.mode === 'press') {
+      armOn(el.ownerDocument, 'keyup', a.quiet_ms, a.max_ms);
+      hearInput(el.ownerDocument, ['keydown'], 'keyup');
+    }
     info.status = 'ok';
     return info;
   }
@@ -2316,7 +2331,6 @@
     var first = function (e) {
       if (!e.isTrusted) return;
       doc.removeEventListener(type, first, true);
-      if (!W.frame) timeFrame();
       if (W.armed) return;
       var w = W.armed = quietWatch(quietMs, maxMs, W.acted);
       soon(function () { if (!back) w.remark(); });
@@ -2456,7 +2470,7 @@
           if (!typed) W.frame = null;
         }
         // The runner types: the frame is timed from the first trusted `input` it causes.
-        if (!typed && el && el.isConnected) frameOn(el.ownerDocument, 'input');
+        if (!typed && el && el.isConnected) hearInput(el.ownerDocument, [], 'input');
         return answer(typed ? 'done' : 'runner');
       });
     }

@@ -409,8 +409,8 @@ fn compare(before: &[RawControl], after: &[RawControl]) -> Changes {
 pub(crate) struct Settled {
     pub state: String,
     pub read: Option<CollectorRead>,
-    /// The page's own time from the action's input to the end of the first frame rendered
-    /// after it (see `timeFrame` in `collector.js`); none when unknown.
+    /// The page's own time from the action's first input event to the end of the first frame
+    /// rendered after its last (see `timeFrame` in `collector.js`); none when unknown.
     #[serde(default)]
     pub frame_ms: Option<f64>,
 }

@@ -188,8 +188,9 @@ impl<T: Tab> Tools<T> {
     }
 
     /// The page's own time to answer the last action's input, in milliseconds of its clock:
-    /// from the input reaching the page (the click or key at the document, before the
-    /// page's handlers; the typing) to the end of the first frame rendered after it. The
+    /// from the first input event reaching the page (the pointer's move or press, the key's
+    /// press, the typing), before the page's handlers, to the end of the first frame
+    /// rendered after the last (the click, the key's release, the typing). The
     /// part of an action's round trip that is the app's, not waymark's: no tool that sends
     /// the input can answer with the screen sooner. None when the action did not settle in
     /// the page (it navigated, failed or timed out), when the runner typed the text, or when

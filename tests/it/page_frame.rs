@@ -15,7 +15,13 @@ fn an_invoke_reports_the_pages_handlers_and_the_frame_after_its_click() {
     let tools = fixtures::tools();
     block_on(async {
         open(&tools, "/frame-cost.html").await;
-        for (anchor, out) in [("cost.handler", "handled"), ("cost.frame", "framed")] {
+        // Work in the click's handler, in the frame after it, and on the pointer's press
+        // before the click: all the page's answer to the one action.
+        for (anchor, out) in [
+            ("cost.handler", "handled"),
+            ("cost.frame", "framed"),
+            ("cost.pressed", "pressed"),
+        ] {
             let rt = tools.invoke(anchor, None).await;
             assert_eq!(
                 control(ok(&rt), "cost.out", None).value.as_deref(),
@@ -59,6 +65,25 @@ fn a_fill_reports_the_frame_after_its_typing_whoever_types() {
                 "{anchor}: the input handler spun {SPIN_MS} ms, the frame reads {frame:?}"
             );
         }
+        tools.close().await;
+    });
+}
+
+#[test]
+fn a_key_press_reports_the_page_from_the_keys_press_to_the_frame_after_its_release() {
+    let tools = fixtures::tools();
+    block_on(async {
+        open(&tools, "/frame-cost.html").await;
+        let rt = tools.press("cost.keyed-note", "a").await;
+        assert_eq!(
+            control(ok(&rt), "cost.out", None).value.as_deref(),
+            Some("keyed")
+        );
+        let frame = tools.last_frame_ms();
+        assert!(
+            frame.is_some_and(|ms| ms >= SPIN_MS),
+            "the key's press spun {SPIN_MS} ms, the frame reads {frame:?}"
+        );
         tools.close().await;
     });
 }
