@@ -180,15 +180,14 @@ pub fn compare(baseline: &BenchReport, now: &BenchReport, threshold_pct: f64) ->
         ] {
             match (b, n) {
                 (Some(b), Some(n)) if b.anchor == n.anchor => {
-                    pairs.push((
-                        if what == "invoke" {
-                            "invoke.median_ms"
-                        } else {
-                            "fill.median_ms"
-                        },
-                        Some(b.median_ms),
-                        Some(n.median_ms),
-                    ));
+                    let (median, frame) = if what == "invoke" {
+                        ("invoke.median_ms", "invoke.frame_median_ms")
+                    } else {
+                        ("fill.median_ms", "fill.frame_median_ms")
+                    };
+                    pairs.push((median, Some(b.median_ms), Some(n.median_ms)));
+                    // The app's own answer to the input: a regression there is the app's.
+                    pairs.push((frame, b.frame_median_ms, n.frame_median_ms));
                 }
                 (Some(_), Some(_)) => verdict.notes.push(format!(
                     "{} {what}: another anchor than the baseline's; not compared",
@@ -510,8 +509,34 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("4 of 10 figure(s) over (threshold 20 %)"),
+            text.contains("4 of 12 figure(s) over (threshold 20 %)"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn the_apps_own_frame_after_an_action_is_compared_with_its_baseline() {
+        let base = report(vec![route("/a", 10.0)]);
+        let mut slower = route("/a", 10.0);
+        if let Some(invoke) = slower.invoke.as_mut() {
+            invoke.frame_median_ms = Some(30.0);
+        }
+        let verdict = compare(&base, &report(vec![slower]), 20.0);
+        let text = verdict.render("baseline `x.json`");
+        assert!(
+            text.contains("FAIL /a invoke.frame_median_ms 30.00 vs 21.50 (+39.5 %)"),
+            "{text}"
+        );
+        assert!(text.contains("1 of 6 figure(s) over"), "{text}");
+        // A baseline saved before frames were reported compares the rest.
+        let mut old = route("/a", 10.0);
+        if let Some(invoke) = old.invoke.as_mut() {
+            invoke.frame_median_ms = None;
+        }
+        let verdict = compare(&report(vec![old]), &report(vec![route("/a", 10.0)]), 20.0);
+        assert!(
+            verdict.passed() && verdict.comparisons.len() == 5,
+            "{verdict:?}"
         );
     }
 
