@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use chromiumoxide::cdp::browser_protocol::emulation::SetTouchEmulationEnabledParams;
 use chromiumoxide::cdp::browser_protocol::input::{
     DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
     InsertTextParams, MouseButton,
@@ -315,6 +316,16 @@ impl ChromiumTab {
             timeout,
             "intercepting file choosers",
             page.execute(SetInterceptFileChooserDialogParams::new(true)),
+        )
+        .await?;
+        // chromiumoxide's setup of a tab turns touch emulation on whatever the viewport says
+        // (0.9.1 sends `Emulation.setTouchEmulationEnabled(true)`), so the app would see a
+        // touch screen: `(hover: none)`, `(pointer: coarse)`, `ontouchstart`, and lay itself
+        // out and listen for one. waymark drives a mouse and a keyboard: it is turned off.
+        bounded(
+            timeout,
+            "turning touch emulation off",
+            page.execute(SetTouchEmulationEnabledParams::new(false)),
         )
         .await?;
         let answer_page = page.clone();

@@ -1,7 +1,7 @@
 //! `navigate`: opening a route lands on it, names the screen from the registry and reads
 //! the controls there, in one round trip.
 
-use crate::harness::{block_on, control, ok, open, tools};
+use crate::harness::{block_on, control, ok, open, probed_tools, tools};
 
 #[test]
 fn navigate_to_a_claim_names_its_screen_and_reads_its_controls() {
@@ -79,6 +79,27 @@ fn navigate_accepts_an_absolute_url_on_the_apps_origin() {
             3,
             "the three seeded orders"
         );
+        tools.close().await;
+    });
+}
+
+/// The app sees the device waymark drives, a mouse and a keyboard: no touch screen, which
+/// chromiumoxide's tab setup emulates by default (and an app would lay itself out for).
+#[test]
+fn the_app_sees_no_touch_screen() {
+    let (tools, probe) = probed_tools();
+    block_on(async {
+        open(&tools, "/claims/1040").await;
+        for (what, expected) in [
+            ("navigator.maxTouchPoints", serde_json::json!(0)),
+            ("'ontouchstart' in window", serde_json::json!(false)),
+            (
+                "matchMedia('(any-pointer: coarse)').matches",
+                serde_json::json!(false),
+            ),
+        ] {
+            assert_eq!(probe.value(what).await, expected, "{what}");
+        }
         tools.close().await;
     });
 }
