@@ -320,8 +320,9 @@ impl ChromiumTab {
         .await?;
         // chromiumoxide's setup of a tab turns touch emulation on whatever the viewport says
         // (0.9.1 sends `Emulation.setTouchEmulationEnabled(true)`), so the app would see a
-        // touch screen: `(hover: none)`, `(pointer: coarse)`, `ontouchstart`, and lay itself
-        // out and listen for one. waymark drives a mouse and a keyboard: it is turned off.
+        // touch screen (`navigator.maxTouchPoints` 1, `ontouchstart`, `(any-pointer:
+        // coarse)`) and could lay itself out and listen for one. waymark drives a mouse and a
+        // keyboard: it is turned off.
         bounded(
             timeout,
             "turning touch emulation off",
