@@ -255,9 +255,7 @@ impl<T: Tab> Tools<T> {
                 (s.state, s.read, None, s.frame_ms)
             }
         };
-        if let Ok(mut ms) = self.frame_ms.lock() {
-            *ms = frame_ms;
-        }
+
         if let (Some(expected), Some(actual)) = (expected, &actual)
             && actual != expected
         {
@@ -271,6 +269,11 @@ impl<T: Tab> Tools<T> {
         }
         match state.as_str() {
             "quiet" => {
+                // Kept only for an action the page answered: a failed, busy or navigating
+                // one leaves none.
+                if let Ok(mut ms) = self.frame_ms.lock() {
+                    *ms = frame_ms;
+                }
                 let read =
                     read.ok_or_else(|| capture_error("a settled page came back without a read"))?;
                 self.conclude(read, start, &self.view()).await

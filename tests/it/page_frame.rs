@@ -3,9 +3,12 @@
 //! trip, so it must hold the work the app does in its handlers and in that frame, whoever
 //! types, and must never be a figure left over from an earlier action.
 
+use std::time::Duration;
+
+use waymark::tools::{ErrorCode, ToolOptions};
+
 use crate::fixtures;
 use crate::harness::{block_on, control, failed, ok, open};
-use waymark::tools::ErrorCode;
 
 /// What each control of `frame-cost.html` makes the page spin for, in milliseconds.
 const SPIN_MS: f64 = 40.0;
@@ -105,6 +108,20 @@ fn an_action_that_does_not_settle_in_the_page_reports_no_frame() {
         // Left the document: its frames are gone with it.
         let rt = tools.invoke("cost.leave", None).await;
         assert_eq!(ok(&rt).route, "/members.html");
+        assert_eq!(tools.last_frame_ms(), None);
+        tools.close().await;
+    });
+    // Never settled: the page rendered frames, but no answer.
+    let (tools, _) = fixtures::probed_tools_with(ToolOptions {
+        settle_timeout: Duration::from_millis(300),
+        ..ToolOptions::default()
+    });
+    block_on(async {
+        open(&tools, "/frame-cost.html").await;
+        failed(
+            &tools.invoke("cost.restless", None).await,
+            ErrorCode::Timeout,
+        );
         assert_eq!(tools.last_frame_ms(), None);
         tools.close().await;
     });
