@@ -378,31 +378,28 @@ async fn measure<T: Tab>(
         (wholes, whole_in_page),
         (touched, touched_in_page),
     ] = samples;
-    let mut invoke = None;
-    if let Some(anchor) = &plan.invoke {
-        let (mut times, mut frames) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
-        for _ in 0..runs {
-            ping(tools, &mut pings).await.map_err(ping_failed())?;
-            let rt = tools.invoke(anchor, None).await;
-            times.push(rt.elapsed_ms);
-            frames.extend(tools.last_frame_ms());
-            cuts.see(&screen(rt).map_err(failed(format!("invoke `{anchor}`")))?);
-        }
-        invoke = Some(act_times(anchor, &times, &frames));
-    }
-    let mut fill = None;
-    if let Some(anchor) = &plan.fill {
+    // Each action the plan names: its round trips, and the page's frame after each input.
+    let mut acted: [Option<ActTimes>; 2] = Default::default();
+    for ((verb, target), out) in [("invoke", &plan.invoke), ("fill", &plan.fill)]
+        .into_iter()
+        .zip(&mut acted)
+    {
+        let Some(anchor) = target else { continue };
         let (mut times, mut frames) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
         for i in 0..runs {
             ping(tools, &mut pings).await.map_err(ping_failed())?;
-            // A different short value each time, so every fill changes the field.
-            let rt = tools.fill(anchor, &format!("{}", 41 + i)).await;
+            let rt = match verb {
+                "invoke" => tools.invoke(anchor, None).await,
+                // A different short value each time, so every fill changes the field.
+                _ => tools.fill(anchor, &format!("{}", 41 + i)).await,
+            };
             times.push(rt.elapsed_ms);
             frames.extend(tools.last_frame_ms());
-            cuts.see(&screen(rt).map_err(failed(format!("fill `{anchor}`")))?);
+            cuts.see(&screen(rt).map_err(failed(format!("{verb} `{anchor}`")))?);
         }
-        fill = Some(act_times(anchor, &times, &frames));
+        *out = Some(act_times(anchor, &times, &frames));
     }
+    let [invoke, fill] = acted;
 
     let (median_ms, min_ms, max_ms) = spread(&reads);
     let in_page_median_ms = (!in_page.is_empty()).then(|| round(spread(&in_page).0));

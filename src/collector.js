@@ -729,14 +729,14 @@
 
   // Listens in `doc`, until the next action, for its input: the first trusted event of
   // `starts` marks when it reached the page, and the first trusted `last` starts the frame
-  // that ends it (see timeFrame).
+  // that ends it (see timeFrame), in place of any the action timed before.
   function hearInput(doc, starts, last) {
     var from = null;
     var start = function (e) { if (e.isTrusted && from === null) from = performance.now(); };
     var end = function (e) {
       if (!e.isTrusted) return;
       unhear();
-      if (!W.frame) timeFrame(from);
+      timeFrame(from);
     };
     var unhear = W.unhear = function () {
       starts.forEach(function (t) { doc.removeEventListener(t, start, true); });
@@ -2445,7 +2445,8 @@
         // after the mutation observers the input and change woke.
         var el = W.target;
         if (typing !== 'runner' && info.status === 'ok' && el && el.isConnected) {
-          if (!W.frame) timeFrame();
+          // prepare set the value itself: its answer is timed from here.
+          if (typing === 'none') timeFrame();
           el.dispatchEvent(new Event('change', { bubbles: true }));
           var w = W.armed = quietWatch(args.quiet_ms, args.max_ms, W.acted);
           w.changed = true;
@@ -2467,9 +2468,9 @@
         if (el && el.isConnected && canType(el)) {
           timeFrame();
           typed = el.ownerDocument.execCommand('insertText', false, text);
-          if (!typed) W.frame = null;
         }
-        // The runner types: the frame is timed from the first trusted `input` it causes.
+        // The runner types: the frame is timed again from the first trusted `input` it
+        // causes (see hearInput).
         if (!typed && el && el.isConnected) hearInput(el.ownerDocument, [], 'input');
         return answer(typed ? 'done' : 'runner');
       });

@@ -9,7 +9,7 @@
 // click target and page.fill on the fill target, each followed by a 250 ms pause for the
 // frame; prints the medians of the call's time and of the page's frame.
 // Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
-import { densePage, launch, median, options, serve } from './dense.mjs';
+import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
 
 // Installed in the page: the same timing as `timeFrame` in src/collector.js.
 function listen() {
@@ -32,9 +32,7 @@ function listen() {
 async function one(browser, server, n, runs) {
   const { html, click, fill } = densePage(n);
   server.show(html);
-  const page = await browser.newPage();
-  page.setDefaultTimeout(0);
-  await page.goto(server.url(n), { waitUntil: 'load' });
+  const page = await openPage(browser, server, n);
   await page.evaluate(listen);
   const rows = [];
   for (const [what, act] of [['click()', () => page.click(click)], ['fill()', (i) => page.fill(fill, `value ${i}`)]]) {

@@ -10,7 +10,7 @@
 // The profiler slows the page down: read shares, not the profiled milliseconds.
 // Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
 import { readFileSync } from 'node:fs';
-import { densePage, launch, median, options, serve } from './dense.mjs';
+import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
 
 const SOURCE = readFileSync(new URL('../../src/collector.js', import.meta.url), 'utf8');
 
@@ -46,8 +46,7 @@ function table(rows, total, top, runs) {
 
 async function one(browser, server, n, o) {
   server.show(densePage(n).html);
-  const page = await browser.newPage();
-  await page.goto(server.url(n));
+  const page = await openPage(browser, server, n);
   const cdp = await page.context().newCDPSession(page);
   const expression = `(window.__waymarkRun = (${SOURCE}))("read", {max: ${n}, whole: true})`;
   const read = async () => {

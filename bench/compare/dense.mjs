@@ -49,6 +49,15 @@ export function median(xs) {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
+// A fresh tab on the page for N, once it has loaded, that never times out mid-measure (big
+// pages are slow).
+export async function openPage(browser, server, n) {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(0);
+  await page.goto(server.url(n), { waitUntil: 'load' });
+  return page;
+}
+
 export function launch() {
   const args = process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [];
   return chromium.launch({ executablePath: EXE, headless: true, args });

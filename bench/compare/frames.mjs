@@ -7,7 +7,7 @@
 // after the input, by phase (medians over R; phases nest: Layout is part of a HitTest that
 // needed it, CompositingInputs part of PrePaint).
 // Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
-import { densePage, launch, median, options, serve } from './dense.mjs';
+import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
 
 const PHASES = ['HitTest', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'LocalFrameView::RunCompositingInputsLifecyclePhase',
   'Paint', 'Commit', 'EventDispatch', 'FunctionCall'];
@@ -48,9 +48,7 @@ async function traced(browser, page, act) {
 async function one(browser, server, n, runs) {
   const { html, click, fill } = densePage(n);
   server.show(html);
-  const page = await browser.newPage();
-  page.setDefaultTimeout(0);
-  await page.goto(server.url(n), { waitUntil: 'load' });
+  const page = await openPage(browser, server, n);
   const out = { click: [], fill: [] };
   await page.locator(click).scrollIntoViewIfNeeded();
   const box = await page.locator(click).boundingBox();

@@ -3,7 +3,7 @@
 // Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { densePage, launch, median, options, serve } from './dense.mjs';
+import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
 
 // The in-page collector: every [data-anchor] control as one JSON string.
 function collect() {
@@ -50,9 +50,7 @@ async function measure(runs, fn) {
 async function firstEvaluate(browser, server, n, runs) {
   const times = [];
   for (let i = 0; i < runs; i++) {
-    const page = await browser.newPage();
-    page.setDefaultTimeout(0);
-    await page.goto(server.url(n), { waitUntil: 'load' });
+    const page = await openPage(browser, server, n);
     const t0 = performance.now();
     await page.evaluate(collect);
     times.push(performance.now() - t0);
@@ -66,9 +64,7 @@ async function benchOne(browser, server, n, o) {
   server.show(html);
 
   const r = { first: await firstEvaluate(browser, server, n, o.runs) };
-  const page = await browser.newPage();
-  page.setDefaultTimeout(0); // big pages are slow; never time out mid-measure
-  await page.goto(server.url(n), { waitUntil: 'load' });
+  const page = await openPage(browser, server, n);
   const count = await page.evaluate(() => document.querySelectorAll('[data-anchor]').length);
   if (count !== n) throw new Error(`page for N=${n} has ${count} [data-anchor] controls`);
 

@@ -174,17 +174,24 @@ pub fn compare(baseline: &BenchReport, now: &BenchReport, threshold_pct: f64) ->
                 r.read.touched.as_ref().map(|w| w.median_ms),
             ),
         ];
-        for (what, b, n) in [
-            ("invoke", &base.invoke, &r.invoke),
-            ("fill", &base.fill, &r.fill),
+        for (what, median, frame, b, n) in [
+            (
+                "invoke",
+                "invoke.median_ms",
+                "invoke.frame_median_ms",
+                &base.invoke,
+                &r.invoke,
+            ),
+            (
+                "fill",
+                "fill.median_ms",
+                "fill.frame_median_ms",
+                &base.fill,
+                &r.fill,
+            ),
         ] {
             match (b, n) {
                 (Some(b), Some(n)) if b.anchor == n.anchor => {
-                    let (median, frame) = if what == "invoke" {
-                        ("invoke.median_ms", "invoke.frame_median_ms")
-                    } else {
-                        ("fill.median_ms", "fill.frame_median_ms")
-                    };
                     pairs.push((median, Some(b.median_ms), Some(n.median_ms)));
                     // The app's own answer to the input: a regression there is the app's.
                     pairs.push((frame, b.frame_median_ms, n.frame_median_ms));

@@ -5,13 +5,24 @@
 
 use std::time::Duration;
 
-use waymark::tools::{ErrorCode, ToolOptions};
+use waymark::browser::ChromiumTab;
+use waymark::tools::{ErrorCode, ToolOptions, Tools};
 
 use crate::fixtures;
 use crate::harness::{block_on, control, failed, ok, open};
 
 /// What each control of `frame-cost.html` makes the page spin for, in milliseconds.
 const SPIN_MS: f64 = 40.0;
+
+/// The last action's frame held the `SPIN_MS` the page spun in answer to `what`.
+#[track_caller]
+fn holds_the_spin(tools: &Tools<ChromiumTab>, what: &str) {
+    let frame = tools.last_frame_ms();
+    assert!(
+        frame.is_some_and(|ms| ms >= SPIN_MS),
+        "{what}: the page spun {SPIN_MS} ms, the frame reads {frame:?}"
+    );
+}
 
 #[test]
 fn an_invoke_reports_the_pages_handlers_and_the_frame_after_its_click() {
@@ -30,11 +41,7 @@ fn an_invoke_reports_the_pages_handlers_and_the_frame_after_its_click() {
                 control(ok(&rt), "cost.out", None).value.as_deref(),
                 Some(out)
             );
-            let frame = tools.last_frame_ms();
-            assert!(
-                frame.is_some_and(|ms| ms >= SPIN_MS),
-                "{anchor}: the page spun {SPIN_MS} ms, the frame reads {frame:?}"
-            );
+            holds_the_spin(&tools, anchor);
             assert!(
                 rt.elapsed_ms >= SPIN_MS,
                 "{anchor}: the round trip ({} ms) waited for the page's answer",
@@ -62,11 +69,7 @@ fn a_fill_reports_the_frame_after_its_typing_whoever_types() {
                 control(ok(&rt), anchor, None).value.as_deref(),
                 Some("slow")
             );
-            let frame = tools.last_frame_ms();
-            assert!(
-                frame.is_some_and(|ms| ms >= SPIN_MS),
-                "{anchor}: the input handler spun {SPIN_MS} ms, the frame reads {frame:?}"
-            );
+            holds_the_spin(&tools, anchor);
         }
         tools.close().await;
     });
@@ -82,11 +85,7 @@ fn a_key_press_reports_the_page_from_the_keys_press_to_the_frame_after_its_relea
             control(ok(&rt), "cost.out", None).value.as_deref(),
             Some("keyed")
         );
-        let frame = tools.last_frame_ms();
-        assert!(
-            frame.is_some_and(|ms| ms >= SPIN_MS),
-            "the key's press spun {SPIN_MS} ms, the frame reads {frame:?}"
-        );
+        holds_the_spin(&tools, "the key's press");
         tools.close().await;
     });
 }
@@ -112,7 +111,7 @@ fn an_action_that_does_not_settle_in_the_page_reports_no_frame() {
         tools.close().await;
     });
     // Never settled: the page rendered frames, but no answer.
-    let (tools, _) = fixtures::probed_tools_with(ToolOptions {
+    let tools = fixtures::tools_with(ToolOptions {
         settle_timeout: Duration::from_millis(300),
         ..ToolOptions::default()
     });
