@@ -1,5 +1,6 @@
 //! The command line: flags (with `WAYMARK_*` environment fallbacks) turned into validated
-//! [`Settings`], and the commands `run`, `read`, `bench`, `mcp`, `demo` and `profile`.
+//! [`Settings`], and the commands `run`, `read`, `bench`, `mcp`, `demo` and `profile`,
+//! which `cmd` carries out.
 //!
 //! Precedence: compiled-in defaults < `WAYMARK_*` environment < flags.
 
@@ -8,13 +9,10 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-use crate::bench::{BenchError, BenchOptions};
-use crate::browser::{LaunchOptions, kill_launched_browsers};
+use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
-use crate::control::cookies::Profile;
-use crate::demo::DemoApp;
 use crate::journey::Limits;
-use crate::run::{self, RunError, Settings, exit};
+use crate::settings::{Settings, TRACE_DIR};
 use crate::snapshot::Unreferenced;
 use crate::tools::ToolOptions;
 
@@ -24,7 +22,7 @@ use crate::tools::ToolOptions;
 pub struct Cli {
     /// The app to drive; default: start the embedded demo app on a free 127.0.0.1 port.
     #[arg(long, global = true, env = "WAYMARK_BASE_URL", value_name = "URL")]
-    base_url: Option<String>,
+    pub(crate) base_url: Option<String>,
     /// The anchor registry; default: ./anchors.yaml when it exists.
     #[arg(long, global = true, env = "WAYMARK_ANCHORS", value_name = "FILE")]
     anchors: Option<PathBuf>,
@@ -90,13 +88,14 @@ pub struct Cli {
     /// their tabs, `mcp` its tab; `profile import-cookies` writes them [default for the
     /// import: `default`].
     #[arg(long, global = true, env = "WAYMARK_PROFILE", value_name = "NAME")]
-    profile: Option<String>,
+    pub(crate) profile: Option<String>,
     #[command(subcommand)]
-    command: Command,
+    pub(crate) command: Command,
 }
 
+/// What to do.
 #[derive(Debug, Subcommand)]
-enum Command {
+pub(crate) enum Command {
     /// Run journeys (default: ./journeys) against the app.
     Run {
         /// Journey files or folders of `*.rhai` files.
@@ -181,8 +180,9 @@ enum Command {
     },
 }
 
+/// What to do with a profile.
 #[derive(Debug, Subcommand)]
-enum ProfileCommand {
+pub(crate) enum ProfileCommand {
     /// Import the cookies of one domain (and its subdomains) from your own browser's export
     /// into a profile (`--profile`, default `default`).
     ///
@@ -199,9 +199,6 @@ enum ProfileCommand {
     },
 }
 
-/// Where `run` writes traces unless told otherwise, relative to the current directory.
-const TRACE_DIR: &str = "target/waymark/traces";
-
 fn percent(text: &str) -> Result<f64, String> {
     match text.trim().trim_end_matches('%').parse::<f64>() {
         Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
@@ -212,7 +209,8 @@ fn percent(text: &str) -> Result<f64, String> {
 }
 
 impl Cli {
-    fn settings(&self) -> Settings {
+    /// The settings the flags, the environment and the defaults make.
+    pub(crate) fn settings(&self) -> Settings {
         let (update_snapshots, unreferenced, trace) = match &self.command {
             Command::Run {
                 update_snapshots,
@@ -260,124 +258,4 @@ impl Cli {
             },
         }
     }
-}
-
-/// Runs the parsed command line and returns the process exit code. Errors are printed here.
-pub fn main(cli: Cli) -> u8 {
-    install_panic_hook();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return exit::ENVIRONMENT;
-        }
-    };
-    let code = runtime.block_on(async {
-        tokio::select! {
-            result = execute(&cli) => match result {
-                Ok(code) => code,
-                Err(e) => report_error(e),
-            },
-            _ = tokio::signal::ctrl_c() => {
-                kill_launched_browsers();
-                eprintln!("interrupted");
-                130
-            }
-        }
-    });
-    runtime.shutdown_timeout(Duration::from_secs(2));
-    kill_launched_browsers();
-    code
-}
-
-async fn execute(cli: &Cli) -> Result<u8, RunError> {
-    let settings = cli.settings();
-    match &cli.command {
-        Command::Run { paths, .. } => run::run(paths, &settings).await,
-        Command::Read {
-            route,
-            json,
-            region,
-        } => crate::read::read(route, &settings, *json, region.as_deref()).await,
-        Command::Bench {
-            routes,
-            runs,
-            invoke,
-            fill,
-            json,
-            baseline,
-            threshold,
-            ceilings,
-        } => {
-            let options = BenchOptions {
-                runs: *runs as usize,
-                invoke: invoke.clone(),
-                fill: fill.clone(),
-                json: *json,
-                baseline: baseline.clone(),
-                threshold_pct: *threshold,
-                ceilings: ceilings.clone(),
-            };
-            match crate::bench::bench(routes, &settings, &options).await {
-                Ok(code) => Ok(code),
-                Err(BenchError::Run(e)) => Err(e),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    Ok(e.exit_code())
-                }
-            }
-        }
-        Command::Mcp { record } => crate::mcp::serve(&settings, record.as_deref()).await,
-        Command::Profile {
-            action: ProfileCommand::ImportCookies { domain, from },
-        } => Ok(import_cookies(
-            cli.profile.as_deref().unwrap_or("default"),
-            domain,
-            from,
-        )),
-        Command::Demo => {
-            let demo = DemoApp::start().await?;
-            println!("{}", demo.base_url());
-            eprintln!("serving the waymark demo app; Ctrl-C stops it");
-            std::future::pending::<()>().await;
-            Ok(exit::PASSED)
-        }
-    }
-}
-
-/// `waymark profile import-cookies`: names and counts on stdout, the exit code.
-fn import_cookies(profile: &str, domain: &str, from: &std::path::Path) -> u8 {
-    let imported = Profile::named(profile).and_then(|p| p.import_cookies(domain, from));
-    match imported {
-        Ok(report) => {
-            println!("{report}");
-            exit::PASSED
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            e.exit_code()
-        }
-    }
-}
-
-fn report_error(e: RunError) -> u8 {
-    let code = e.exit_code();
-    match e {
-        // Registry errors carry source spans: show them with the offending line.
-        RunError::Registry(registry) => eprintln!("{:?}", miette::Report::new(registry)),
-        other => eprintln!("error: {other}"),
-    }
-    code
-}
-
-/// A panic anywhere must not leave a browser behind.
-fn install_panic_hook() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        kill_launched_browsers();
-        default(info);
-    }));
 }

@@ -14,6 +14,7 @@ pub mod audit;
 pub mod bench;
 pub mod browser;
 pub mod cli;
+pub mod cmd;
 mod collector;
 /// The in-page collector's wire form, for benches and tests: not a stable interface.
 #[doc(hidden)]
@@ -22,6 +23,7 @@ pub mod wire {
 }
 pub mod control;
 pub mod demo;
+pub mod exit;
 pub mod journey;
 mod mcp;
 pub mod read;
@@ -29,6 +31,8 @@ pub mod registry;
 mod report;
 pub mod run;
 pub mod screen;
+pub mod session;
+pub mod settings;
 pub mod snapshot;
 pub mod tools;
 pub mod trace;

@@ -7,5 +7,5 @@ use clap::Parser;
 fn main() -> ExitCode {
     waymark::keep_freed_memory();
     let cli = waymark::cli::Cli::parse();
-    ExitCode::from(waymark::cli::main(cli))
+    waymark::cmd::main(cli).into()
 }

@@ -1,106 +1,21 @@
-//! `waymark read ROUTE`: one screen read, printed as a table for a person or as the
-//! inferred state in JSON. With `--audit` it is also a check: the perception audit's
-//! faults and suppressions follow the read, and any of them makes the exit code 1.
+//! A screen read as `waymark read` prints it: a table for a person, the inferred state with
+//! its perception audit beside it in JSON, and the audit's findings.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
-use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::audit::PerceptionAudit;
-use crate::browser::Chromium;
-use crate::run::{RunError, Settings, Target, exit, load_registry, profile_cookies};
-use crate::screen::{InferredState, Truncation, View};
-use crate::tools::Tools;
-
-/// Navigates to `route`, reads it (only `region`, when given), prints it; returns the exit
-/// code.
-pub async fn read(
-    route: &str,
-    settings: &Settings,
-    json: bool,
-    region: Option<&str>,
-) -> Result<u8, RunError> {
-    let registry = Arc::new(load_registry(settings.anchors.as_deref())?);
-    // A screen behind a sign-in is read with the profile's cookies, as a journey meets it.
-    let cookies = profile_cookies(settings)?;
-    let target = Target::start(settings.base_url.as_deref()).await?;
-    let browser = Chromium::launch(settings.launch.clone()).await?;
-    let tab = match browser.new_tab_with_cookies(&cookies).await {
-        Ok(tab) => tab,
-        Err(e) => {
-            browser.close().await;
-            return Err(e.into());
-        }
-    };
-    let tools = Tools::new(tab, target.base.clone(), registry, settings.tools.clone());
-    let mut rt = tools.navigate(route).await;
-    if let (true, Some(region)) = (rt.ok, region) {
-        rt = tools
-            .read_screen_with(View {
-                budget: settings.tools.budget,
-                region: Some(region.to_string()),
-                ..View::default()
-            })
-            .await;
-    }
-    let code = match (&rt.error, &rt.screen) {
-        (None, Some(screen)) => {
-            // `navigate` already read the screen (a region read follows it); `elapsed_ms`
-            // is that read's own cost.
-            let audit = tools.last_audit();
-            if json {
-                // Written as it is serialized: a 50,000-control screen is some 14 MB of JSON,
-                // which as one string was the read's largest allocation.
-                let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-                let printed = match &audit {
-                    Some(audit) => {
-                        serde_json::to_writer_pretty(&mut out, &Audited { screen, audit })
-                    }
-                    None => serde_json::to_writer_pretty(&mut out, screen),
-                }
-                .map_err(std::io::Error::from)
-                .and_then(|()| {
-                    writeln!(out)?;
-                    out.flush()
-                });
-                if let Err(e) = printed {
-                    eprintln!("error: cannot print the screen as JSON: {e}");
-                }
-            } else {
-                print!("{}", table(screen));
-                if let Some(audit) = &audit {
-                    print!("{}", findings(audit));
-                }
-            }
-            match audit {
-                Some(audit) if !audit.is_clean() => exit::FAILED,
-                _ => exit::PASSED,
-            }
-        }
-        (Some(error), _) => {
-            if json {
-                if let Ok(text) = serde_json::to_string_pretty(&rt) {
-                    println!("{text}");
-                }
-            }
-            eprintln!("error: {}: {}", error.code, error.message);
-            exit::FAILED
-        }
-        (None, None) => exit::FAILED,
-    };
-    tools.close().await;
-    browser.close().await;
-    Ok(code)
-}
+use crate::screen::{InferredState, Truncation};
 
 /// `read --json --audit`: the screen with its audit beside its fields.
 #[derive(Serialize)]
-struct Audited<'a> {
+pub struct Audited<'a> {
     #[serde(flatten)]
-    screen: &'a InferredState,
-    audit: &'a PerceptionAudit,
+    /// The screen read.
+    pub screen: &'a InferredState,
+    /// Its audit.
+    pub audit: &'a PerceptionAudit,
 }
 
 /// The screen as a person reads it: a heading, a table of controls, the truncation report.

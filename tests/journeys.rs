@@ -11,21 +11,16 @@ use std::sync::{Arc, OnceLock};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use tokio::runtime::Runtime;
-use url::Url;
-use waymark::browser::{Chromium, LaunchOptions};
-use waymark::demo::DemoApp;
-use waymark::journey::{self, Journey, JourneyEnv, Limits};
-use waymark::registry::Registry;
-use waymark::run::SNAPSHOT_DIR;
+use waymark::journey::Journey;
+use waymark::session::Session;
+use waymark::settings::{SNAPSHOT_DIR, Settings};
 use waymark::snapshot::{SnapshotStore, UpdateMode};
-use waymark::tools::{ToolOptions, Tools};
 
-/// The demo app and the browser, started on first use by whichever journey runs first.
+/// The session (the demo app, the browser, the registry and the gates), started on first
+/// use by whichever journey runs first: the same one `waymark run` builds.
 struct Shared {
     rt: Runtime,
-    demo: DemoApp,
-    browser: Chromium,
-    registry: Arc<Registry>,
+    session: Session,
     snapshots: Arc<SnapshotStore>,
 }
 
@@ -33,20 +28,20 @@ static SHARED: OnceLock<Result<Shared, String>> = OnceLock::new();
 
 fn shared() -> Result<&'static Shared, Failed> {
     let started = SHARED.get_or_init(|| {
-        let registry = Registry::load("anchors.yaml".as_ref()).map_err(|e| e.to_string())?;
+        let settings = Settings {
+            anchors: Some("anchors.yaml".into()),
+            ..Settings::default()
+        };
+        let builder = Session::builder(&settings).map_err(|e| e.to_string())?;
         let rt = Runtime::new().map_err(|e| format!("cannot start a runtime: {e}"))?;
-        let (demo, browser) = rt.block_on(async {
-            let demo = DemoApp::start().await.map_err(|e| e.to_string())?;
-            let browser = Chromium::launch(LaunchOptions::default())
-                .await
-                .map_err(|e| e.to_string())?;
-            Ok::<_, String>((demo, browser))
+        let session = rt.block_on(async {
+            let session = builder.start().await.map_err(|e| e.to_string())?;
+            session.browser().await.map_err(|e| e.to_string())?;
+            Ok::<_, String>(session)
         })?;
         Ok(Shared {
             rt,
-            demo,
-            browser,
-            registry: Arc::new(registry),
+            session,
             snapshots: Arc::new(SnapshotStore::new(
                 SNAPSHOT_DIR,
                 UpdateMode::from_env(false),
@@ -56,30 +51,14 @@ fn shared() -> Result<&'static Shared, Failed> {
     started.as_ref().map_err(|e| Failed::from(e.as_str()))
 }
 
-fn run(journey: &Journey) -> Result<(), Failed> {
+fn run(journey: Journey) -> Result<(), Failed> {
     let shared = shared()?;
-    let tab = shared
-        .rt
-        .block_on(shared.browser.new_tab())
-        .map_err(|e| Failed::from(e.to_string()))?;
-    let base = Url::parse(shared.demo.base_url()).map_err(|e| Failed::from(e.to_string()))?;
-    let tools = Arc::new(Tools::new(
-        tab,
-        base,
-        Arc::clone(&shared.registry),
-        ToolOptions::default(),
+    let (outcome, _) = shared.rt.block_on(waymark::run::run_one(
+        &shared.session,
+        &shared.snapshots,
+        journey,
+        None,
     ));
-    let env = JourneyEnv {
-        tools: Arc::clone(&tools),
-        handle: shared.rt.handle().clone(),
-        limits: Limits::default(),
-        snapshots: Arc::clone(&shared.snapshots),
-    };
-    let outcome = journey::run_journey(journey, &env);
-    drop(env);
-    if let Ok(tools) = Arc::try_unwrap(tools) {
-        shared.rt.block_on(tools.close());
-    }
     match outcome.failure {
         None => Ok(()),
         Some(failure) => {
@@ -109,7 +88,7 @@ fn main() {
         .into_iter()
         .map(|journey| {
             let name = journey.name.clone();
-            Trial::test(name, move || run(&journey)).with_kind("journey")
+            Trial::test(name, move || run(journey)).with_kind("journey")
         })
         .collect();
     let conclusion = libtest_mimic::run(&args, trials);

@@ -14,7 +14,7 @@ use serde::de::IgnoredAny;
 use super::{BenchError, BenchReport, RouteReport};
 
 /// A saved `waymark bench --json` report, with the path it came from.
-pub(super) fn load_baseline(path: &Path) -> Result<(PathBuf, BenchReport), BenchError> {
+pub(crate) fn load_baseline(path: &Path) -> Result<(PathBuf, BenchReport), BenchError> {
     let bad = |why: String| BenchError::Baseline {
         path: path.display().to_string(),
         why,

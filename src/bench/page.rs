@@ -14,7 +14,7 @@ use url::Url;
 
 use super::BenchError;
 use crate::control::cookies::Cookie;
-use crate::run::RunError;
+use crate::session::RunError;
 
 /// The anchors a page names as its bench targets.
 #[derive(Debug, Clone, Default, PartialEq)]

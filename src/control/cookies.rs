@@ -166,10 +166,10 @@ pub enum CookieError {
 
 impl CookieError {
     /// The documented exit code: 3 when the profile cannot be written, else 2 (bad input).
-    pub fn exit_code(&self) -> u8 {
+    pub fn exit(&self) -> crate::exit::Exit {
         match self {
-            CookieError::Write { .. } => crate::run::exit::ENVIRONMENT,
-            _ => crate::run::exit::BAD_INPUT,
+            CookieError::Write { .. } => crate::exit::Exit::Environment,
+            _ => crate::exit::Exit::BadInput,
         }
     }
 }

@@ -10,4 +10,4 @@ mod server;
 mod tools;
 
 pub use call::Call;
-pub use server::serve;
+pub(crate) use server::{DEFAULT_BUDGET, Server};

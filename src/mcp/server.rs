@@ -7,29 +7,22 @@
 //! browser. Calls are performed one at a time, except `handoff`, which must not stop a
 //! call from hearing `paused_by_user` while the person has the tab.
 
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolResult, ContentBlock};
-use rmcp::{ErrorData, Peer, RoleServer, ServiceExt};
+use rmcp::{ErrorData, Peer, RoleServer};
 use serde_json::{Value, json};
-use url::Url;
 
 use super::call::{Call, REDACTED};
 use super::{elicit, render};
 use crate::anchor::AnchorRef;
-use crate::browser::{Chromium, ChromiumTab};
-use crate::control::cookies::Cookie;
-use crate::control::page;
-use crate::control::{Control, Guardrail, Hub, JourneyKind, TabId, TabState};
-use crate::registry::Registry;
-use crate::run::{
-    RunError, Settings, Target, control_page, exit, guardrail_and_cookies, load_registry,
-};
+use crate::browser::ChromiumTab;
+use crate::control::TabState;
+use crate::session::{Open, Session, Surface};
 use crate::tools::{Attribution, ErrorCode, RoundTrip, ToolError, Tools};
-use crate::transcript::{Header, Recorder};
+use crate::transcript::Recorder;
 
 /// Tools that act on the page (or hand it over): not listed on a read-only surface.
 const ACTING: [&str; 4] = ["invoke", "press", "fill", "handoff"];
@@ -39,73 +32,20 @@ const LAUNCH_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The description budget of a read when `--budget` is not given: what a model's context
 /// can take in one answer (about 150 controls); the rest is reported by region.
-const DEFAULT_BUDGET: usize = 24_000;
-
-/// Serves the tools over stdio until the client goes away; the exit code.
-pub async fn serve(settings: &Settings, record: Option<&Path>) -> Result<u8, RunError> {
-    let mut settings = settings.clone();
-    settings.tools.budget.get_or_insert(DEFAULT_BUDGET);
-    let settings = &settings;
-    let registry = Arc::new(load_registry(settings.anchors.as_deref())?);
-    let (guardrail, cookies) = guardrail_and_cookies(settings)?;
-    let hub = Arc::new(Hub::new());
-    // The person's way in when the client cannot ask: take the tab, answer, finish a handoff.
-    let _page = control_page(&hub, settings.control_page).await?;
-    let target = Target::start(settings.base_url.as_deref()).await?;
-    let recorder = record
-        .map(|path| Recorder::create(path, &Header::new(target.base.as_str())))
-        .transpose()?;
-    let server = Server::new(
-        settings.clone(),
-        Gates {
-            registry,
-            guardrail,
-            hub,
-            cookies,
-        },
-        target.base.clone(),
-        recorder,
-    );
-    let session = Arc::clone(&server.inner);
-    let running = server
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|e| RunError::Mcp(e.to_string()))?;
-    let ended = running.waiting().await;
-    session.close().await;
-    drop(target);
-    match ended {
-        Ok(_) => Ok(exit::PASSED),
-        Err(e) => Err(RunError::Mcp(e.to_string())),
-    }
-}
+pub(crate) const DEFAULT_BUDGET: usize = 24_000;
 
 /// The server a client talks to. Cheap to clone (the router needs it).
 #[derive(Clone)]
-pub struct Server {
-    pub(super) inner: Arc<Inner>,
+pub(crate) struct Server {
+    pub(crate) inner: Arc<Inner>,
     pub(super) tool_router: ToolRouter<Server>,
 }
 
-/// What the session's tab is gated and started with.
-struct Gates {
-    registry: Arc<Registry>,
-    guardrail: Option<Arc<Guardrail>>,
-    hub: Arc<Hub>,
-    cookies: Vec<Cookie>,
-}
-
-pub(super) struct Inner {
-    pub(super) settings: Settings,
-    registry: Arc<Registry>,
-    guardrail: Option<Arc<Guardrail>>,
-    /// The profile's cookies, set in the tab's browser context.
-    cookies: Vec<Cookie>,
-    pub(super) base: Url,
-    hub: Arc<Hub>,
-    run: String,
-    /// The browser and the tab's tools, once a call needed them.
-    session: tokio::sync::Mutex<Option<Session>>,
+pub(crate) struct Inner {
+    /// The app, the browser (started on the first call that needs it), the gates.
+    pub(super) session: Session,
+    /// The tab's surface, once a call needed it.
+    surface: tokio::sync::Mutex<Option<Surface>>,
     /// One call at a time on the tab (a handoff excepted).
     busy: tokio::sync::Mutex<()>,
     /// The client, for asking the person (elicitation).
@@ -113,30 +53,19 @@ pub(super) struct Inner {
     recorder: Option<Recorder>,
 }
 
-struct Session {
-    browser: Chromium,
-    tools: Arc<Tools<ChromiumTab>>,
-    tab: TabId,
-}
-
 impl Server {
-    fn new(settings: Settings, gates: Gates, base: Url, recorder: Option<Recorder>) -> Server {
+    /// A server whose tab opens in `session`, recording every call to `recorder`.
+    pub(crate) fn new(session: Session, recorder: Option<Recorder>) -> Server {
         let mut tool_router = Server::tool_router();
-        if settings.tools.read_only {
+        if session.settings().tools.read_only {
             for name in ACTING {
                 tool_router.remove_route(name);
             }
         }
         Server {
             inner: Arc::new(Inner {
-                settings,
-                registry: gates.registry,
-                guardrail: gates.guardrail,
-                cookies: gates.cookies,
-                base,
-                hub: gates.hub,
-                run: format!("mcp-{}", std::process::id()),
-                session: tokio::sync::Mutex::new(None),
+                session,
+                surface: tokio::sync::Mutex::new(None),
                 busy: tokio::sync::Mutex::new(()),
                 peer: Arc::new(Mutex::new(None)),
                 recorder,
@@ -247,9 +176,9 @@ fn shows_redacted(rt: &RoundTrip, call: &Call) -> bool {
 impl Inner {
     /// The tab's tools, starting the browser on first use.
     async fn tools(&self) -> Result<Arc<Tools<ChromiumTab>>, ToolError> {
-        let mut session = self.session.lock().await;
-        if let Some(s) = session.as_ref() {
-            return Ok(Arc::clone(&s.tools));
+        let mut surface = self.surface.lock().await;
+        if let Some(s) = surface.as_ref() {
+            return Ok(Arc::clone(s.tools()));
         }
         let not_started = |why: String| {
             ToolError::new(
@@ -258,47 +187,18 @@ impl Inner {
             )
             .attributed(Attribution::Environment)
         };
-        let launch = Chromium::launch(self.settings.launch.clone());
-        let browser = tokio::time::timeout(LAUNCH_TIMEOUT, launch)
+        tokio::time::timeout(LAUNCH_TIMEOUT, self.session.browser())
             .await
             .map_err(|_| not_started(format!("no answer within {} s", LAUNCH_TIMEOUT.as_secs())))?
             .map_err(|e| not_started(e.to_string()))?;
-        let tab = match browser.new_tab_with_cookies(&self.cookies).await {
-            Ok(tab) => tab,
-            Err(e) => {
-                browser.close().await;
-                return Err(not_started(e.to_string()));
-            }
-        };
-        let camera = tab.camera();
-        let kind = JourneyKind::Agent;
-        let tab_id = self.hub.register(&self.run, "mcp");
-        self.hub.set_screenshot(tab_id, page::camera_source(camera));
-        let control = Control {
-            hub: Arc::clone(&self.hub),
-            tab: tab_id,
-            run: self.run.clone(),
-            kind,
-            consent: self.settings.consent.unwrap_or(kind.default_consent()),
-            // stdin carries the protocol: the terminal cannot be asked.
-            terminal: false,
-            consent_timeout: self.settings.consent_timeout,
-            guardrail: self.guardrail.clone(),
-            asker: Some(elicit::asker(Arc::clone(&self.peer))),
-        };
-        let tools = Tools::new(
-            tab,
-            self.base.clone(),
-            Arc::clone(&self.registry),
-            self.settings.tools.clone(),
-        )
-        .with_control(control);
-        let tools = Arc::new(tools);
-        *session = Some(Session {
-            browser,
-            tools: Arc::clone(&tools),
-            tab: tab_id,
-        });
+        let open = Open::agent("mcp", elicit::asker(Arc::clone(&self.peer)));
+        let opened = self
+            .session
+            .open(open)
+            .await
+            .map_err(|e| not_started(e.to_string()))?;
+        let tools = Arc::clone(opened.tools());
+        *surface = Some(opened);
         Ok(tools)
     }
 
@@ -306,16 +206,16 @@ impl Inner {
     /// a question): once the tab is handed over, they are asked to say when they are done.
     async fn done_through_client(&self, reason: &str) {
         let peer = self.peer.lock().ok().and_then(|p| p.clone());
-        let tab = self.session.lock().await.as_ref().map(|s| s.tab);
+        let tab = self.surface.lock().await.as_ref().and_then(|s| s.tab());
         let (Some(peer), Some(tab)) = (peer, tab) else {
             return;
         };
         if !elicit::can_ask(&peer) {
             return;
         }
-        let hub = Arc::clone(&self.hub);
+        let hub = Arc::clone(self.session.hub());
         let reason = reason.to_string();
-        let timeout = self.settings.tools.handoff_timeout;
+        let timeout = self.session.settings().tools.handoff_timeout;
         tokio::spawn(async move {
             // The handoff begins once the call passes its gates; one refused never begins.
             let handed = async {
@@ -339,23 +239,25 @@ impl Inner {
 
     /// The tab's route as of its last call.
     async fn route(&self) -> String {
-        let session = self.session.lock().await;
-        session
+        let surface = self.surface.lock().await;
+        surface
             .as_ref()
-            .and_then(|s| self.hub.tab(s.tab))
+            .and_then(|s| s.tab())
+            .and_then(|tab| self.session.hub().tab(tab))
             .map(|t| t.route)
             .unwrap_or_else(|| "about:blank".to_string())
     }
 
-    /// Closes the tab and the browser, if they were started.
-    async fn close(&self) {
-        let Some(session) = self.session.lock().await.take() else {
-            return;
-        };
-        self.hub.unregister(session.tab);
-        if let Ok(tools) = Arc::try_unwrap(session.tools) {
-            tools.close().await;
+    /// Closes the tab, if it was opened.
+    pub(crate) async fn close_tab(&self) {
+        if let Some(surface) = self.surface.lock().await.take() {
+            surface.close().await;
         }
-        session.browser.close().await;
+    }
+
+    /// Closes the tab, then the browser, if they were started.
+    pub(crate) async fn close(self) {
+        self.close_tab().await;
+        self.session.close().await;
     }
 }

@@ -4,7 +4,6 @@
 //! label it had when the agent saw it. The first step that differs is the drift.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{Value, json};
@@ -13,7 +12,7 @@ use super::{Step, Transcript};
 use crate::browser::Tab;
 use crate::journey::{Failure, FailureKind, Outcome};
 use crate::mcp::Call;
-use crate::run::{Run, control_of};
+use crate::session::{Open, Session};
 use crate::tools::{Attribution, Tools};
 
 /// The first step whose result no longer matches the recording.
@@ -196,7 +195,7 @@ fn reference(control: &Value) -> String {
 
 /// Replays one agent journey in a fresh tab of the run, with the run's scripted consent
 /// policy (the person approved when it was recorded): its outcome.
-pub(crate) async fn run_one(run: &Run<'_>, transcript: &Transcript) -> Outcome {
+pub(crate) async fn run_one(session: &Session, transcript: &Transcript) -> Outcome {
     let start = Instant::now();
     let outcome = |failure: Option<Failure>, output: Vec<String>| Outcome {
         name: transcript.name.clone(),
@@ -213,8 +212,8 @@ pub(crate) async fn run_one(run: &Run<'_>, transcript: &Transcript) -> Outcome {
         line,
         column: None,
     };
-    let tab = match run.browser.new_tab_with_cookies(run.cookies).await {
-        Ok(tab) => tab,
+    let surface = match session.open(Open::script(&transcript.name)).await {
+        Ok(surface) => surface,
         Err(e) => {
             let f = failure(
                 FailureKind::Tool,
@@ -226,19 +225,9 @@ pub(crate) async fn run_one(run: &Run<'_>, transcript: &Transcript) -> Outcome {
             return outcome(Some(f), Vec::new());
         }
     };
-    let control = control_of(run, &transcript.name);
-    let tab_id = control.tab;
-    let tools = Tools::new(
-        tab,
-        run.target.base.clone(),
-        Arc::clone(run.registry),
-        run.settings.tools.clone(),
-    )
-    .with_control(control);
-    let deadline = run.settings.limits.deadline;
-    let replayed = tokio::time::timeout(deadline, replay(&tools, transcript)).await;
-    run.hub.unregister(tab_id);
-    tools.close().await;
+    let deadline = session.settings().limits.deadline;
+    let replayed = tokio::time::timeout(deadline, replay(surface.tools(), transcript)).await;
+    surface.close().await;
     match replayed {
         Ok(Ok(done)) => {
             let output: Vec<String> = done

@@ -303,7 +303,7 @@ fn the_page_has_every_button_and_no_outside_asset() {
 fn a_screenshot_of_a_chromium_tab_is_a_png_until_the_person_takes_it() {
     let (hub, page) = served();
     let shared = shared();
-    let tab = block_on(shared.browser.new_tab()).expect("open a tab");
+    let tab = block_on(shared.browser().new_tab()).expect("open a tab");
     let url = shared.base().join("/claims").expect("a demo URL");
     block_on(tab.navigate(url.as_str(), Duration::from_secs(20))).expect("open /claims");
     let tab = Arc::new(tab);

@@ -249,7 +249,7 @@ fn a_tab_opened_with_a_profiles_cookies_sends_them_to_the_app() {
         "Debug redacts values"
     );
 
-    let tab = block_on(shared().browser.new_tab_with_cookies(&cookies)).expect("open a tab");
+    let tab = block_on(shared().browser().new_tab_with_cookies(&cookies)).expect("open a tab");
     let url = shared().base().join("/claims").expect("a demo URL");
     block_on(tab.navigate(url.as_str(), Duration::from_secs(20))).expect("open /claims");
     let seen = block_on(tab.evaluate("JSON.stringify(document.cookie)", Duration::from_secs(10)))
@@ -266,7 +266,7 @@ fn a_tab_opened_with_a_profiles_cookies_sends_them_to_the_app() {
         "another domain's cookie is not there"
     );
 
-    let plain = block_on(shared().browser.new_tab()).expect("open a tab");
+    let plain = block_on(shared().browser().new_tab()).expect("open a tab");
     block_on(plain.navigate(url.as_str(), Duration::from_secs(20))).expect("open /claims");
     let none = block_on(plain.evaluate("JSON.stringify(document.cookie)", Duration::from_secs(10)))
         .expect("read document.cookie");

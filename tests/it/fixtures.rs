@@ -94,7 +94,7 @@ pub fn probed_tools_with(options: ToolOptions) -> (Tools<ProbedTab>, Probe) {
 
 /// Tools over a fresh tab on the fixture server, without a registry, with other bounds.
 pub fn tools_with(options: ToolOptions) -> Tools<ChromiumTab> {
-    let tab = block_on(shared().browser.new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
+    let tab = block_on(shared().browser().new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
     Tools::new(tab, base(), Arc::new(Registry::empty()), options)
 }
 

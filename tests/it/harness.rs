@@ -4,36 +4,44 @@
 
 use std::future::Future;
 use std::io::{Read, Write};
-use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
 use tokio::runtime::Runtime;
 use url::Url;
 use waymark::browser::{
-    AxView, BrowserError, ChromeEvents, Chromium, ChromiumTab, LaunchOptions, Tab,
-    kill_launched_browsers,
+    AxView, BrowserError, ChromeEvents, Chromium, ChromiumTab, Tab, kill_launched_browsers,
 };
-use waymark::demo::DemoApp;
 use waymark::registry::Registry;
 use waymark::screen::{Control, InferredState};
+use waymark::session::Session;
+use waymark::settings::Settings;
 use waymark::tools::{ErrorCode, RoundTrip, ToolError, ToolOptions, Tools};
 
 /// What every test shares. Statics are never dropped: the browser dies through `atexit`.
 pub struct Shared {
     rt: Runtime,
-    /// The embedded demo app, served on the shared runtime.
-    pub demo: DemoApp,
-    /// The one browser; each test opens its own tab in it.
-    pub browser: Chromium,
-    /// `anchors.yaml` of the package.
-    pub registry: Arc<Registry>,
+    /// The session `waymark run` builds: the embedded demo app (served on the shared
+    /// runtime), `anchors.yaml` of the package, the one browser.
+    pub session: Session,
 }
 
 impl Shared {
     /// The demo app's base URL.
     pub fn base(&self) -> Url {
-        Url::parse(self.demo.base_url()).expect("the demo app's base URL parses")
+        self.session.base().clone()
+    }
+
+    /// The one browser; each test opens its own tab in it.
+    pub fn browser(&self) -> &Chromium {
+        self.session
+            .launched()
+            .expect("the shared session launched its browser")
+    }
+
+    /// `anchors.yaml` of the package.
+    pub fn registry(&self) -> &Arc<Registry> {
+        self.session.registry()
     }
 }
 
@@ -55,22 +63,22 @@ pub fn shared() -> &'static Shared {
             .enable_all()
             .build()
             .expect("build the shared tokio runtime");
-        let registry = Registry::load(Path::new("anchors.yaml"))
+        let settings = Settings {
+            anchors: Some("anchors.yaml".into()),
+            ..Settings::default()
+        };
+        let builder = Session::builder(&settings)
             .unwrap_or_else(|e| panic!("load anchors.yaml from the package root: {e}"));
         // The demo app's server task and the browser's handler task live on this runtime.
-        let (demo, browser) = rt.block_on(async {
-            let demo = DemoApp::start().await.expect("start the demo app");
-            let browser = Chromium::launch(LaunchOptions::default())
+        let session = rt.block_on(async {
+            let session = builder.start().await.expect("start the demo app");
+            session
+                .browser()
                 .await
                 .unwrap_or_else(|e| panic!("launch Chromium: {e}"));
-            (demo, browser)
+            session
         });
-        Shared {
-            rt,
-            demo,
-            browser,
-            registry: Arc::new(registry),
-        }
+        Shared { rt, session }
     })
 }
 
@@ -96,8 +104,8 @@ pub fn tools() -> (Tools<ChromiumTab>, &'static Shared) {
 /// Tools over a fresh tab with the given bounds.
 pub fn tools_with(options: ToolOptions) -> (Tools<ChromiumTab>, &'static Shared) {
     let shared = shared();
-    let tab = block_on(shared.browser.new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
-    let tools = Tools::new(tab, shared.base(), Arc::clone(&shared.registry), options);
+    let tab = block_on(shared.browser().new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
+    let tools = Tools::new(tab, shared.base(), Arc::clone(shared.registry()), options);
     (tools, shared)
 }
 
@@ -344,7 +352,7 @@ pub fn probed_tools() -> (Tools<ProbedTab>, Probe) {
     let shared = shared();
     probed_tools_at(
         shared.base(),
-        Arc::clone(&shared.registry),
+        Arc::clone(shared.registry()),
         ToolOptions::default(),
     )
 }
@@ -355,7 +363,7 @@ pub fn probed_tools_at(
     registry: Arc<Registry>,
     options: ToolOptions,
 ) -> (Tools<ProbedTab>, Probe) {
-    let tab = block_on(shared().browser.new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
+    let tab = block_on(shared().browser().new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
     let (tab, notes) = (Arc::new(tab), Arc::new(Mutex::new(Notes::default())));
     let probe = Probe(Arc::downgrade(&tab), Arc::clone(&notes));
     let tools = Tools::new(ProbedTab(tab, notes), base, registry, options);

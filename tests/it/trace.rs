@@ -31,7 +31,7 @@ fn header(journey: &str) -> Header {
     Header::new(
         journey,
         Path::new("t.rhai"),
-        shared.browser.version(),
+        shared.browser().version(),
         &ToolOptions::default(),
         None,
     )
@@ -247,7 +247,7 @@ fn a_run_refused_by_the_allowed_set_fails_with_gate_and_a_trace_naming_the_brows
     let lines = lines(&path);
     let header = &lines[0];
     assert_eq!(header["kind"], "header");
-    let reported = shared().browser.version();
+    let reported = shared().browser().version();
     let named = format!(
         "{}/{}",
         header["browser"]["product"].as_str().unwrap_or_default(),

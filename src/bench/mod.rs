@@ -24,21 +24,17 @@ mod page;
 mod report;
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use url::Url;
 
-use crate::browser::{Chromium, Tab};
-use crate::control::Hub;
+use crate::browser::Tab;
 use crate::control::cookies::Cookie;
-use crate::control::page::camera_source;
-use crate::run::{
-    RunError, Settings, Target, control_page, exit, guardrail_and_cookies, load_registry, run_id,
-    script_control,
-};
+use crate::exit::Exit;
 use crate::screen::InferredState;
-use crate::tools::{Attribution, RoundTrip, ToolError, Tools};
+use crate::session::RunError;
+use crate::tools::{RoundTrip, ToolError, Tools};
 
+pub(crate) use gate::load_baseline;
 pub use gate::{Ceilings, Comparison, Verdict, compare};
 pub use report::{ActTimes, BenchReport, Cut, ReadSpread, ReadTimes, RouteReport, Spread, table};
 
@@ -98,153 +94,31 @@ pub enum BenchError {
 
 impl BenchError {
     /// The documented exit code for this error.
-    pub fn exit_code(&self) -> u8 {
+    pub fn exit(&self) -> Exit {
         match self {
-            BenchError::Run(e) => e.exit_code(),
-            _ => exit::BAD_INPUT,
+            BenchError::Run(e) => e.exit(),
+            _ => Exit::BadInput,
         }
     }
 }
 
 /// One route to measure, its `auto` targets resolved.
-struct Plan {
-    route: String,
+pub(crate) struct Plan {
+    pub(crate) route: String,
     invoke: Option<String>,
     fill: Option<String>,
 }
 
 /// A route that could not be measured: what was being done, and the tool's error.
-struct Failure {
-    route: String,
-    doing: String,
-    error: ToolError,
-}
-
-/// Measures `routes` and prints the report; returns the exit code: 0 measured (and within
-/// the baseline and the ceilings), 1 a route failed or a check did, 2 bad input, 3 the
-/// browser or the app could not be reached.
-pub async fn bench(
-    routes: &[String],
-    settings: &Settings,
-    options: &BenchOptions,
-) -> Result<u8, BenchError> {
-    // Every input is checked before anything starts.
-    let baseline = options
-        .baseline
-        .as_deref()
-        .map(gate::load_baseline)
-        .transpose()?;
-    let ceilings = options
-        .ceilings
-        .as_deref()
-        .map(Ceilings::load)
-        .transpose()?;
-    let registry = Arc::new(load_registry(settings.anchors.as_deref()).map_err(RunError::from)?);
-    // A route is measured as a scripted journey would meet it: with the profile's cookies
-    // (a dense screen is most often behind a sign-in) and through the same gates.
-    let (guardrail, cookies) = guardrail_and_cookies(settings)?;
-    let hub = Arc::new(Hub::new());
-    let _page = control_page(&hub, settings.control_page).await?;
-    let run = run_id();
-    let target = Target::start(settings.base_url.as_deref()).await?;
-    let mut plans = Vec::with_capacity(routes.len());
-    for route in routes {
-        plans.push(plan(route, &target.base, options, &cookies).await?);
-    }
-    let browser = Chromium::launch(settings.launch.clone())
-        .await
-        .map_err(RunError::from)?;
-
-    let mut report = BenchReport { routes: Vec::new() };
-    let mut failures = Vec::new();
-    for plan in &plans {
-        eprintln!("bench: {} ({} runs)", plan.route, options.runs);
-        let tab = match browser.new_tab_with_cookies(&cookies).await {
-            Ok(tab) => tab,
-            Err(e) => {
-                browser.close().await;
-                return Err(RunError::from(e).into());
-            }
-        };
-        let control = script_control(&hub, &run, &plan.route, settings, guardrail.as_ref());
-        let tab_id = control.tab;
-        hub.set_screenshot(tab_id, camera_source(tab.camera()));
-        let tools = Tools::new(
-            tab,
-            target.base.clone(),
-            Arc::clone(&registry),
-            settings.tools.clone(),
-        )
-        .with_control(control);
-        let measured = measure(&tools, plan, options.runs).await;
-        hub.unregister(tab_id);
-        tools.close().await;
-        match measured {
-            Ok(route) => report.routes.push(route),
-            Err(failure) => {
-                let gone = failure.error.attribution == Attribution::Environment;
-                failures.push(failure);
-                if gone {
-                    break; // the browser is gone: the routes left would only fail the same way
-                }
-            }
-        }
-    }
-    browser.close().await;
-
-    let mut code = exit::PASSED;
-    if options.json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(text) => println!("{text}"),
-            Err(e) => eprintln!("error: cannot print the report as JSON: {e}"),
-        }
-    } else {
-        print!("{}", table(&report));
-    }
-    // Verdicts go to stdout with the table, to stderr when stdout is JSON.
-    let say = |text: &str| {
-        if options.json {
-            eprint!("{text}");
-        } else {
-            print!("{text}");
-        }
-    };
-    for f in &failures {
-        eprintln!(
-            "error: {} could not be measured: {} failed: {}: {}",
-            f.route, f.doing, f.error.code, f.error.message
-        );
-        code = code.max(match f.error.attribution {
-            Attribution::Environment => exit::ENVIRONMENT,
-            _ => exit::FAILED,
-        });
-    }
-    if let Some((path, baseline)) = &baseline {
-        let verdict = compare(baseline, &report, options.threshold_pct);
-        say(&verdict.render(&format!("baseline `{}`", path.display())));
-        if verdict.compared == 0 {
-            eprintln!(
-                "error: baseline `{}` has none of the routes measured",
-                path.display()
-            );
-            code = code.max(exit::BAD_INPUT);
-        } else if !verdict.passed() {
-            code = code.max(exit::FAILED);
-        }
-    }
-    if let Some(ceilings) = &ceilings {
-        let verdict = ceilings.check(&report);
-        say(&verdict.render("ceilings"));
-        if !verdict.passed() {
-            code = code.max(exit::FAILED);
-        }
-    }
-    Ok(code)
+pub(crate) struct Failure {
+    pub(crate) route: String,
+    pub(crate) doing: String,
+    pub(crate) error: ToolError,
 }
 
 /// The route with `--invoke auto` / `--fill auto` resolved from the page's meta tags (the
 /// page fetched with `cookies`, the profile's).
-async fn plan(
+pub(crate) async fn plan(
     route: &str,
     base: &Url,
     options: &BenchOptions,
@@ -311,7 +185,7 @@ impl Cuts {
     }
 }
 
-async fn measure<T: Tab>(
+pub(crate) async fn measure<T: Tab>(
     tools: &Tools<T>,
     plan: &Plan,
     runs: usize,

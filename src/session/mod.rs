@@ -1,0 +1,342 @@
+//! A session: what one command puts together before a journey, a read, a bench route or an
+//! agent touches a page, and the tabs it opens on it.
+//!
+//! Every surface (`run`, `read`, `bench`, `mcp`, a replayed transcript, the test harness)
+//! builds its run here, in the same order: the registry ([`Session::builder`], before
+//! anything else can fail), then ([`SessionBuilder::start`]) the guardrail, the profile's
+//! cookies, the hub and its control page, the app; the browser on the first
+//! [`Session::browser`] or [`Session::open`]. Each [`Session::open`] is a fresh tab in its
+//! own browser context with the profile's cookies, wired to the run's gates (tab control,
+//! consent, guardrail), its screenshots on the control page, and its trace when asked: a
+//! ready tool surface. A new source of browsers, or a new gate, is added here once.
+
+mod app;
+mod error;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use app::App;
+pub use error::RunError;
+
+use crate::browser::{BrowserError, Chromium, ChromiumTab};
+use crate::control::cookies::{Cookie, Profile};
+use crate::control::page::{self, ControlPage};
+use crate::control::{Asker, Control, Guardrail, Hub, JourneyKind, TabId};
+use crate::registry::{Registry, RegistryError};
+use crate::settings::Settings;
+use crate::tools::Tools;
+use crate::trace::{Header, Trace};
+
+/// One command's run: the app, the browser (once asked for), the registry and the gates
+/// every tab it opens shares. Close it with [`Session::close`].
+pub struct Session {
+    settings: Settings,
+    registry: Arc<Registry>,
+    guardrail: Option<Arc<Guardrail>>,
+    cookies: Vec<Cookie>,
+    hub: Arc<Hub>,
+    /// Names this run as the owner of its tabs.
+    run: String,
+    gated: bool,
+    app: App,
+    _page: Option<ControlPage>,
+    browser: tokio::sync::OnceCell<Chromium>,
+}
+
+/// A session whose input is checked (the registry loaded) and that starts nothing yet.
+pub struct SessionBuilder {
+    settings: Settings,
+    registry: Arc<Registry>,
+    gated: bool,
+    run: Option<String>,
+}
+
+/// What a tab is opened for: who drives it, under which name, traced where.
+pub struct Open {
+    name: String,
+    kind: JourneyKind,
+    asker: Option<Asker>,
+    trace: Option<(PathBuf, PathBuf)>,
+}
+
+/// One tab of a session: its tools, ready for every tool call, and what ends with it.
+pub struct Surface {
+    tools: Arc<Tools<ChromiumTab>>,
+    tab: Option<TabId>,
+    hub: Arc<Hub>,
+    trace: Option<Arc<Trace>>,
+}
+
+impl Session {
+    /// Checks the registry the settings name (`--anchors FILE`, which must exist, else
+    /// `./anchors.yaml` when present, else none: pages carry `data-anchor` themselves).
+    pub fn builder(settings: &Settings) -> Result<SessionBuilder, RegistryError> {
+        Ok(SessionBuilder {
+            registry: Arc::new(load_registry(settings.anchors.as_deref())?),
+            settings: settings.clone(),
+            gated: true,
+            run: None,
+        })
+    }
+
+    /// The settings the session was built from.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The app's base URL.
+    pub fn base(&self) -> &url::Url {
+        &self.app.base
+    }
+
+    /// The registry every tab resolves anchors against.
+    pub fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
+    /// The hub the session's tabs are registered in (the person's side of the gates).
+    pub fn hub(&self) -> &Arc<Hub> {
+        &self.hub
+    }
+
+    /// The profile's cookies, set in every tab's browser context.
+    pub fn cookies(&self) -> &[Cookie] {
+        &self.cookies
+    }
+
+    /// The browser, launched on the first call.
+    pub async fn browser(&self) -> Result<&Chromium, BrowserError> {
+        self.browser
+            .get_or_try_init(|| Chromium::launch(self.settings.launch.clone()))
+            .await
+    }
+
+    /// The browser, if it was launched.
+    pub fn launched(&self) -> Option<&Chromium> {
+        self.browser.get()
+    }
+
+    /// A fresh tab (in a browser context of its own, with the profile's cookies) and its
+    /// tools, wired to the session's gates and traced when `open` asks.
+    pub async fn open(&self, open: Open) -> Result<Surface, BrowserError> {
+        let browser = self.browser().await?;
+        let tab = browser.new_tab_with_cookies(&self.cookies).await?;
+        let camera = tab.camera();
+        // A traced journey keeps evidence: each step's raw layer carries the text runs and
+        // the controls without an anchor, not only the anchored ones.
+        let mut options = self.settings.tools.clone();
+        options.evidence |= open.trace.is_some();
+        let mut tools = Tools::new(
+            tab,
+            self.app.base.clone(),
+            Arc::clone(&self.registry),
+            options,
+        );
+        let trace = match &open.trace {
+            Some((path, journey)) => {
+                start_trace(&tools, path, &open.name, journey, browser.version()).await
+            }
+            None => None,
+        };
+        if let Some(trace) = &trace {
+            tools = tools.with_trace(Arc::clone(trace));
+        }
+        let mut tab = None;
+        if self.gated {
+            let control = self.control(&open);
+            self.hub
+                .set_screenshot(control.tab, page::camera_source(camera));
+            tab = Some(control.tab);
+            tools = tools.with_control(control);
+        }
+        Ok(Surface {
+            tools: Arc::new(tools),
+            tab,
+            hub: Arc::clone(&self.hub),
+            trace,
+        })
+    }
+
+    /// The gates of a tab opened for `open`: its place in the hub, the consent policy (the
+    /// journey kind's default unless `--consent` says), who can answer, the guardrail.
+    fn control(&self, open: &Open) -> Control {
+        use std::io::IsTerminal;
+        Control {
+            hub: Arc::clone(&self.hub),
+            tab: self.hub.register(&self.run, &open.name),
+            run: self.run.clone(),
+            kind: open.kind,
+            consent: self.settings.consent.unwrap_or(open.kind.default_consent()),
+            // An agent's stdin carries its protocol: the terminal cannot be asked there.
+            terminal: open.kind == JourneyKind::Script && std::io::stdin().is_terminal(),
+            consent_timeout: self.settings.consent_timeout,
+            guardrail: self.guardrail.clone(),
+            asker: open.asker.clone(),
+        }
+    }
+
+    /// Closes the browser, if it was started; the app and the control page stop with it.
+    pub async fn close(self) {
+        if let Some(browser) = self.browser.into_inner() {
+            browser.close().await;
+        }
+    }
+}
+
+impl SessionBuilder {
+    /// A session with no gates: no guardrail, no control page, tabs nobody can take (a
+    /// one-shot `read`).
+    pub fn ungated(mut self) -> SessionBuilder {
+        self.gated = false;
+        self
+    }
+
+    /// Names the run that owns the session's tabs (default: `run-PID-NANOS`, unique on the
+    /// machine while it lives).
+    pub fn run_id(mut self, id: String) -> SessionBuilder {
+        self.run = Some(id);
+        self
+    }
+
+    /// Loads what every tab shares (the guardrail, the profile's cookies), serves the
+    /// control page when asked, and starts (or checks) the app. No browser yet.
+    pub async fn start(self) -> Result<Session, RunError> {
+        let settings = self.settings;
+        let guardrail = match (&settings.guardrail, self.gated) {
+            (Some(path), true) => Some(Arc::new(Guardrail::load(path)?)),
+            _ => None,
+        };
+        // A screen behind a sign-in is met with the profile's cookies, as a journey meets it.
+        let cookies = match &settings.profile {
+            Some(name) => Profile::named(name)?.cookies()?,
+            None => Vec::new(),
+        };
+        let hub = Arc::new(Hub::new());
+        let page = match settings.control_page && self.gated {
+            true => Some(control_page(&hub).await?),
+            false => None,
+        };
+        let app = App::start(settings.base_url.as_deref()).await?;
+        Ok(Session {
+            registry: self.registry,
+            guardrail,
+            cookies,
+            hub,
+            run: self.run.unwrap_or_else(run_id),
+            gated: self.gated,
+            app,
+            _page: page,
+            browser: tokio::sync::OnceCell::new(),
+            settings,
+        })
+    }
+}
+
+impl Open {
+    /// A tab for a scripted journey (or a bench route) named `name`: consent `allow`
+    /// unless `--consent` says, asked on the terminal when there is one.
+    pub fn script(name: &str) -> Open {
+        Open {
+            name: name.to_string(),
+            kind: JourneyKind::Script,
+            asker: None,
+            trace: None,
+        }
+    }
+
+    /// A tab for an agent named `name`: consent `ask` unless `--consent` says, asked
+    /// through `asker` first.
+    pub fn agent(name: &str, asker: Asker) -> Open {
+        Open {
+            name: name.to_string(),
+            kind: JourneyKind::Agent,
+            asker: Some(asker),
+            trace: None,
+        }
+    }
+
+    /// Traces the tab's calls to `path`, naming the journey file `journey` in its header.
+    pub fn traced(mut self, path: PathBuf, journey: &Path) -> Open {
+        self.trace = Some((path, journey.to_path_buf()));
+        self
+    }
+}
+
+impl Surface {
+    /// The tab's tools: every tool call goes through them.
+    pub fn tools(&self) -> &Arc<Tools<ChromiumTab>> {
+        &self.tools
+    }
+
+    /// The tab's place in the hub, when the session is gated.
+    pub fn tab(&self) -> Option<TabId> {
+        self.tab
+    }
+
+    /// Takes the tab out of the hub and closes it (once nobody else holds its tools); the
+    /// trace, for its caller to end.
+    pub async fn close(self) -> Option<Arc<Trace>> {
+        if let Some(tab) = self.tab {
+            self.hub.unregister(tab);
+        }
+        if let Ok(tools) = Arc::try_unwrap(self.tools) {
+            tools.close().await;
+        }
+        self.trace
+    }
+}
+
+/// The registry at `explicit` (which must exist), else `./anchors.yaml` when present, else
+/// an empty registry (pages carry `data-anchor`).
+pub fn load_registry(explicit: Option<&Path>) -> Result<Registry, RegistryError> {
+    match explicit {
+        Some(path) => Registry::load(path),
+        None if Path::new("anchors.yaml").is_file() => Registry::load(Path::new("anchors.yaml")),
+        None => Ok(Registry::empty()),
+    }
+}
+
+/// The control page: served for the session's lifetime, its URL printed.
+async fn control_page(hub: &Arc<Hub>) -> Result<ControlPage, RunError> {
+    let page = page::serve(Arc::clone(hub))
+        .await
+        .map_err(RunError::ControlPage)?;
+    // On stderr, beside the progress: stdout is the report.
+    eprintln!("control page: {}", page.url());
+    Ok(page)
+}
+
+/// A name for this run, unique on the machine for its lifetime.
+fn run_id() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or_default();
+    format!("run-{}-{nanos:08x}", std::process::id())
+}
+
+/// Opens a journey's trace and writes its header. A trace that cannot be written is a
+/// warning, not a failed journey.
+async fn start_trace(
+    tools: &Tools<ChromiumTab>,
+    path: &Path,
+    name: &str,
+    journey: &Path,
+    browser: &str,
+) -> Option<Arc<Trace>> {
+    let header = Header::new(
+        name,
+        journey,
+        browser,
+        tools.options(),
+        tools.viewport().await,
+    );
+    match Trace::create(path, &header) {
+        Ok(trace) => Some(Arc::new(trace)),
+        Err(e) => {
+            eprintln!("warning: {e}; `{name}` runs untraced");
+            None
+        }
+    }
+}

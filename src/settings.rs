@@ -1,0 +1,71 @@
+//! What a command knows before it starts anything: the flags, `WAYMARK_*` environment and
+//! compiled-in defaults (in that order of precedence, resolved by `cli`), as one value every
+//! [`Session`](crate::session::Session) is built from.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::browser::LaunchOptions;
+use crate::control::ConsentPolicy;
+use crate::journey::Limits;
+use crate::snapshot::Unreferenced;
+use crate::tools::ToolOptions;
+
+/// Where snapshots live: `snapshots/` in the current directory.
+pub const SNAPSHOT_DIR: &str = "snapshots";
+
+/// Where `run` writes traces unless told otherwise, relative to the current directory.
+pub const TRACE_DIR: &str = "target/waymark/traces";
+
+/// Everything a run or a read needs to know, from flags, environment and defaults.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The app; `None` serves the embedded demo app.
+    pub base_url: Option<String>,
+    /// The registry; `None` uses `./anchors.yaml` when it exists.
+    pub anchors: Option<PathBuf>,
+    /// How to start the browser.
+    pub launch: LaunchOptions,
+    /// Tool bounds and caps.
+    pub tools: ToolOptions,
+    /// Journey limits.
+    pub limits: Limits,
+    /// Accept new and changed snapshots (`--update-snapshots`).
+    pub update_snapshots: bool,
+    /// What to do with snapshot files no journey referenced in a full, passing run.
+    pub unreferenced: Unreferenced,
+    /// Where each journey's trace is written; `None` writes none.
+    pub trace: Option<PathBuf>,
+    /// The consent policy; `None`: the journey kind's default (`allow` for scripts).
+    pub consent: Option<ConsentPolicy>,
+    /// How long a consent question waits for its answer.
+    pub consent_timeout: Duration,
+    /// The guardrail file, a second gate beside consent.
+    pub guardrail: Option<PathBuf>,
+    /// Serve the control page (the person's side of every gate) and print its URL.
+    pub control_page: bool,
+    /// The profile whose cookies each journey's browser context starts with.
+    pub profile: Option<String>,
+}
+
+impl Default for Settings {
+    /// The command line's defaults: the demo app, `./anchors.yaml`, a headless Chromium
+    /// from `PATH`, no trace, consent by journey kind.
+    fn default() -> Self {
+        Settings {
+            base_url: None,
+            anchors: None,
+            launch: LaunchOptions::default(),
+            tools: ToolOptions::default(),
+            limits: Limits::default(),
+            update_snapshots: false,
+            unreferenced: Unreferenced::Ignore,
+            trace: None,
+            consent: None,
+            consent_timeout: Duration::from_secs(300),
+            guardrail: None,
+            control_page: false,
+            profile: None,
+        }
+    }
+}
