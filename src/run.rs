@@ -461,7 +461,7 @@ async fn run_one(
         name: name.clone(),
         failure: Some(journey::Failure {
             kind: journey::FailureKind::Tool,
-            code: Some("browser_crashed".into()),
+            code: Some(crate::tools::ErrorCode::BrowserCrashed.into()),
             message,
             attribution: crate::tools::Attribution::Environment,
             file: file.clone(),

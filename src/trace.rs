@@ -366,7 +366,7 @@ impl Trace {
                 "passed"
             },
             failure: failure.map(|f| EndFailure {
-                code: f.code.as_deref(),
+                code: f.code.as_ref(),
                 message: &f.message,
                 attribution: f.attribution,
                 line: f.line,
@@ -499,7 +499,7 @@ struct End<'a> {
 
 #[derive(Serialize)]
 struct EndFailure<'a> {
-    code: Option<&'a str>,
+    code: Option<&'a crate::journey::FailureCode>,
     message: &'a str,
     attribution: Attribution,
     line: Option<usize>,
@@ -709,7 +709,7 @@ mod tests {
         let trace = Trace::create(&path, &header()).unwrap();
         let failure = Failure {
             kind: FailureKind::Tool,
-            code: Some(ErrorCode::NotAllowed.to_string()),
+            code: Some(ErrorCode::NotAllowed.into()),
             message: "no".into(),
             attribution: Attribution::Gate,
             file: "t.rhai".into(),

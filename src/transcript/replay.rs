@@ -11,10 +11,10 @@ use serde_json::{Value, json};
 
 use super::{Step, Transcript};
 use crate::browser::Tab;
-use crate::journey::{Failure, FailureKind, Outcome};
+use crate::journey::{Failure, FailureCode, FailureKind, Outcome};
 use crate::mcp::Call;
 use crate::run::{Run, control_of};
-use crate::tools::{Attribution, Tools};
+use crate::tools::{Attribution, ErrorCode, Tools};
 
 /// The first step whose result no longer matches the recording.
 #[derive(Debug, Clone, PartialEq)]
@@ -204,9 +204,9 @@ pub(crate) async fn run_one(run: &Run<'_>, transcript: &Transcript) -> Outcome {
         elapsed: start.elapsed(),
         output,
     };
-    let failure = |kind, code: &str, message: String, attribution, line| Failure {
+    let failure = |kind, code: FailureCode, message: String, attribution, line| Failure {
         kind,
-        code: Some(code.to_string()),
+        code: Some(code),
         message,
         attribution,
         file: transcript.path.clone(),
@@ -218,7 +218,7 @@ pub(crate) async fn run_one(run: &Run<'_>, transcript: &Transcript) -> Outcome {
         Err(e) => {
             let f = failure(
                 FailureKind::Tool,
-                "browser_crashed",
+                ErrorCode::BrowserCrashed.into(),
                 e.to_string(),
                 Attribution::Environment,
                 None,
@@ -255,7 +255,7 @@ pub(crate) async fn run_one(run: &Run<'_>, transcript: &Transcript) -> Outcome {
         Ok(Err(ReplayError::Drift(drift))) => {
             let f = failure(
                 FailureKind::Expectation,
-                "drifted",
+                FailureCode::Drifted,
                 drift.to_string(),
                 Attribution::App,
                 // The message names the line: a transcript line is too long to quote.
@@ -266,7 +266,7 @@ pub(crate) async fn run_one(run: &Run<'_>, transcript: &Transcript) -> Outcome {
         Ok(Err(ReplayError::BadStep { line, why })) => {
             let f = failure(
                 FailureKind::Script,
-                "invalid_argument",
+                ErrorCode::InvalidArgument.into(),
                 why,
                 Attribution::Journey,
                 Some(line),
@@ -276,7 +276,7 @@ pub(crate) async fn run_one(run: &Run<'_>, transcript: &Transcript) -> Outcome {
         Err(_) => {
             let f = failure(
                 FailureKind::Limit,
-                "timeout",
+                ErrorCode::Timeout.into(),
                 format!(
                     "the replay ran past its deadline of {} s",
                     deadline.as_secs()
