@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::audit::PerceptionAudit;
 use crate::browser::Chromium;
 use crate::run::{RunError, Settings, Target, exit, load_registry, profile_cookies};
-use crate::screen::{InferredState, Truncation, View};
+use crate::screen::{CutAt, InferredState, Truncation, View};
 use crate::tools::Tools;
 
 /// Navigates to `route`, reads it (only `region`, when given), prints it; returns the exit
@@ -178,7 +178,7 @@ pub fn table(s: &InferredState) -> String {
 pub fn truncation_report(t: &Truncation) -> String {
     let mut out = String::new();
     let within = match (t.cut_at, t.budget) {
-        ("description", Some(b)) => format!(" (description budget of {b} characters)"),
+        (CutAt::Description, Some(b)) => format!(" (description budget of {b} characters)"),
         _ => " (collection cap: --max-controls)".to_string(),
     };
     let _ = writeln!(
@@ -186,7 +186,7 @@ pub fn truncation_report(t: &Truncation) -> String {
         "truncated{within}: shown {} of {} controls, {} dropped.",
         t.shown, t.total, t.dropped
     );
-    if t.cut_at == "description" && t.collected < t.total {
+    if t.cut_at == CutAt::Description && t.collected < t.total {
         let _ = writeln!(
             out,
             "  the read gathered {} of {} before the budget applied.",

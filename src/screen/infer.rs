@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::inferred::{Control, Controls, InferredState, Node, Sealed, Truncation, View};
+use super::inferred::{Control, Controls, CutAt, InferredState, Node, Sealed, Truncation, View};
 use super::raw::{RawControl, RawObservation};
 use crate::audit::PerceptionAudit;
 use crate::registry::Registry;
@@ -329,9 +329,9 @@ fn cut(raw: &RawObservation, view: &View) -> (Controls, Option<Truncation>, Opti
         dropped_by_region: by_region,
         dropped_by_role: by_role,
         cut_at: if described {
-            "description"
+            CutAt::Description
         } else {
-            "collection"
+            CutAt::Collection
         },
         collected,
         budget: view.budget,

@@ -140,15 +140,47 @@ pub struct Truncation {
     pub dropped_by_region: BTreeMap<String, usize>,
     /// Dropped controls by role.
     pub dropped_by_role: BTreeMap<String, usize>,
-    /// The cut that bound: `collection` (what one read gathers) or `description` (what
-    /// fits the budget). When both cut, `description`, and `collected < total`.
-    pub cut_at: &'static str,
+    /// The cut that bound. When both cut, `description`, and `collected < total`.
+    pub cut_at: CutAt,
     /// Controls the collection gathered, before the description cut.
     pub collected: usize,
     /// The description budget in characters, when one applied.
     pub budget: Option<usize>,
     /// How to read more, in words.
     pub hint: String,
+}
+
+/// The cut that bound a read: written `collection` or `description`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CutAt {
+    /// The collector's: what one read gathers (`--max-controls`).
+    Collection,
+    /// [`infer`](super::infer)'s: what fits a [`View`]'s budget.
+    Description,
+}
+
+impl CutAt {
+    /// The cut as it appears in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CutAt::Collection => "collection",
+            CutAt::Description => "description",
+        }
+    }
+}
+
+impl fmt::Display for CutAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+// Readers (and tests) that held the string compare with it still.
+impl PartialEq<&str> for CutAt {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
 }
 
 /// What part of a read is shown, and how much of it.

@@ -30,7 +30,7 @@ mod raw;
 mod text;
 
 pub use infer::{description_len, infer};
-pub use inferred::{Control, Controls, InferredState, Node, Truncation, View};
+pub use inferred::{Control, Controls, CutAt, InferredState, Node, Truncation, View};
 pub use raw::{
     Chrome, Evidence, Facts, JsDialog, RawControl, RawNode, RawObservation, Records, TextRun,
 };
