@@ -361,9 +361,9 @@ impl Trace {
         let end = End {
             kind: "end",
             outcome: if failure.is_some() {
-                "failed"
+                JourneyResult::Failed
             } else {
-                "passed"
+                JourneyResult::Passed
             },
             failure: failure.map(|f| EndFailure {
                 code: f.code.as_ref(),
@@ -491,10 +491,18 @@ struct Event<'a> {
 #[derive(Serialize)]
 struct End<'a> {
     kind: &'static str,
-    outcome: &'static str,
+    outcome: JourneyResult,
     failure: Option<EndFailure<'a>>,
     steps: u64,
     elapsed_ms: f64,
+}
+
+/// How the journey ended, as the end line writes it.
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+enum JourneyResult {
+    Passed,
+    Failed,
 }
 
 #[derive(Serialize)]
