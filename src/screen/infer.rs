@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use super::inferred::{Control, Controls, CutAt, InferredState, Node, Sealed, Truncation, View};
 use super::raw::{RawControl, RawObservation};
+use super::role::Role;
 use crate::audit::PerceptionAudit;
 use crate::registry::Registry;
 
@@ -124,34 +125,10 @@ fn rank(c: &RawControl, focus_region: Option<&str>, viewport: [f64; 4]) -> u8 {
     if c.visible && x < vx + vw && x + w > vx && y < vy + vh && y + h > vy {
         return 2;
     }
-    if c.visible && !c.disabled && actionable(&c.role) {
+    if c.visible && !c.disabled && Role::of(&c.role).is_actionable() {
         return 3;
     }
     4
-}
-
-/// Roles a person acts on.
-fn actionable(role: &str) -> bool {
-    matches!(
-        role,
-        "button"
-            | "link"
-            | "checkbox"
-            | "radio"
-            | "switch"
-            | "textbox"
-            | "searchbox"
-            | "combobox"
-            | "listbox"
-            | "spinbutton"
-            | "slider"
-            | "tab"
-            | "menuitem"
-            | "menuitemcheckbox"
-            | "menuitemradio"
-            | "option"
-            | "treeitem"
-    )
 }
 
 /// Controls the description cut dropped, counted by region and role on borrowed names:

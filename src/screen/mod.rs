@@ -27,6 +27,7 @@
 mod infer;
 mod inferred;
 mod raw;
+mod role;
 mod text;
 
 pub use infer::{description_len, infer};
@@ -34,5 +35,6 @@ pub use inferred::{Control, Controls, CutAt, InferredState, Node, Truncation, Vi
 pub use raw::{
     Chrome, Evidence, Facts, JsDialog, RawControl, RawNode, RawObservation, Records, TextRun,
 };
+pub use role::Role;
 pub use text::Text;
 pub(crate) use text::{Slicer, parse_reply};
