@@ -18,7 +18,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::browser::AxView;
-use crate::screen::RawControl;
+use crate::screen::{RawControl, Role};
 use crate::tools::Attribution;
 
 /// What the audit of one read found.
@@ -183,12 +183,6 @@ fn suppression(reason: &str) -> Option<&'static str> {
     })
 }
 
-/// Roles of elements that are no control to assistive technology: Chromium may leave
-/// such a node out of its tree without anything being missed.
-fn is_plain(role: &str) -> bool {
-    matches!(role, "generic" | "none" | "presentation")
-}
-
 /// Whitespace collapsed and trimmed, as the collector reports names (Chromium keeps some
 /// edge spaces, e.g. of an `aria-label`).
 fn norm(s: &str) -> String {
@@ -265,7 +259,9 @@ pub fn compare(controls: &[RawControl], views: &[Option<AxView>]) -> PerceptionA
                     }
                 }
                 // Hidden to both readings, or a plain element with nothing to expose.
-                _ if !c.visible || is_plain(&c.role) => audit.checked += 1,
+                // No control to assistive technology: Chromium may leave such a node out of
+                // its tree without anything being missed.
+                _ if !c.visible || Role::of(&c.role).is_plain() => audit.checked += 1,
                 _ => {
                     audit.checked += 1;
                     let why = if ax.ignored_reasons.is_empty() {

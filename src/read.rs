@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::audit::PerceptionAudit;
-use crate::screen::{InferredState, Truncation};
+use crate::screen::{CutAt, InferredState, Truncation};
 
 /// `read --json --audit`: the screen with its audit beside its fields.
 #[derive(Serialize)]
@@ -93,7 +93,7 @@ pub fn table(s: &InferredState) -> String {
 pub fn truncation_report(t: &Truncation) -> String {
     let mut out = String::new();
     let within = match (t.cut_at, t.budget) {
-        ("description", Some(b)) => format!(" (description budget of {b} characters)"),
+        (CutAt::Description, Some(b)) => format!(" (description budget of {b} characters)"),
         _ => " (collection cap: --max-controls)".to_string(),
     };
     let _ = writeln!(
@@ -101,7 +101,7 @@ pub fn truncation_report(t: &Truncation) -> String {
         "truncated{within}: shown {} of {} controls, {} dropped.",
         t.shown, t.total, t.dropped
     );
-    if t.cut_at == "description" && t.collected < t.total {
+    if t.cut_at == CutAt::Description && t.collected < t.total {
         let _ = writeln!(
             out,
             "  the read gathered {} of {} before the budget applied.",

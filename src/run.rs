@@ -10,7 +10,7 @@ use crate::exit::Exit;
 use crate::journey::{self, Journey, JourneyEnv, Outcome};
 use crate::session::{Open, RunError, Session};
 use crate::snapshot::{SnapshotStore, Unreferenced};
-use crate::tools::Attribution;
+use crate::tools::{Attribution, ErrorCode};
 
 /// The journeys under `paths` (default `./journeys`), compiled.
 pub fn prepare_journeys(paths: &[PathBuf]) -> Result<Vec<Journey>, RunError> {
@@ -74,7 +74,7 @@ pub(crate) fn environment_failure(name: &str, file: &std::path::Path, message: S
         name: name.to_string(),
         failure: Some(journey::Failure {
             kind: journey::FailureKind::Tool,
-            code: Some("browser_crashed".into()),
+            code: Some(ErrorCode::BrowserCrashed.into()),
             message,
             attribution: Attribution::Environment,
             file: file.to_path_buf(),

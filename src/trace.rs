@@ -361,12 +361,12 @@ impl Trace {
         let end = End {
             kind: "end",
             outcome: if failure.is_some() {
-                "failed"
+                JourneyResult::Failed
             } else {
-                "passed"
+                JourneyResult::Passed
             },
             failure: failure.map(|f| EndFailure {
-                code: f.code.as_deref(),
+                code: f.code.as_ref(),
                 message: &f.message,
                 attribution: f.attribution,
                 line: f.line,
@@ -491,15 +491,23 @@ struct Event<'a> {
 #[derive(Serialize)]
 struct End<'a> {
     kind: &'static str,
-    outcome: &'static str,
+    outcome: JourneyResult,
     failure: Option<EndFailure<'a>>,
     steps: u64,
     elapsed_ms: f64,
 }
 
+/// How the journey ended, as the end line writes it.
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+enum JourneyResult {
+    Passed,
+    Failed,
+}
+
 #[derive(Serialize)]
 struct EndFailure<'a> {
-    code: Option<&'a str>,
+    code: Option<&'a crate::journey::FailureCode>,
     message: &'a str,
     attribution: Attribution,
     line: Option<usize>,
@@ -709,7 +717,7 @@ mod tests {
         let trace = Trace::create(&path, &header()).unwrap();
         let failure = Failure {
             kind: FailureKind::Tool,
-            code: Some(ErrorCode::NotAllowed.to_string()),
+            code: Some(ErrorCode::NotAllowed.into()),
             message: "no".into(),
             attribution: Attribution::Gate,
             file: "t.rhai".into(),

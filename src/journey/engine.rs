@@ -11,11 +11,11 @@ use rhai::{Dynamic, Engine, EvalAltResult, Position, Scope};
 use tokio::runtime::Handle;
 
 use super::Journey;
-use super::outcome::{self, Outcome};
+use super::outcome::{self, FailureCode, Outcome};
 use crate::browser::Tab;
 use crate::screen::View;
 use crate::snapshot::{SnapshotError, SnapshotOptions, SnapshotStore};
-use crate::tools::{AllowedSet, RoundTrip, Target, Tools};
+use crate::tools::{AllowedSet, ErrorCode, RoundTrip, Target, Tools};
 
 /// Resource limits of one journey.
 #[derive(Debug, Clone)]
@@ -239,7 +239,7 @@ fn read_only_refusal(failure: outcome::Failure, read_only: bool) -> outcome::Fai
     match called {
         Some(name) if read_only => outcome::Failure {
             kind: outcome::FailureKind::Tool,
-            code: Some("read_only_surface".to_string()),
+            code: Some(ErrorCode::ReadOnlySurface.into()),
             message: format!("`{name}` is not available on a read-only surface"),
             attribution: crate::tools::Attribution::Gate,
             ..failure
@@ -290,10 +290,10 @@ impl<T: Tab> Snapper<T> {
             )
             .map_err(|e| {
                 let code = match e {
-                    SnapshotError::Changed { .. } => "snapshot_changed",
-                    SnapshotError::New { .. } => "snapshot_new",
-                    SnapshotError::Io { .. } => "snapshot_unwritable",
-                    _ => "invalid_argument",
+                    SnapshotError::Changed { .. } => FailureCode::SnapshotChanged,
+                    SnapshotError::New { .. } => FailureCode::SnapshotNew,
+                    SnapshotError::Io { .. } => FailureCode::SnapshotUnwritable,
+                    _ => ErrorCode::InvalidArgument.into(),
                 };
                 fail_map(code, &e.to_string())
             })
@@ -310,13 +310,16 @@ fn snapshot_options(map: &rhai::Map) -> Result<SnapshotOptions, Box<EvalAltResul
                     .clone()
                     .into_typed_array::<rhai::ImmutableString>()
                     .map_err(|_| {
-                        fail_map("invalid_argument", "`redact` takes an array of strings")
+                        fail_map(
+                            ErrorCode::InvalidArgument,
+                            "`redact` takes an array of strings",
+                        )
                     })?;
                 options.redact = items.into_iter().map(|s| s.to_string()).collect();
             }
             other => {
                 return Err(fail_map(
-                    "invalid_argument",
+                    ErrorCode::InvalidArgument,
                     &format!("`{other}` is not a snapshot option (use `region` or `redact`)"),
                 ));
             }
@@ -342,7 +345,7 @@ fn view_options(map: &rhai::Map, budget: Option<usize>) -> Result<View, Box<Eval
                     .and_then(|n| usize::try_from(n).ok())
                     .ok_or_else(|| {
                         fail_map(
-                            "invalid_argument",
+                            ErrorCode::InvalidArgument,
                             &format!("`budget` takes a number of characters, not `{value}`"),
                         )
                     })?;
@@ -351,7 +354,7 @@ fn view_options(map: &rhai::Map, budget: Option<usize>) -> Result<View, Box<Eval
             "region" => {
                 let region = value.clone().into_immutable_string().map_err(|_| {
                     fail_map(
-                        "invalid_argument",
+                        ErrorCode::InvalidArgument,
                         &format!("`region` takes a region's name, not `{value}`"),
                     )
                 })?;
@@ -360,14 +363,14 @@ fn view_options(map: &rhai::Map, budget: Option<usize>) -> Result<View, Box<Eval
             "nodes" => {
                 view.nodes = value.as_bool().map_err(|_| {
                     fail_map(
-                        "invalid_argument",
+                        ErrorCode::InvalidArgument,
                         &format!("`nodes` takes true or false, not `{value}`"),
                     )
                 })?;
             }
             other => {
                 return Err(fail_map(
-                    "invalid_argument",
+                    ErrorCode::InvalidArgument,
                     &format!(
                         "`{other}` is not a read_screen option (use `budget`, `region` or `nodes`)"
                     ),
@@ -392,7 +395,7 @@ fn target_of(map: &rhai::Map) -> Result<Target, Box<EvalAltResult>> {
                 .map(Some)
                 .ok_or_else(|| {
                     fail_map(
-                        "invalid_argument",
+                        ErrorCode::InvalidArgument,
                         &format!("`{key}` takes a number, not `{v}`"),
                     )
                 }),
@@ -403,7 +406,7 @@ fn target_of(map: &rhai::Map) -> Result<Target, Box<EvalAltResult>> {
         .find(|k| !matches!(k.as_str(), "node" | "x" | "y"))
     {
         return Err(fail_map(
-            "invalid_argument",
+            ErrorCode::InvalidArgument,
             &format!("`{other}` names no target (use `#{{node: N}}` or `#{{x: X, y: Y}}`)"),
         ));
     }
@@ -415,13 +418,13 @@ fn target_of(map: &rhai::Map) -> Result<Target, Box<EvalAltResult>> {
             .map(Target::Node)
             .ok_or_else(|| {
                 fail_map(
-                    "invalid_argument",
+                    ErrorCode::InvalidArgument,
                     &format!("`node` takes a node id from a read, not `{node}`"),
                 )
             }),
         (None, Some(x), Some(y)) => Ok(Target::Point { x, y }),
         _ => Err(fail_map(
-            "invalid_argument",
+            ErrorCode::InvalidArgument,
             "a target map is `#{node: N}` or `#{x: X, y: Y}`",
         )),
     }
@@ -433,12 +436,12 @@ fn allowed_set(classes: &rhai::Array) -> Result<AllowedSet, Box<EvalAltResult>> 
     let names = classes
         .iter()
         .map(|c| c.clone().into_string().unwrap_or_else(|_| c.to_string()));
-    AllowedSet::parse(names).map_err(|e| fail_map(outcome::INVALID_ACTION_CLASS, &e.to_string()))
+    AllowedSet::parse(names).map_err(|e| fail_map(FailureCode::InvalidActionClass, &e.to_string()))
 }
 
-fn fail_map(code: &str, message: &str) -> Box<EvalAltResult> {
+fn fail_map(code: impl Into<FailureCode>, message: &str) -> Box<EvalAltResult> {
     let mut map = rhai::Map::new();
-    map.insert("code".into(), code.into());
+    map.insert("code".into(), code.into().as_str().into());
     map.insert("message".into(), message.into());
     map.insert("attribution".into(), "journey".into());
     EvalAltResult::ErrorRuntime(map.into(), Position::NONE).into()
@@ -449,7 +452,10 @@ fn expect(cond: bool, message: &str) -> Result<(), Box<EvalAltResult>> {
         return Ok(());
     }
     let mut map = rhai::Map::new();
-    map.insert("code".into(), "expectation_failed".into());
+    map.insert(
+        "code".into(),
+        FailureCode::ExpectationFailed.as_str().into(),
+    );
     map.insert("message".into(), message.into());
     map.insert("attribution".into(), "journey".into());
     Err(EvalAltResult::ErrorRuntime(map.into(), Position::NONE).into())

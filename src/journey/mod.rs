@@ -7,7 +7,7 @@ mod outcome;
 use std::path::{Path, PathBuf};
 
 pub use engine::{JourneyEnv, Limits, run_journey};
-pub use outcome::{Failure, FailureKind, Outcome};
+pub use outcome::{Failure, FailureCode, FailureKind, Outcome};
 
 /// One journey file, compiled.
 pub struct Journey {

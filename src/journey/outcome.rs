@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use rhai::{Dynamic, EvalAltResult, ParseError, Position};
 
-use crate::tools::Attribution;
+use serde::{Serialize, Serializer};
+
+use crate::tools::{Attribution, ErrorCode};
 
 /// What kind of failure ended a journey; it decides the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,13 +32,100 @@ impl FailureKind {
     }
 }
 
+/// The code of a journey's failure: a tool's, one the runner raises for the journey itself
+/// (an expectation, a snapshot, a replay that drifted), or whatever code a script threw
+/// itself. Written as the same strings everywhere (`not_on_screen`, `expectation_failed`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FailureCode {
+    /// A tool call failed with this code.
+    Tool(ErrorCode),
+    /// An `expect` did not hold.
+    ExpectationFailed,
+    /// A screen no longer matches its snapshot.
+    SnapshotChanged,
+    /// A snapshot had no file yet.
+    SnapshotNew,
+    /// A snapshot's file could not be written.
+    SnapshotUnwritable,
+    /// `allow` named a class that does not exist.
+    InvalidActionClass,
+    /// A replayed transcript no longer matches the app.
+    Drifted,
+    /// A code a script threw itself (`throw #{code: "…"}`), as it threw it.
+    Thrown(String),
+}
+
+impl FailureCode {
+    /// The journey's own codes, beside the tools'.
+    const OWN: [FailureCode; 6] = [
+        FailureCode::ExpectationFailed,
+        FailureCode::SnapshotChanged,
+        FailureCode::SnapshotNew,
+        FailureCode::SnapshotUnwritable,
+        FailureCode::InvalidActionClass,
+        FailureCode::Drifted,
+    ];
+
+    /// The code spelled `code`: a known one, else one a script threw.
+    pub fn parse(code: &str) -> FailureCode {
+        if let Some(tool) = ErrorCode::parse(code) {
+            return FailureCode::Tool(tool);
+        }
+        FailureCode::OWN
+            .into_iter()
+            .find(|own| own.as_str() == code)
+            .unwrap_or_else(|| FailureCode::Thrown(code.to_string()))
+    }
+
+    /// The code as it appears in output.
+    pub fn as_str(&self) -> &str {
+        match self {
+            FailureCode::Tool(code) => code.as_str(),
+            FailureCode::ExpectationFailed => "expectation_failed",
+            FailureCode::SnapshotChanged => "snapshot_changed",
+            FailureCode::SnapshotNew => "snapshot_new",
+            FailureCode::SnapshotUnwritable => "snapshot_unwritable",
+            FailureCode::InvalidActionClass => "invalid_action_class",
+            FailureCode::Drifted => "drifted",
+            FailureCode::Thrown(code) => code,
+        }
+    }
+}
+
+impl From<ErrorCode> for FailureCode {
+    fn from(code: ErrorCode) -> FailureCode {
+        FailureCode::Tool(code)
+    }
+}
+
+impl From<&str> for FailureCode {
+    fn from(code: &str) -> FailureCode {
+        FailureCode::parse(code)
+    }
+}
+
+impl fmt::Display for FailureCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+// A plain string, as the code always was: a thrown code is kept as the script spelled it,
+// which no derived enum representation would write bare.
+impl Serialize for FailureCode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 /// Why a journey failed, with its place in the file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Failure {
     /// The kind.
     pub kind: FailureKind,
-    /// A tool's error code (`not_on_screen`), or `expectation_failed`.
-    pub code: Option<String>,
+    /// A tool's error code (`not_on_screen`), or one of the journey's own
+    /// (`expectation_failed`).
+    pub code: Option<FailureCode>,
     /// What went wrong.
     pub message: String,
     /// Who is to blame.
@@ -103,9 +192,6 @@ pub struct Outcome {
     pub output: Vec<String>,
 }
 
-/// The code thrown by `allow` with a class that does not exist: the script is wrong.
-pub(super) const INVALID_ACTION_CLASS: &str = "invalid_action_class";
-
 fn place(pos: Position) -> (Option<usize>, Option<usize>) {
     (pos.line(), pos.position())
 }
@@ -144,11 +230,13 @@ pub(super) fn run_failure(file: &Path, err: &EvalAltResult, deadline: Duration) 
         | EvalAltResult::ErrorInModule(_, inner, _) => run_failure(file, inner, deadline),
         EvalAltResult::ErrorRuntime(value, pos) => {
             let (code, message, attribution) = thrown(value);
-            let kind = match code.as_deref() {
-                Some("expectation_failed" | "snapshot_changed" | "snapshot_new") => {
-                    FailureKind::Expectation
-                }
-                Some(INVALID_ACTION_CLASS) | None => FailureKind::Script,
+            let kind = match code {
+                Some(
+                    FailureCode::ExpectationFailed
+                    | FailureCode::SnapshotChanged
+                    | FailureCode::SnapshotNew,
+                ) => FailureKind::Expectation,
+                Some(FailureCode::InvalidActionClass) | None => FailureKind::Script,
                 Some(_) => FailureKind::Tool,
             };
             failure(kind, code, message, attribution, *pos)
@@ -194,7 +282,7 @@ pub(super) fn run_failure(file: &Path, err: &EvalAltResult, deadline: Duration) 
 
 /// A thrown value: a map with `code` and `message` (what the tools and `expect` throw) or
 /// anything else a script threw.
-fn thrown(value: &Dynamic) -> (Option<String>, String, Attribution) {
+fn thrown(value: &Dynamic) -> (Option<FailureCode>, String, Attribution) {
     if let Some(map) = value.read_lock::<rhai::Map>() {
         let text = |k: &str| map.get(k).map(|v| v.to_string());
         if let Some(code) = text("code") {
@@ -205,7 +293,11 @@ fn thrown(value: &Dynamic) -> (Option<String>, String, Attribution) {
                 Some("gate") => Attribution::Gate,
                 _ => Attribution::Journey,
             };
-            return (Some(code), text("message").unwrap_or_default(), attribution);
+            return (
+                Some(FailureCode::parse(&code)),
+                text("message").unwrap_or_default(),
+                attribution,
+            );
         }
     }
     (
@@ -213,4 +305,32 @@ fn thrown(value: &Dynamic) -> (Option<String>, String, Attribution) {
         format!("the script threw {value}"),
         Attribution::Journey,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_code_is_written_as_it_was_spelled() {
+        for spelled in [
+            "not_on_screen",
+            "expectation_failed",
+            "snapshot_unwritable",
+            "drifted",
+            "a_code_the_script_made_up",
+        ] {
+            let code = FailureCode::parse(spelled);
+            assert_eq!(code.as_str(), spelled);
+            assert_eq!(serde_json::to_value(&code).unwrap(), spelled);
+        }
+        assert_eq!(
+            FailureCode::parse("timeout"),
+            FailureCode::Tool(ErrorCode::Timeout)
+        );
+        assert_eq!(
+            FailureCode::parse("made_up"),
+            FailureCode::Thrown("made_up".into())
+        );
+    }
 }

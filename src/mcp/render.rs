@@ -185,7 +185,7 @@ mod tests {
             dropped,
             dropped_by_region: regions.iter().map(|(r, n)| (r.to_string(), *n)).collect(),
             dropped_by_role: BTreeMap::new(),
-            cut_at: "collection",
+            cut_at: crate::screen::CutAt::Collection,
             collected: 200,
             budget: None,
             hint: String::new(),

@@ -52,6 +52,35 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in the order of DESIGN.md's list.
+    pub const ALL: [ErrorCode; 20] = [
+        ErrorCode::UnknownAnchor,
+        ErrorCode::NotOnScreen,
+        ErrorCode::AmbiguousAnchor,
+        ErrorCode::Disabled,
+        ErrorCode::Obscured,
+        ErrorCode::NotEditable,
+        ErrorCode::StaleRead,
+        ErrorCode::PausedByUser,
+        ErrorCode::NotOwner,
+        ErrorCode::ConsentDenied,
+        ErrorCode::ConsentUnavailable,
+        ErrorCode::NotAllowed,
+        ErrorCode::OffOrigin,
+        ErrorCode::Timeout,
+        ErrorCode::NavigationFailed,
+        ErrorCode::BrowserCrashed,
+        ErrorCode::HandoffTimedOut,
+        ErrorCode::ReadOnlySurface,
+        ErrorCode::InvalidArgument,
+        ErrorCode::CaptureFailed,
+    ];
+
+    /// The code spelled `code` in output, if it is one.
+    pub fn parse(code: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.into_iter().find(|c| c.as_str() == code)
+    }
+
     /// The code as it appears in output (`not_on_screen`).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -139,5 +168,20 @@ impl ToolError {
     pub fn attributed(mut self, attribution: Attribution) -> ToolError {
         self.attribution = attribution;
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_parses_from_its_serialized_spelling() {
+        for code in ErrorCode::ALL {
+            let spelled = serde_json::to_value(code).unwrap();
+            assert_eq!(spelled, code.as_str());
+            assert_eq!(ErrorCode::parse(code.as_str()), Some(code));
+        }
+        assert_eq!(ErrorCode::parse("expectation_failed"), None);
     }
 }

@@ -10,10 +10,10 @@ use serde_json::{Value, json};
 
 use super::{Step, Transcript};
 use crate::browser::Tab;
-use crate::journey::{Failure, FailureKind, Outcome};
+use crate::journey::{Failure, FailureCode, FailureKind, Outcome};
 use crate::mcp::Call;
 use crate::session::{Open, Session};
-use crate::tools::{Attribution, Tools};
+use crate::tools::{Attribution, ErrorCode, Tools};
 
 /// The first step whose result no longer matches the recording.
 #[derive(Debug, Clone, PartialEq)]
@@ -203,9 +203,9 @@ pub(crate) async fn run_one(session: &Session, transcript: &Transcript) -> Outco
         elapsed: start.elapsed(),
         output,
     };
-    let failure = |kind, code: &str, message: String, attribution, line| Failure {
+    let failure = |kind, code: FailureCode, message: String, attribution, line| Failure {
         kind,
-        code: Some(code.to_string()),
+        code: Some(code),
         message,
         attribution,
         file: transcript.path.clone(),
@@ -217,7 +217,7 @@ pub(crate) async fn run_one(session: &Session, transcript: &Transcript) -> Outco
         Err(e) => {
             let f = failure(
                 FailureKind::Tool,
-                "browser_crashed",
+                ErrorCode::BrowserCrashed.into(),
                 e.to_string(),
                 Attribution::Environment,
                 None,
@@ -244,7 +244,7 @@ pub(crate) async fn run_one(session: &Session, transcript: &Transcript) -> Outco
         Ok(Err(ReplayError::Drift(drift))) => {
             let f = failure(
                 FailureKind::Expectation,
-                "drifted",
+                FailureCode::Drifted,
                 drift.to_string(),
                 Attribution::App,
                 // The message names the line: a transcript line is too long to quote.
@@ -255,7 +255,7 @@ pub(crate) async fn run_one(session: &Session, transcript: &Transcript) -> Outco
         Ok(Err(ReplayError::BadStep { line, why })) => {
             let f = failure(
                 FailureKind::Script,
-                "invalid_argument",
+                ErrorCode::InvalidArgument.into(),
                 why,
                 Attribution::Journey,
                 Some(line),
@@ -265,7 +265,7 @@ pub(crate) async fn run_one(session: &Session, transcript: &Transcript) -> Outco
         Err(_) => {
             let f = failure(
                 FailureKind::Limit,
-                "timeout",
+                ErrorCode::Timeout.into(),
                 format!(
                     "the replay ran past its deadline of {} s",
                     deadline.as_secs()

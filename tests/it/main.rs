@@ -21,6 +21,7 @@ mod navigate;
 mod page_frame;
 mod press;
 mod read;
+mod shapes;
 mod snapshots;
 mod targets;
 mod trace;
