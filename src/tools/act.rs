@@ -72,7 +72,7 @@ impl<T: Tab> Tools<T> {
     }
 
     pub(super) async fn act_inner(&self, act: &Act<'_>, anchor: &Target) -> Outcome {
-        if let Ok(mut ms) = self.frame_ms.lock() {
+        if let Ok(mut ms) = self.memory.frame_ms.lock() {
             *ms = None;
         }
         if let Act::Press(name) = act
@@ -271,7 +271,7 @@ impl<T: Tab> Tools<T> {
             "quiet" => {
                 // Kept only for an action the page answered: a failed, busy or navigating
                 // one leaves none.
-                if let Ok(mut ms) = self.frame_ms.lock() {
+                if let Ok(mut ms) = self.memory.frame_ms.lock() {
                     *ms = frame_ms;
                 }
                 let read =

@@ -29,6 +29,6 @@ impl<T: Tab> Tools<T> {
 impl<T: Tab> Tools<T> {
     /// The perception audit of the last read, when reads are audited.
     pub fn last_audit(&self) -> Option<PerceptionAudit> {
-        self.last_audit.lock().ok().and_then(|a| a.clone())
+        self.memory.last_audit.lock().ok().and_then(|a| a.clone())
     }
 }

@@ -1,9 +1,10 @@
 //! The one place every tool call begins and ends: the gates before it (a refused call never
-//! touches the page), the trace after it.
+//! touches the page), the trace after it. A call reads as: check the gates → act through
+//! the tab → read back → record.
 
 use std::future::Future;
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::consent::Subject;
@@ -12,6 +13,23 @@ use super::{ActionClass, Outcome, RoundTrip, Tools, ms_since};
 use crate::browser::Tab;
 use crate::control::{ConsentPolicy, Control, JourneyKind};
 use crate::trace::{Trace, Viewport};
+
+/// What the gates consult beside the call itself: the classes permitted now, the run's
+/// hub, tab and policies, and what the page and the person did since the last call.
+#[derive(Default)]
+pub(super) struct GateState {
+    /// The action classes permitted for the following calls.
+    pub(super) allowed: Mutex<AllowedSet>,
+    /// The run's hub, tab, consent policy and guardrail; `None`: nobody can take the tab
+    /// and consent is `allow`.
+    pub(super) control: Option<Control>,
+    /// A read returned untrusted page text (typing asks after it, for agents).
+    pub(super) untrusted_read: AtomicBool,
+    /// How often control had come back from the person when last seen.
+    pub(super) returns_seen: AtomicU64,
+    /// Control came back since the last read: the next read reports what changed.
+    pub(super) resumed: AtomicBool,
+}
 
 impl<T: Tab> Tools<T> {
     /// The same tools, recording every call in `trace`.
@@ -22,13 +40,13 @@ impl<T: Tab> Tools<T> {
 
     /// The same tools, gated by the run's hub (tab control), consent and guardrail.
     pub fn with_control(mut self, control: Control) -> Tools<T> {
-        self.control = Some(control);
+        self.gates.control = Some(control);
         self
     }
 
     /// The hub, tab and policies the calls are gated by, if any.
     pub fn control(&self) -> Option<&Control> {
-        self.control.as_ref()
+        self.gates.control.as_ref()
     }
 
     /// The trace the calls are recorded in, if any.
@@ -39,7 +57,7 @@ impl<T: Tab> Tools<T> {
     /// Permits exactly `classes` for the following calls; a call outside them is refused
     /// with `not_allowed` and recorded as an `unauthorized_action`.
     pub fn allow(&self, classes: AllowedSet) {
-        if let Ok(mut allowed) = self.allowed.lock() {
+        if let Ok(mut allowed) = self.gates.allowed.lock() {
             *allowed = classes;
         }
         if let Some(trace) = &self.trace {
@@ -50,7 +68,8 @@ impl<T: Tab> Tools<T> {
     /// The classes permitted now.
     pub fn allowed(&self) -> AllowedSet {
         // A poisoned lock permits nothing rather than everything.
-        self.allowed
+        self.gates
+            .allowed
             .lock()
             .map(|a| *a)
             .unwrap_or_else(|_| AllowedSet::from_classes([]))
@@ -83,42 +102,11 @@ impl<T: Tab> Tools<T> {
         let route_before = self.current_route();
         let action = Action::new(verb, target.map(str::to_string));
         let allowed = self.allowed();
-        let control = self.control.as_ref();
-        let state = control.map(|c| c.hub.check(c.tab, &c.run));
-        let cx = GateContext {
-            allowed,
-            control: state.clone(),
-            read_only: self.options.read_only,
-            guardrail: control.and_then(|c| c.guardrail.as_deref()),
-            route: &route_before,
-            consent: control.map_or(ConsentPolicy::Allow, |c| c.consent),
-            untrusted_read: control.is_some_and(|c| c.kind == JourneyKind::Agent)
-                && self.untrusted_read.load(Ordering::Relaxed),
-        };
-        let mut passage = gate::pass(&action, &cx);
-        if let (Some(why), Some(control)) = (passage.ask.clone(), control) {
-            let question = self.question(&action, subject, &route_before);
-            let verdict = self.ask(control, &question, &why).await;
-            passage.answered(verdict);
-            // The person may have taken the tab while the question waited: an action
-            // queued behind a question does not run then.
-            if passage.refusal.is_none() {
-                let now = GateContext {
-                    control: Some(control.hub.check(control.tab, &control.run)),
-                    ..GateContext::new(AllowedSet::default())
-                };
-                let again = gate::pass(&action, &now);
-                if let (Some(Gate::Control), Some(refusal)) = (again.refused_by(), again.refusal) {
-                    passage.refused_late(Gate::Control, refusal);
-                }
-            }
-        }
-        if let Some(Ok(returns)) = state
-            && returns > self.returns_seen.swap(returns, Ordering::Relaxed)
-        {
-            self.resumed.store(true, Ordering::Relaxed);
-        }
-        let reads = self.reads.load(Ordering::Relaxed);
+        // Check the gates.
+        let passage = self
+            .pass_gates(&action, allowed, subject, &route_before)
+            .await;
+        let reads = self.memory.reads.load(Ordering::Relaxed);
         let anchor = match verb.class() {
             ActionClass::Act | ActionClass::Type => action.target.clone(),
             _ => None,
@@ -136,6 +124,7 @@ impl<T: Tab> Tools<T> {
                 error: Some(refusal.clone()),
                 elapsed_ms: ms_since(start),
             },
+            // Act through the tab and read back.
             None => {
                 let outcome = work.await;
                 self.finish(verb.tool(), anchor, route_before, outcome, start)
@@ -149,20 +138,69 @@ impl<T: Tab> Tools<T> {
             rt.changes = None;
         }
         if rt.screen.is_some() {
-            self.untrusted_read.store(true, Ordering::Relaxed);
+            self.gates.untrusted_read.store(true, Ordering::Relaxed);
         }
-        if let Some(control) = control {
+        if let Some(control) = &self.gates.control {
             control.hub.set_route(control.tab, &rt.route);
         }
+        // Record.
         if let Some(trace) = &self.trace {
             let reads_before = if handed {
-                self.reads.load(Ordering::Relaxed)
+                self.memory.reads.load(Ordering::Relaxed)
             } else {
                 reads
             };
             self.record(trace, &action, &passage, reads_before, &rt, allowed);
         }
         rt
+    }
+
+    /// The gates, in their fixed order (tab control, the allowed set, consent and the
+    /// guardrail), for `action`: asks the person when a gate says so, and checks the tab is
+    /// still the run's once the answer came. Notes when the person gave the tab back.
+    async fn pass_gates(
+        &self,
+        action: &Action,
+        allowed: AllowedSet,
+        subject: Option<Subject<'_>>,
+        route_before: &str,
+    ) -> Passage {
+        let control = self.gates.control.as_ref();
+        let state = control.map(|c| c.hub.check(c.tab, &c.run));
+        let cx = GateContext {
+            allowed,
+            control: state.clone(),
+            read_only: self.options.read_only,
+            guardrail: control.and_then(|c| c.guardrail.as_deref()),
+            route: route_before,
+            consent: control.map_or(ConsentPolicy::Allow, |c| c.consent),
+            untrusted_read: control.is_some_and(|c| c.kind == JourneyKind::Agent)
+                && self.gates.untrusted_read.load(Ordering::Relaxed),
+        };
+        let mut passage = gate::pass(action, &cx);
+        if let (Some(why), Some(control)) = (passage.ask.clone(), control) {
+            let question = self.question(action, subject, route_before);
+            let verdict = self.ask(control, &question, &why).await;
+            passage.answered(verdict);
+            // The person may have taken the tab while the question waited: an action
+            // queued behind a question does not run then.
+            if passage.refusal.is_none() {
+                let now = GateContext {
+                    control: Some(control.hub.check(control.tab, &control.run)),
+                    ..GateContext::new(AllowedSet::default())
+                };
+                let again = gate::pass(action, &now);
+                if let (Some(Gate::Control), Some(refusal)) = (again.refused_by(), again.refusal) {
+                    passage.refused_late(Gate::Control, refusal);
+                }
+            }
+        }
+        if let Some(Ok(returns)) = state
+            && returns > self.gates.returns_seen.swap(returns, Ordering::Relaxed)
+        {
+            self.gates.resumed.store(true, Ordering::Relaxed);
+        }
+        passage
     }
 
     /// Writes the call's step: the raw layer is the last read the call made (the held one,
@@ -177,9 +215,9 @@ impl<T: Tab> Tools<T> {
         allowed: AllowedSet,
     ) {
         let refused_with = (passage.refused_by() == Some(Gate::Allowed)).then_some(allowed);
-        let reads = self.reads.load(Ordering::Relaxed);
-        let held = self.held.lock();
-        let region = self.region_raw.lock();
+        let reads = self.memory.reads.load(Ordering::Relaxed);
+        let held = self.memory.held.lock();
+        let region = self.memory.region_raw.lock();
         let raw = match (&held, &region) {
             _ if reads == reads_before => None,
             (_, Ok(region)) if region.as_ref().is_some_and(|(n, _)| *n == reads) => {

@@ -16,13 +16,13 @@ mod call;
 mod consent;
 mod error;
 mod gate;
+mod memory;
 mod refusal;
 mod result;
 mod route;
 mod target;
 
-use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -37,13 +37,13 @@ pub use result::{Changes, RoundTrip};
 pub use target::Target;
 
 use act::Act;
+use call::GateState;
+use memory::{Memory, SheetFacts};
 
-use crate::audit::PerceptionAudit;
 use crate::browser::{BrowserError, Tab};
 use crate::collector::{self, CollectorRead, HeldRead};
-use crate::control::Control;
 use crate::registry::Registry;
-use crate::screen::{Chrome, InferredState, JsDialog, RawObservation, View, infer};
+use crate::screen::{Chrome, InferredState, JsDialog, View, infer};
 use crate::trace::Trace;
 
 /// Bounds and caps the tools work within.
@@ -93,53 +93,19 @@ impl Default for ToolOptions {
     }
 }
 
-/// The four tools over one tab of one app.
+/// The four tools over one tab of one app. A call is: the gates (`gates`), the action
+/// through the tab, the read back (remembered in `memory`), the record (`trace`).
 pub struct Tools<T: Tab> {
     tab: T,
     base: Url,
     registry: Arc<Registry>,
     options: ToolOptions,
-    /// Route of the last read.
-    route: Mutex<Option<String>>,
-    /// In-page time of the last read's collector, in milliseconds.
-    in_page_ms: Mutex<Option<f64>>,
-    /// The page's frame after the last action's input, in milliseconds (see
-    /// [`Tools::last_frame_ms`]).
-    frame_ms: Mutex<Option<f64>>,
-    /// The last read as evidence, and what the page's next delta applies to.
-    held: Mutex<Option<HeldRead>>,
-    /// Reads concluded so far: a call that changed it made a read of its own.
-    reads: AtomicU64,
-    /// The raw layer of the last region read (which is not held), with its read's number.
-    region_raw: Mutex<Option<(u64, RawObservation)>>,
-    /// The action classes permitted for the following calls.
-    allowed: Mutex<AllowedSet>,
+    /// What the reads of this tab remember.
+    memory: Memory,
+    /// What the gates consult beside the call itself.
+    gates: GateState,
     /// Where each call is recorded.
     trace: Option<Arc<Trace>>,
-    /// The perception audit of the last read, when reads are audited.
-    last_audit: Mutex<Option<PerceptionAudit>>,
-    /// The run's hub, tab, consent policy and guardrail; `None`: nobody can take the tab
-    /// and consent is `allow`.
-    control: Option<Control>,
-    /// A read returned untrusted page text (typing asks after it, for agents).
-    untrusted_read: AtomicBool,
-    /// How often control had come back from the person when last seen.
-    returns_seen: AtomicU64,
-    /// Control came back since the last read: the next read reports what changed.
-    resumed: AtomicBool,
-    /// The collector is installed in every new document of the tab, before its scripts.
-    early: AtomicBool,
-    /// What style sheets of another origin that reads named hold, worked out beside the
-    /// calls, for the next collector operation to take in (see `collect_as`).
-    sheets: Arc<Mutex<SheetFacts>>,
-}
-
-/// What style sheets hold, on its way to the page: for the document `doc`, by address
-/// (null: not known).
-#[derive(Default)]
-struct SheetFacts {
-    doc: String,
-    facts: serde_json::Map<String, serde_json::Value>,
 }
 
 /// What a call that succeeded leaves: the target's label, the screen now, the change.
@@ -158,21 +124,9 @@ impl<T: Tab> Tools<T> {
             base,
             registry,
             options,
-            route: Mutex::new(None),
-            in_page_ms: Mutex::new(None),
-            frame_ms: Mutex::new(None),
-            held: Mutex::new(None),
-            reads: AtomicU64::new(0),
-            region_raw: Mutex::new(None),
-            allowed: Mutex::new(AllowedSet::default()),
+            memory: Memory::default(),
+            gates: GateState::default(),
             trace: None,
-            last_audit: Mutex::new(None),
-            control: None,
-            untrusted_read: AtomicBool::new(false),
-            returns_seen: AtomicU64::new(0),
-            resumed: AtomicBool::new(false),
-            early: AtomicBool::new(false),
-            sheets: Arc::default(),
         }
     }
 
@@ -184,7 +138,7 @@ impl<T: Tab> Tools<T> {
     /// How long the in-page collector itself took in the last read, in milliseconds: the
     /// floor a read's round trip is measured against.
     pub fn last_in_page_ms(&self) -> Option<f64> {
-        self.in_page_ms.lock().ok().and_then(|ms| *ms)
+        self.memory.in_page_ms.lock().ok().and_then(|ms| *ms)
     }
 
     /// The page's own time to answer the last action's input, in milliseconds of its clock:
@@ -196,7 +150,7 @@ impl<T: Tab> Tools<T> {
     /// the page (it navigated, failed or timed out), when the runner typed the text, or when
     /// no frame rendered.
     pub fn last_frame_ms(&self) -> Option<f64> {
-        self.frame_ms.lock().ok().and_then(|ms| *ms)
+        self.memory.frame_ms.lock().ok().and_then(|ms| *ms)
     }
 
     /// One trivial in-page round trip, in milliseconds: the floor an action is measured
@@ -256,7 +210,8 @@ impl<T: Tab> Tools<T> {
     /// The evidence behind the last whole-screen read: the raw layer, for traces and audits.
     /// Nothing a journey sees comes from here.
     pub fn last_observation(&self) -> Option<crate::screen::RawObservation> {
-        self.held
+        self.memory
+            .held
             .lock()
             .ok()
             .and_then(|h| h.as_ref().map(|h| h.raw.clone()))
@@ -295,6 +250,7 @@ impl<T: Tab> Tools<T> {
         let outcome = async {
             // The first read after the person gave the tab back says what they changed.
             let resumed = self
+                .gates
                 .resumed
                 .swap(false, std::sync::atomic::Ordering::Relaxed);
             self.read_changes(&view)
@@ -379,10 +335,14 @@ impl<T: Tab> Tools<T> {
         let url = self.resolve(route).map_err(|e| (None, e))?;
         // Once per tab, before its first navigation: every document it loads gets the
         // collector before its own scripts (see collector::early).
-        if !self.early.swap(true, std::sync::atomic::Ordering::Relaxed)
+        if !self
+            .memory
+            .early
+            .swap(true, std::sync::atomic::Ordering::Relaxed)
             && let Err(e) = self.tab.on_new_document(&collector::early()).await
         {
-            self.early
+            self.memory
+                .early
                 .store(false, std::sync::atomic::Ordering::Relaxed);
             return Err((None, browser_error(e)));
         }
@@ -502,7 +462,7 @@ impl<T: Tab> Tools<T> {
             }
         };
         // What style sheets hold, worked out since the last operation, goes with this one.
-        let sheets = self.sheets.lock().ok().and_then(|mut s| {
+        let sheets = self.memory.sheets.lock().ok().and_then(|mut s| {
             (!s.facts.is_empty()).then(|| {
                 let taken = std::mem::take(&mut *s);
                 serde_json::json!({"doc": taken.doc, "facts": taken.facts})
@@ -543,7 +503,7 @@ impl<T: Tab> Tools<T> {
             collector::expression("facts", &json!({ "texts": texts }))
         };
         let answer = self.tab.style_sheet_facts(&urls, program);
-        let sheets = Arc::clone(&self.sheets);
+        let sheets = Arc::clone(&self.memory.sheets);
         let doc = doc.to_string();
         runtime.spawn(async move {
             let mut facts = answer
@@ -587,7 +547,8 @@ impl<T: Tab> Tools<T> {
 
     /// The token of the read the tools hold, for the page to send a delta against.
     fn held_token(&self) -> Option<String> {
-        self.held
+        self.memory
+            .held
             .lock()
             .ok()
             .and_then(|h| h.as_ref().map(|h| h.token.clone()))
@@ -612,7 +573,7 @@ impl<T: Tab> Tools<T> {
         }
         let whole = !token.is_empty();
         let base = if whole {
-            self.held.lock().map_err(|_| poisoned())?.take()
+            self.memory.held.lock().map_err(|_| poisoned())?.take()
         } else {
             None
         };
@@ -620,18 +581,19 @@ impl<T: Tab> Tools<T> {
         raw.chrome = self.chrome(&raw.url, raw.status);
         if self.options.audit {
             let audit = self.audit(&ids, &raw.controls).await;
-            if let Ok(mut last) = self.last_audit.lock() {
+            if let Ok(mut last) = self.memory.last_audit.lock() {
                 *last = Some(audit.clone());
             }
             raw.audit = Some(audit);
         }
-        let mut held = self.held.lock().map_err(|_| poisoned())?;
-        if let Ok(mut ms) = self.in_page_ms.lock() {
+        let mut held = self.memory.held.lock().map_err(|_| poisoned())?;
+        if let Ok(mut ms) = self.memory.in_page_ms.lock() {
             *ms = Some(raw.collector_ms);
         }
         let route = self.route_of(&raw.url);
         let state = infer(&raw, route, &self.registry, ms_since(start), view);
         let seq = 1 + self
+            .memory
             .reads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if whole {
@@ -641,12 +603,12 @@ impl<T: Tab> Tools<T> {
                 raw,
                 strings,
             });
-        } else if let Ok(mut region) = self.region_raw.lock() {
+        } else if let Ok(mut region) = self.memory.region_raw.lock() {
             // Kept (not held for deltas) as the evidence of this read, for the trace.
             *region = Some((seq, raw));
         }
         drop(held);
-        if let Ok(mut route) = self.route.lock() {
+        if let Ok(mut route) = self.memory.route.lock() {
             *route = Some(state.route.clone());
         }
         Ok((state, changes))
@@ -725,7 +687,8 @@ impl<T: Tab> Tools<T> {
     }
 
     fn current_route(&self) -> String {
-        self.route
+        self.memory
+            .route
             .lock()
             .ok()
             .and_then(|r| r.clone())

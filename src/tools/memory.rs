@@ -1,0 +1,44 @@
+//! What the reads of one tab remember between calls: the held read (the evidence, and what
+//! the page's next delta applies to), its audit, the last region read, the route, the
+//! figures a bench asks for, and what the page's style sheets hold. The gates and the trace
+//! keep their own state (`call.rs`); nothing here decides whether a call may run.
+
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::{Arc, Mutex};
+
+use crate::audit::PerceptionAudit;
+use crate::collector::HeldRead;
+use crate::screen::RawObservation;
+
+/// What reads remember.
+#[derive(Default)]
+pub(super) struct Memory {
+    /// Route of the last read.
+    pub(super) route: Mutex<Option<String>>,
+    /// In-page time of the last read's collector, in milliseconds.
+    pub(super) in_page_ms: Mutex<Option<f64>>,
+    /// The page's frame after the last action's input, in milliseconds (see
+    /// [`Tools::last_frame_ms`](super::Tools::last_frame_ms)).
+    pub(super) frame_ms: Mutex<Option<f64>>,
+    /// The last read as evidence, and what the page's next delta applies to.
+    pub(super) held: Mutex<Option<HeldRead>>,
+    /// Reads concluded so far: a call that changed it made a read of its own.
+    pub(super) reads: AtomicU64,
+    /// The raw layer of the last region read (which is not held), with its read's number.
+    pub(super) region_raw: Mutex<Option<(u64, RawObservation)>>,
+    /// The perception audit of the last read, when reads are audited.
+    pub(super) last_audit: Mutex<Option<PerceptionAudit>>,
+    /// The collector is installed in every new document of the tab, before its scripts.
+    pub(super) early: AtomicBool,
+    /// What style sheets of another origin that reads named hold, worked out beside the
+    /// calls, for the next collector operation to take in (see `collect_as`).
+    pub(super) sheets: Arc<Mutex<SheetFacts>>,
+}
+
+/// What style sheets hold, on its way to the page: for the document `doc`, by address
+/// (null: not known).
+#[derive(Default)]
+pub(super) struct SheetFacts {
+    pub(super) doc: String,
+    pub(super) facts: serde_json::Map<String, serde_json::Value>,
+}
