@@ -1,5 +1,5 @@
-//! The bridge to the in-page collector (`collector.js`): builds the one expression each
-//! operation evaluates and types what comes back.
+//! The bridge to the in-page collector (its script: `collector/js/`, joined by `source`):
+//! builds the one expression each operation evaluates and types what comes back.
 //!
 //! Every operation is a single `Runtime.evaluate` answered by a single string — JSON,
 //! followed by the records of the read it holds (see [`parse_answer`]): one round trip,
@@ -10,13 +10,14 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 mod packed;
+mod source;
 
 use std::collections::{BTreeMap, HashMap};
 
 use crate::screen::{Chrome, Evidence, RawControl, RawObservation, Records, Text, parse_reply};
 use crate::tools::Changes;
 
-const SOURCE: &str = include_str!("collector.js");
+use source::SOURCE;
 
 /// The expression that runs operation `op` with `args` in the page, and leaves the
 /// collector installed in the document for [`installed`] to call.
@@ -410,7 +411,8 @@ pub(crate) struct Settled {
     pub state: String,
     pub read: Option<CollectorRead>,
     /// The page's own time from the action's first input event to the end of the first frame
-    /// rendered after its last (see `timeFrame` in `collector.js`); none when unknown.
+    /// rendered after its last (see `timeFrame` in `collector/js/11-settle.js`); none when
+    /// unknown.
     #[serde(default)]
     pub frame_ms: Option<f64>,
 }

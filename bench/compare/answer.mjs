@@ -11,7 +11,7 @@
 // Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
 import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
 
-// Installed in the page: the same timing as `timeFrame` in src/collector.js.
+// Installed in the page: the same timing as `timeFrame` in src/collector/js/11-settle.js.
 function listen() {
   window.__answers = [];
   let from = null;

@@ -2,17 +2,30 @@
 // any collector pays there: what to work on, and what no collector can avoid.
 // Usage: node bench/compare/collector.mjs [--runs R] [--top K] N...
 // For each N: serve gen-dense.py's page on 127.0.0.1; run the collector's whole read
-// (src/collector.js, `read` with `whole`, every control) R times unprofiled for its in-page
+// (src/collector/js/, `read` with `whole`, every control) R times unprofiled for its in-page
 // time, then R times under V8's sampling profiler; print each function's share of the
 // profiled time and the K hottest lines. Then, in the same page, the floors: a
 // getBoundingClientRect of every [data-anchor] control, querySelectorAll('[data-anchor]'),
 // and a tree walk of every element (medians over R).
 // The profiler slows the page down: read shares, not the profiled milliseconds.
 // Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
 
-const SOURCE = readFileSync(new URL('../../src/collector.js', import.meta.url), 'utf8');
+// The collector as the runner sends it: its parts joined in the order of their names (see
+// src/collector/source.rs), with where each part starts, to name a profiled line by its part.
+const PARTS_DIR = new URL('../../src/collector/js/', import.meta.url);
+const PARTS = readdirSync(PARTS_DIR).filter((f) => f.endsWith('.js')).sort()
+  .map((name) => ({ name, text: readFileSync(new URL(name, PARTS_DIR), 'utf8') }));
+const SOURCE = PARTS.map((p) => p.text).join('');
+const PART_STARTS = [];
+PARTS.reduce((line, p) => { PART_STARTS.push({ name: p.name, from: line }); return line + p.text.split('\n').length - 1; }, 1);
+
+// A 1-based line of SOURCE as its part's file and line.
+function partLine(line) {
+  const p = PART_STARTS.findLast((s) => s.from <= line);
+  return `${p.name}:${line - p.from + 1}`;
+}
 
 // A profile's self time by function and by line, in microseconds. Idle samples (the page
 // waiting between reads for the next CDP call) are no part of a read and are left out.
@@ -24,7 +37,7 @@ function selfTimes(profile) {
     const f = byId.get(id).callFrame;
     if (f.functionName === '(idle)') return;
     ticks++;
-    const name = `${f.functionName || '(anonymous)'}${f.lineNumber >= 0 ? `:${f.lineNumber + 1}` : ''}`;
+    const name = `${f.functionName || '(anonymous)'}${f.lineNumber >= 0 ? ` ${partLine(f.lineNumber + 1)}` : ''}`;
     fns.set(name, (fns.get(name) || 0) + profile.timeDeltas[i]);
     total += profile.timeDeltas[i];
   });
@@ -32,7 +45,7 @@ function selfTimes(profile) {
   const lines = new Map();
   for (const n of profile.nodes) {
     for (const t of n.positionTicks || []) {
-      const name = `${n.callFrame.functionName || '(anonymous)'} line ${t.line}`;
+      const name = `${n.callFrame.functionName || '(anonymous)'} ${partLine(t.line)}`;
       lines.set(name, (lines.get(name) || 0) + t.ticks * perTick);
     }
   }
@@ -91,7 +104,7 @@ async function one(browser, server, n, o) {
     `N=${n}: whole read, in-page collector time ${ms(plain)} (median of ${o.runs}, unprofiled)`,
     `where it goes (self time, profiled; ${(total / 1000 / o.runs).toFixed(1)} ms per profiled read):`,
     ...table(fns, total, o.top, o.runs),
-    'hottest lines (src/collector.js, 1-based):',
+    'hottest lines (src/collector/js/, part:line, 1-based):',
     ...table(lines, total, o.top, o.runs),
     'floors in the same page (medians, unprofiled):',
     `  getBoundingClientRect of every control  ${ms(floors.rects)}`,

@@ -1,4 +1,4 @@
-//! A read's control records as the collector packs them (see `wire` in `collector.js`):
+//! A read's control records as the collector packs them (see `wire` in `js/07-collect.js`):
 //! one string of fields, eleven per record, every field but the last ended by [`SEP`]:
 //!
 //! `anchor SEP label SEP role# SEP region# SEP x SEP y SEP width SEP height SEP flags SEP value SEP key`

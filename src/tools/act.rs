@@ -115,7 +115,7 @@ impl<T: Tab> Tools<T> {
 
     /// Fills a field in two trips where there were three. The first resolves and checks the
     /// field and, where nothing in the page could tell it from typing, types the text with
-    /// the editing command CDP's `Input.insertText` runs (see `fill` in `collector.js`), as
+    /// the editing command CDP's `Input.insertText` runs (see `fill` in collector's 13-ops.js), as
     /// a user gesture, then sends the field's `change` and arms the first quiet window; the
     /// second (`finish_fill`) checks the value, waits out the quiet and reads. Each trip
     /// waits behind the frame the one before it caused, which on a dense page is most of a

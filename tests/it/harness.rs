@@ -129,7 +129,7 @@ pub struct Probe(Weak<ChromiumTab>, Arc<Mutex<Notes>>);
 impl ProbedTab {
     /// Notes the kind of the read `answer` holds, if it holds one, and how many records it
     /// built whole or measured again: its JSON ends at the first newline (see `withRecords` in
-    /// collector.js), and a read in it says `"kind":"full"` or `"kind":"delta"`,
+    /// collector/js/07-collect.js), and a read in it says `"kind":"full"` or `"kind":"delta"`,
     /// `"gathered":N`, `"measured":N` and `"vis_checks":N`.
     fn note(&self, answer: &Result<String, BrowserError>) {
         let Ok(answer) = answer else { return };

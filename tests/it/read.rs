@@ -369,10 +369,10 @@ fn setter_kept_at_load(page: &str) {
     });
 }
 
-/// A click reads again only the fields an event or a setter named (see collector.js
-/// `valueChanged`): each way a script changes a value with no event and no mutation is
-/// watched, and so is a form's reset. After each click, the round trip's controls equal a
-/// whole read's.
+/// A click reads again only the fields an event or a setter named (see `valueChanged` in
+/// collector/js/04-state.js): each way a script changes a value with no event and no
+/// mutation is watched, and so is a form's reset. After each click, the round trip's
+/// controls equal a whole read's.
 #[test]
 fn values_a_click_changes_without_an_event_are_read() {
     let tools = fixtures::tools();

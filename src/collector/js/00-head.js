@@ -1,0 +1,52 @@
+// waymark's in-page agent. Evaluated as `(SOURCE)("op", {args})` in one Runtime.evaluate;
+// every operation answers with ONE string, so a read of any screen — 10 controls or
+// 50,000 — is one round trip. The string is JSON; an answer holding a read ends with the
+// read's records after a newline (see `withRecords`). Nothing here walks the DOM over CDP,
+// and every lookup map (labels, roots) is built in one pass: `el.labels` per element is
+// quadratic in Chromium.
+//
+// Operations:
+//   read    {max, since, region, evidence, whole}
+//                                              -> the screen, whole or as a delta against `since`;
+//                                                 one region only; with `evidence` (caps), text
+//                                                 runs and unanchored controls too; with `whole`,
+//                                                 gathered as a first read is (nothing reused)
+//   prepare {anchor, key | node | point, mode, quiet_ms, max_ms}
+//                                              -> resolve + actionability checks (+ focus for
+//                                                 fill/press, + hit point for invoke), and the
+//                                                 first quiet window armed for the action's
+//                                                 input (see settle)
+//   settle  {quiet_ms, max_ms, max, since, evidence}
+//                                              -> wait until the DOM is quiet or a navigation
+//                                                 started; read in the same trip; with the
+//                                                 page's frame after the input (see timeFrame)
+//   early   {}                                 -> in a new document, before its scripts: watch
+//                                                 the value setters, the listeners and the
+//                                                 animation frames (see watchSetters,
+//                                                 watchListeners, watchFrames)
+//   finish_fill {anchor, key, expected, max, quiet_ms, max_ms, evidence}
+//                                              -> change event (unless `fill` sent it), verify
+//                                                 the value, settle, read (as settle's)
+//   fill    {anchor, key | node | point, text, expected: {line, multiline, words}, quiet_ms, max_ms}
+//                                              -> prepare (mode fill), the value the field's
+//                                                 kind must end with, and that text typed
+//                                                 with an editing command, where the page
+//                                                 could not tell that from typing; once the
+//                                                 value is in, its change event and the
+//                                                 first quiet window
+//   elements {ids}                             -> the elements a read named, as objects (not
+//                                                 a JSON string: for accessibility queries)
+//
+//   facts   {texts: {href: text}}              -> what the rules of each style sheet text hold
+//                                                 (see sheetFacts), by address: run in a
+//                                                 world of its own, never the page's
+//
+// Any operation may also carry `sheets: {doc, facts: {href: facts | null}}`: what style
+// sheets of another origin hold, which the page cannot read (null: not known). They are
+// taken in before the operation runs, in the document named `doc` only (see takeSheets).
+// A read's answer names the sheets it could not read that nobody was asked for yet, under
+// `unread_sheets`.
+// The body: parts by job (see collector/source.rs).
+(function (op, args) {
+  'use strict';
+  var t0 = performance.now();

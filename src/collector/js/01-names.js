@@ -1,0 +1,262 @@
+// A control's accessible name, role and states.
+
+  // Whitespace collapsed and trimmed. Most names already are: one test, and no new string
+  // (a 10,000-control read collapsed every label anew, 1-2 ms of its time).
+  var UNNORMAL = /\s\s|[^\S ]|^\s|\s$/;
+  function norm(s) {
+    if (!s) return '';
+    return UNNORMAL.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
+  }
+
+  var SKIP_TAGS = { SCRIPT: 1, STYLE: 1, TEMPLATE: 1, NOSCRIPT: 1 };
+
+  // Text alternative of a subtree (the "name from content" step), skipping `skip` (the
+  // control a wrapping label labels) and aria-hidden / `hidden` parts unless `referenced`
+  // (aria-labelledby targets count even when hidden).
+  function textOf(node, referenced, skip) {
+    if (node.nodeType === 3) return node.data;
+    if (node.nodeType !== 1 || node === skip) return '';
+    var el = node;
+    if (SKIP_TAGS[el.tagName]) return '';
+    if (!referenced && (el.hidden || el.getAttribute('aria-hidden') === 'true')) return '';
+    var al = el.getAttribute('aria-label');
+    if (al && al.trim() && el !== skip) return ' ' + al + ' ';
+    if (el.tagName === 'IMG') return ' ' + (el.getAttribute('alt') || '') + ' ';
+    if (el.tagName === 'INPUT' && el !== skip) {
+      var t = el.type;
+      if (t === 'button' || t === 'submit' || t === 'reset') return ' ' + el.value + ' ';
+      if (t === 'image') return ' ' + (el.alt || '') + ' ';
+      return '';
+    }
+    if (el.tagName === 'SELECT' || el.tagName === 'TEXTAREA') return '';
+    var out = '';
+    var root = el.shadowRoot || el;
+    // Text only (the usual button, link or label): its text nodes, in one DOM call.
+    if (root === el && !el.firstElementChild) out = el.textContent;
+    else for (var c = root.firstChild; c; c = c.nextSibling) out += textOf(c, referenced, skip);
+    var display = el.tagName === 'BR' || el.tagName === 'P' || el.tagName === 'DIV' || el.tagName === 'LI';
+    return display ? ' ' + out + ' ' : out;
+  }
+
+  var TYPABLE = { text: 1, search: 1, email: 1, url: 1, tel: 1, password: 1 };
+
+  var NAME_FROM_CONTENT = {
+    button: 1, link: 1, checkbox: 1, radio: 1, menuitem: 1, menuitemcheckbox: 1,
+    menuitemradio: 1, option: 1, tab: 1, treeitem: 1, switch: 1, cell: 1, columnheader: 1,
+    rowheader: 1, heading: 1, tooltip: 1, gridcell: 1
+  };
+
+  // Elements whose value or checked state changes without a mutation.
+  var LIVE = { INPUT: 1, TEXTAREA: 1, SELECT: 1 };
+
+  // How a field's value is read again after an input: `v` its value, `s` a secret's
+  // (redacted), `c` its checked state, `1` a single select's option (only when its index
+  // moved), `m` a multiple select's; none for buttons, whose value is their label.
+  function liveKind(el, tag, t, secret) {
+    if (tag === 'SELECT') return el.multiple ? 'm' : '1';
+    if (tag === 'TEXTAREA') return 'v';
+    if (t === 'checkbox' || t === 'radio') return 'c';
+    if (t === 'button' || t === 'submit' || t === 'reset' || t === 'image') return null;
+    return secret ? 's' : 'v';
+  }
+
+  var TEXT_TYPES = {
+    text: 1, search: 1, email: 1, url: 1, tel: 1, password: 1, number: 1, date: 1,
+    'datetime-local': 1, month: 1, week: 1, time: 1
+  };
+
+  // ARIA 1.2's concrete roles: a `role` attribute is a fallback list, and the first of
+  // these in it wins (as in Chromium); an unknown word is skipped, not taken as the role.
+  var ROLES = {};
+  ('alert alertdialog application article banner blockquote button caption cell checkbox code '
+    + 'columnheader combobox comment complementary contentinfo definition deletion dialog '
+    + 'directory document emphasis feed figure form generic grid gridcell group heading img '
+    + 'image insertion link list listbox listitem log main mark marquee math menu menubar '
+    + 'menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph '
+    + 'presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search '
+    + 'searchbox separator slider spinbutton status strong subscript suggestion superscript '
+    + 'switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid '
+    + 'treeitem').split(' ').forEach(function (r) { ROLES[r] = 1; });
+
+  // `tag`, `type` (an input's) and `attr` (its role attribute) spare a dense read a DOM
+  // call each; other callers may leave them out. So in the helpers below.
+  function roleOf(el, tag, type, attr) {
+    var r = attr === undefined ? el.getAttribute('role') : attr;
+    if (r) {
+      var words = r.trim().toLowerCase().split(/\s+/);
+      for (var i = 0; i < words.length; i++) {
+        if (!ROLES[words[i]]) continue;
+        // A focusable element is never presentational: its own role stands.
+        if ((words[i] === 'none' || words[i] === 'presentation') && el.tabIndex >= 0) break;
+        return words[i];
+      }
+    }
+    switch (tag || el.tagName) {
+      case 'BUTTON': return 'button';
+      case 'A': return el.hasAttribute('href') ? 'link' : 'generic';
+      case 'TEXTAREA': return 'textbox';
+      case 'SELECT': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
+      case 'SUMMARY': return 'button';
+      case 'OPTION': return 'option';
+      case 'IMG': return el.getAttribute('alt') === '' ? 'presentation' : 'img';
+      case 'DIALOG': return 'dialog';
+      case 'OUTPUT': return 'status';
+      case 'H1': case 'H2': case 'H3': case 'H4': case 'H5': case 'H6': return 'heading';
+      case 'LI': return 'listitem';
+      case 'TD': return 'cell';
+      case 'PROGRESS': return 'progressbar';
+      case 'METER': return 'meter';
+      case 'INPUT':
+        type = type || el.type;
+        if (TYPABLE[type] && el.list) return 'combobox';
+        switch (type) {
+          case 'checkbox': return 'checkbox';
+          case 'radio': return 'radio';
+          case 'button': case 'submit': case 'reset': case 'image': case 'file': return 'button';
+          case 'range': return 'slider';
+          case 'number': return 'spinbutton';
+          case 'search': return 'searchbox';
+          case 'hidden': return 'none';
+          default: return 'textbox';
+        }
+      default:
+        return el.isContentEditable ? 'textbox' : 'generic';
+    }
+  }
+
+  // A referenced element that is itself hidden lends all its text to a name; a shown one
+  // only its shown parts (accname 2A/2B).
+  function hiddenRef(el) {
+    if (el.hidden || el.getAttribute('aria-hidden') === 'true') return true;
+    return el.checkVisibility ? !el.checkVisibility({ visibilityProperty: true }) : false;
+  }
+
+  function rootNode(el) {
+    var r = el.getRootNode();
+    return r && r.getElementById ? r : el.ownerDocument;
+  }
+
+  // Accessible name for the common cases, in the order Chromium applies them:
+  // aria-labelledby, aria-label, native (input value / label[for] / wrapping label),
+  // content (for roles named from content), alt, title, placeholder.
+  function nameOf(el, role, labels, tag, type) {
+    var v = el.getAttribute('aria-labelledby');
+    if (v) {
+      var root = rootNode(el);
+      var parts = [];
+      v.trim().split(/\s+/).forEach(function (id) {
+        W.refIds.add(id);
+        var ref = root.getElementById(id);
+        if (ref) parts.push(ref === el ? (el.getAttribute('aria-label') || '') : textOf(ref, hiddenRef(ref), null));
+      });
+      var s = norm(parts.join(' '));
+      if (s) return s;
+    }
+    v = el.getAttribute('aria-label');
+    if (v && v.trim()) return norm(v);
+    tag = tag || el.tagName;
+    if (tag === 'INPUT') {
+      var t = type || el.type;
+      if (t === 'button' || t === 'submit' || t === 'reset') {
+        return norm(el.value) || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '');
+      }
+      if (t === 'image') return norm(el.alt || el.value) || 'Submit';
+    }
+    var labs = labels.get(el);
+    if (labs) {
+      var ls = norm(labs.map(function (l) { return textOf(l, false, el); }).join(' '));
+      if (ls) return ls;
+    }
+    if (NAME_FROM_CONTENT[role] || tag === 'BUTTON' || tag === 'A') {
+      var cs = norm(textOf(el, false, null));
+      if (cs) return cs;
+    }
+    if (tag === 'IMG' || tag === 'AREA') {
+      var alt = el.getAttribute('alt');
+      if (alt && alt.trim()) return norm(alt);
+    }
+    v = el.getAttribute('title');
+    if (v && v.trim()) return norm(v);
+    v = el.getAttribute('placeholder');
+    if (v && v.trim()) return norm(v);
+    return '';
+  }
+
+  function isSecret(el, tag, type) {
+    if ((tag || el.tagName) !== 'INPUT') return false;
+    if ((type || el.type) === 'password') return true;
+    var ac = (el.getAttribute('autocomplete') || '').toLowerCase();
+    return ac.indexOf('one-time-code') >= 0 || ac.indexOf('cc-number') >= 0 || ac.indexOf('cc-csc') >= 0
+      || ac.indexOf('current-password') >= 0 || ac.indexOf('new-password') >= 0;
+  }
+
+  // The elements `:disabled` can match: form controls, and form-associated custom elements.
+  var DISABLABLE = { BUTTON: 1, INPUT: 1, SELECT: 1, TEXTAREA: 1, OPTGROUP: 1, OPTION: 1, FIELDSET: 1 };
+
+  // `off`, when given, holds every element of the root at or inside an aria-disabled one
+  // (see disabledUnder), which spares a dense read a `closest` per control.
+  function disabledOf(el, tag, off) {
+    tag = tag || el.tagName;
+    if ((DISABLABLE[tag] || tag.indexOf('-') > 0) && el.matches(':disabled')) return true;
+    return off ? off.has(el) : el.closest('[aria-disabled="true"]') !== null;
+  }
+
+  // The anchored elements that are, or sit inside, one of the elements `marked`
+  // aria-disabled (as a scan finds them): what `closest('[aria-disabled="true"]')` finds,
+  // for all of them at once.
+  function disabledUnder(marked) {
+    var off = new Set();
+    for (var i = 0; i < marked.length; i++) {
+      off.add(marked[i]);
+      var inner = marked[i].querySelectorAll('[data-anchor]');
+      for (var j = 0; j < inner.length; j++) off.add(inner[j]);
+    }
+    return off;
+  }
+
+  function editableOf(el, tag, type) {
+    tag = tag || el.tagName;
+    if (tag === 'INPUT') return !!TEXT_TYPES[type || el.type] && !el.readOnly && !el.disabled;
+    if (tag === 'TEXTAREA') return !el.readOnly && !el.disabled;
+    if (tag === 'SELECT') return !el.disabled;
+    return el.isContentEditable;
+  }
+
+  function valueOf(el, tag, type, secret) {
+    // What a person typed during a handoff is theirs: never read back.
+    if (W.typed && W.typed.has(el)) return '[redacted]';
+    tag = tag || el.tagName;
+    if (tag === 'INPUT') {
+      var t = type || el.type;
+      if (t === 'checkbox' || t === 'radio' || t === 'button' || t === 'submit' || t === 'reset' || t === 'image') return null;
+      if (secret === undefined ? isSecret(el, tag, t) : secret) return el.value ? '[redacted]' : '';
+      return el.value;
+    }
+    if (tag === 'TEXTAREA' || tag === 'OUTPUT') return el.value;
+    if (tag === 'SELECT') {
+      if (!el.multiple) {
+        // One option at most: found by index rather than by asking every option (which
+        // cost a 50,000-control read a tenth of its time).
+        // The option's text as its own text nodes, which `text` gives collapsed (an option
+        // holds no element but a script), at a fifth of the time.
+        var o = el.item(el.selectedIndex);
+        return o ? norm(o.textContent) : '';
+      }
+      var sel = [], opts = el.options;
+      for (var i = 0; i < opts.length; i++) if (opts[i].selected) sel.push(norm(opts[i].text));
+      return sel.join(', ');
+    }
+    if (el.isContentEditable) return norm(el.textContent);
+    return null;
+  }
+
+  function checkedOf(el, tag, type) {
+    if ((tag || el.tagName) === 'INPUT') {
+      type = type || el.type;
+      if (type === 'checkbox' || type === 'radio') return el.checked;
+    }
+    var ac = el.getAttribute('aria-checked');
+    if (ac === 'true') return true;
+    if (ac === 'false') return false;
+    return null;
+  }

@@ -1,0 +1,158 @@
+// Whether a control is shown, or may have moved unseen.
+
+  var VISIBILITY = { visibilityProperty: true };
+  // Set by a read for the boxes it takes when nothing on the page can hide an element that
+  // has a box (see canHide): its box alone then says it is shown. `visChecks` counts the
+  // checks made of controls, for the read's answer.
+  var boxSays = false, visChecks = 0;
+
+  // Shown: a box with a size, and not hidden by CSS (the caller read the box). `exact`:
+  // asked of the browser even where a read trusts boxes (an element that may sit past
+  // the cut, which the scan did not test).
+  function visibleOf(el, width, height, exact) {
+    if (width === 0 && height === 0) return false;
+    if (!exact) {
+      if (boxSays) return true;
+      visChecks++;
+    }
+    // A boolean whatever a page's own checkVisibility answers: records hold it as one.
+    return el.checkVisibility ? !!el.checkVisibility(VISIBILITY) : true;
+  }
+
+  // Whether anything on the page can hide an element that has a box (see visibleOf): one of
+  // the HIDERS in a root's scan, or made one since (W.hiders), a style rule setting
+  // visibility or content-visibility (see styleHides), or a script's animation of either.
+  // With shadow roots or frames, an anchored element the scan left untested past the cut
+  // may be one (a shadow tree's may hold a control slotted from before the cut).
+  function canHide(roots, scans) {
+    return W.hiders || scans.some(function (sc) { return sc.hiders > 0 || (sc.untested && roots.length > 1); })
+      || styleHides(roots) || animatesHiding(roots);
+  }
+
+  // Whether an animation a script started (not a style sheet's animation or transition,
+  // whose keyframes styleHides reads) animates visibility or content-visibility.
+  function animatesHiding(roots) {
+    return roots.some(function (r) {
+      var list = r.root.getAnimations ? r.root.getAnimations() : [];
+      for (var i = 0; i < list.length; i++) {
+        var a = list[i];
+        if (a.animationName !== undefined || a.transitionProperty !== undefined) continue;
+        var frames = a.effect && a.effect.getKeyframes ? a.effect.getKeyframes() : null;
+        if (!frames) return true;
+        for (var k = 0; k < frames.length; k++) {
+          if ('visibility' in frames[k] || 'contentVisibility' in frames[k]) return true;
+        }
+      }
+      return false;
+    });
+  }
+
+  // Whether boxes or visibility may have changed since the read `prev` with no mutation:
+  // true when any may have (something moved them, see SHIFTS and restyled; or there was
+  // input and a style rule on a state that input changes could move or hide a box: a panel
+  // shown by :checked, a menu by :hover or :focus-within, a hint by :invalid), what is
+  // pinned to the viewport when only the window scrolled (see pinnedControls; its scroll
+  // event fires only with the next frame, so its offset is compared too), else false.
+  function shifted(prev, roots) {
+    if (W.moved) return true;
+    if (W.stirred || W.valuesDirty) {
+      if (styleFollowsState(roots)) return true;
+    }
+    if (W.scrolled || !prev.scroll || prev.scroll[0] !== scrollX || prev.scroll[1] !== scrollY) {
+      return pinnedControls(roots) || true;
+    }
+    return false;
+  }
+
+  // The elements pinned to the viewport — positioned fixed or sticky by a rule or by its
+  // style attribute, or shown in the top layer (a modal dialog, a popover, a full-screen
+  // element) — and the anchored controls at or inside them (`holders`, `controls`), found
+  // once per mutation. Null when they cannot be known that way: a shadow root or a frame (a
+  // rule there may pin its host, or the frame scrolls its own), a sheet that cannot be
+  // read, a selector that cannot be run.
+  function pinnedControls(roots) {
+    if (roots.length !== 1) return null;
+    if (W.pinned) return W.pinned;
+    var selectors = [], sheets = sheetsOf(roots);
+    sheets.forEach(askUnread);
+    var unknown = sheets.some(function (sheet) {
+      var found = pinnedIn(sheet);
+      if (found) selectors.push.apply(selectors, found);
+      return !found;
+    });
+    if (unknown) return null;
+    selectors.push('[style*="fixed" i]', '[style*="sticky" i]', ':modal', ':popover-open', ':fullscreen');
+    // (A pseudo-element's selector, a fixed ::before, matches nothing and holds no control.)
+    var holders;
+    try { holders = document.querySelectorAll(selectors.join(',')); } catch (e) { return null; }
+    var found = new Set();
+    for (var i = 0; i < holders.length; i++) {
+      if (holders[i].hasAttribute('data-anchor')) found.add(holders[i]);
+      var inner = holders[i].querySelectorAll('[data-anchor]');
+      for (var j = 0; j < inner.length; j++) found.add(inner[j]);
+    }
+    W.pinned = { holders: holders.length, controls: Array.from(found) };
+    return W.pinned;
+  }
+
+  // The selectors of `sheet`'s rules that pin what they select to the viewport (see
+  // pinnedControls), or null when they cannot be known.
+  function pinnedIn(sheet) {
+    var selectors = [];
+    var stop = eachRule(sheet, function (rule) {
+      var style = styleOf(rule), pos = style && style.position;
+      if (pos !== 'fixed' && pos !== 'sticky' && pos !== '-webkit-sticky') return;
+      // Nested declarations pin what their parent rule selects: not looked for.
+      if (typeof rule.selectorText !== 'string') return STOP;
+      selectors.push(rule.selectorText);
+    }, 'pinned', selectors);
+    return stop === STOP ? null : selectors;
+  }
+
+  // The states a rule may select on that change with no mutation: by pointer, key, focus
+  // and value, by the address's fragment, by what the browser shows on top, and by script
+  // through custom states (an attribute-driven state, :disabled say, mutates).
+  var STATEFUL = /:(hover|active|focus|checked|indeterminate|default|valid|invalid|user-|in-range|out-of-range|placeholder-shown|blank|target|open|closed|popover-open|modal|playing|paused|fullscreen|picture-in-picture|autofill|-webkit-autofill|state\(|-internal-)/;
+  // Properties that only paint: a rule setting nothing else moves and hides no box (the
+  // usual :hover colour, :focus outline, :active background).
+  var PAINTS = {};
+  ('color opacity cursor pointer-events user-select -webkit-user-select touch-action z-index '
+    + 'background-color background-image background-position-x background-position-y '
+    + 'background-size background-repeat background-attachment background-origin '
+    + 'background-clip background-blend-mode border-top-color border-right-color '
+    + 'border-bottom-color border-left-color border-block-start-color border-block-end-color '
+    + 'border-inline-start-color border-inline-end-color outline-color outline-style '
+    + 'outline-width outline-offset text-decoration-line text-decoration-color '
+    + 'text-decoration-style text-decoration-thickness text-decoration-skip-ink '
+    + 'text-underline-offset text-shadow box-shadow filter backdrop-filter mix-blend-mode '
+    + 'fill fill-opacity stroke stroke-opacity caret-color accent-color scrollbar-color '
+    + '-webkit-tap-highlight-color column-rule-color text-emphasis-color '
+    + '-webkit-text-fill-color -webkit-text-stroke-color transition-property '
+    + 'transition-duration transition-timing-function transition-delay transition-behavior'
+  ).split(' ').forEach(function (p) { PAINTS[p] = 1; });
+
+  // Whether a style rule of the roots' sheets selects on a STATEFUL state and sets anything
+  // that is not paint (nested and grouped rules and imports included).
+  function styleFollowsState(roots) {
+    return ruleStops(roots, 'stateful', followsState);
+  }
+  function followsState(rule, onState) {
+    var sel = rule.selectorText, style = styleOf(rule);
+    var state = onState || (typeof sel === 'string' && STATEFUL.test(sel));
+    return state && style && declares(style) ? STOP : state;
+  }
+  function declares(style) {
+    for (var i = 0; i < style.length; i++) if (!PAINTS[style[i]]) return true;
+    return false;
+  }
+
+  // Whether a style rule of the roots' sheets sets visibility or content-visibility, a
+  // keyframe's included (`all` sets both): what can hide an element that has a box (see
+  // canHide). Asked again after a whole read too.
+  function styleHides(roots) {
+    return ruleStops(roots, 'hides', hides);
+  }
+  function hides(rule) {
+    var style = styleOf(rule);
+    if (style && (style.getPropertyValue('visibility') || style.getPropertyValue('content-visibility'))) return STOP;
+  }

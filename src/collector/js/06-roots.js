@@ -1,0 +1,176 @@
+// The roots controls live in, and the scan of each.
+
+  // Every place controls can live: the document, open shadow roots and same-origin
+  // iframes, each with the origin of its viewport in top-document coordinates (`null` for
+  // the top document, whose origin is its scroll offset) and the region its host sits in.
+  // Found in one pass per root, and kept while the mutations since leave them standing
+  // (see rootsHold).
+  function collectRoots() {
+    // The mutations logged since the roots were last looked at decide (with no log, they
+    // are found again).
+    if (W.roots && !W.rootsUnknown && W.log && rootsHold(W.log, W.rootsAt)) {
+      W.rootsAt = W.log.length;
+      return W.roots;
+    }
+    W.rootsUnknown = false;
+    W.rootsAt = W.log ? W.log.length : 0;
+    var roots = [];
+    function visit(root, origin, region) {
+      roots.push({ root: root, origin: origin, region: region });
+      watch(root);
+      // A tree walker: two DOM calls per element, where indexing a querySelectorAll('*')
+      // list cost a 10,000-control page twice the time. Only frames have a
+      // `contentDocument`, and testing for it makes no DOM call on other elements.
+      var walker = (root.nodeType === 9 ? root : root.ownerDocument).createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+      for (var el = walker.nextNode(); el; el = walker.nextNode()) {
+        if (el.shadowRoot) visit(el.shadowRoot, origin, regionOf(el, region));
+        if (el.contentDocument !== undefined && el.tagName === 'IFRAME') {
+          var doc = null;
+          try { doc = el.contentDocument; } catch (e) { doc = null; }
+          if (doc && doc.documentElement) {
+            var base = origin || [0, 0], o = contentOrigin(el);
+            visit(doc, [
+              base[0] + o[0] + (origin ? 0 : scrollX),
+              base[1] + o[1] + (origin ? 0 : scrollY)
+            ], regionOf(el, region));
+          }
+        }
+      }
+    }
+    visit(document, null, null);
+    W.roots = roots;
+    return roots;
+  }
+
+  // Where a root's viewport sits in box coordinates: a frame's origin, or the top
+  // document's scroll offset. Read once per root: `scrollX` per control cost as much as
+  // its box (2-3 µs; a quarter of a 10,000-control read).
+  function originOf(r) {
+    return r.origin || [scrollX, scrollY];
+  }
+
+  function labelMap(roots) {
+    return labelsOf(roots.map(function (r) { return r.root.querySelectorAll('label'); }));
+  }
+
+  // Each labelled control's labels, from each root's list of labels.
+  function labelsOf(lists) {
+    var map = new Map();
+    lists.forEach(function (labs) {
+      for (var i = 0; i < labs.length; i++) {
+        var c = labs[i].control;
+        if (!c) continue;
+        var list = map.get(c);
+        if (list) list.push(labs[i]); else map.set(c, [labs[i]]);
+      }
+    });
+    return map;
+  }
+
+  // What a whole read looks for in a root, found in one selector scan (a scan each for the
+  // controls, the labels and the dialogs cost a 10,000-control page twice as much): the
+  // anchored elements with their tag, anchor and role attribute (read here once, for the
+  // record), the labels and the dialogs, each in document order.
+  // The scan also counts the elements that can hide one with a box, besides a style rule
+  // (see canHide): a style attribute naming visibility, a closed details element and
+  // hidden=until-found (their content has content-visibility: hidden), SVG's visibility
+  // attribute. Folded into the one scan they cost a 10,000-control read ~2 ms; the
+  // visibility checks they spare cost it ~12. Anchored elements past the first `budget`
+  // (past the read's cut) are not tested: what they hide is their own content, past the
+  // cut as well, and what a shadow tree slots into them (see canHide).
+  // The scan also finds each anchored element's region (the nearest `data-anchor-region`
+  // at or around it, null for none in its tree), from the regions it meets on the way, in
+  // place of a `closest` per control (a sixth of a 10,000-control read, and of a 50,000-
+  // control one cut at 5,000, whose dropped controls are counted by region); and the
+  // elements marked aria-disabled within the cut (see disabledUnder), in place of a
+  // selector scan of their own.
+  var HIDERS = '[style*="visibility" i],details:not([open]),[hidden="until-found" i],[visibility]';
+  var HIDER_ATTRS = { style: 1, open: 1, hidden: 1, visibility: 1 };
+  var MARKED = '[aria-disabled="true"]';
+  var TESTED = HIDERS + ',' + MARKED;
+  var SCANNED = '[data-anchor],label,dialog[open],[role=dialog],[role=alertdialog],[data-anchor-region],' + TESTED;
+  function scan(root, budget) {
+    var found = root.querySelectorAll(SCANNED);
+    var s = { anchored: [], tags: [], anchors: [], roles: [], regions: [], labels: [], dialogs: [], marks: [],
+      hiders: 0, untested: false };
+    // The regions around the element at hand, innermost last, and their names.
+    var around = [], names = [];
+    if (budget === undefined) budget = Infinity;
+    for (var i = 0; i < found.length; i++) {
+      var el = found[i], tag = el.tagName, role = el.getAttribute('role');
+      var anchor = el.getAttribute('data-anchor'), region = el.getAttribute('data-anchor-region');
+      if (anchor === null || s.anchored.length < budget) {
+        if (el.matches(TESTED)) {
+          if (el.matches(HIDERS)) s.hiders++;
+          if (el.getAttribute('aria-disabled') === 'true') s.marks.push(el);
+        }
+      } else {
+        s.untested = true;
+      }
+      if (anchor !== null || region !== null) {
+        while (around.length && !around[around.length - 1].contains(el)) {
+          around.pop();
+          names.pop();
+        }
+        if (region !== null) {
+          around.push(el);
+          names.push(region);
+        }
+      }
+      if (anchor !== null) {
+        s.anchored.push(el);
+        s.tags.push(tag);
+        s.anchors.push(anchor);
+        s.roles.push(role);
+        s.regions.push(names.length ? names[names.length - 1] : null);
+      }
+      if (tag === 'LABEL') s.labels.push(el);
+      if (tag === 'DIALOG' ? el.hasAttribute('open') : role === 'dialog' || role === 'alertdialog') s.dialogs.push(el);
+    }
+    return s;
+  }
+
+  function deepActive() {
+    var a = document.activeElement;
+    for (;;) {
+      if (a && a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
+      if (a && a.tagName === 'IFRAME') {
+        var d = null;
+        try { d = a.contentDocument; } catch (e) { d = null; }
+        if (d && d.activeElement && d.activeElement !== d.body) { a = d.activeElement; continue; }
+      }
+      return a;
+    }
+  }
+
+  var NO_LABELS = new Map();
+
+  // The name of the first shown modal dialog among each root's dialogs, or null.
+  function modalOf(lists) {
+    for (var i = 0; i < lists.length; i++) {
+      var ds = lists[i];
+      for (var j = 0; j < ds.length; j++) {
+        var d = ds[j];
+        var modal = d.tagName === 'DIALOG' ? d.matches(':modal') : d.getAttribute('aria-modal') === 'true' || d.getAttribute('role') === 'alertdialog';
+        if (!modal) continue;
+        var box = d.getBoundingClientRect();
+        if (!visibleOf(d, box.width, box.height, true)) continue;
+        // A dialog is named by aria-labelledby or aria-label, never by a <label>.
+        return nameOf(d, 'dialog', NO_LABELS) || 'dialog';
+      }
+    }
+    return null;
+  }
+
+  function bump(map, k) { map[k] = (map[k] || 0) + 1; }
+
+  // Each root's scan, in order, the anchored elements within `max` of them all tested for
+  // HIDERS.
+  function scanAll(roots, max) {
+    var left = max;
+    return roots.map(function (r) {
+      var sc = scan(r.root, left);
+      left = Math.max(0, left - sc.anchored.length);
+      return sc;
+    });
+  }

@@ -1,0 +1,440 @@
+// A read: each control's record, packed, and the answer.
+
+  // An element's id: a property under the document's own symbol, which no page script
+  // names by accident. A WeakMap of 50,000 elements cost a read 30-60 ms to fill, and every
+  // garbage collection after it its ephemerons; it is kept only for elements the page made
+  // non-extensible.
+  function idOf(el) {
+    var id = el[W.idKey];
+    if (id) return id;
+    if (W.ids && (id = W.ids.get(el))) return id;
+    id = W.nextId++;
+    if (Object.isExtensible(el)) el[W.idKey] = id;
+    else (W.ids || (W.ids = new WeakMap())).set(el, id);
+    return id;
+  }
+
+  // The id an element was given, or undefined.
+  function idIn(el) {
+    return el[W.idKey] || (W.ids ? W.ids.get(el) : undefined);
+  }
+
+  // One control's record. Every record has the same fields in the same order, a field at
+  // its usual value included (no key: undefined; shown: true): records of one shape give
+  // the code that reads them (wire, moved, refreshed) one hidden class to meet, where a
+  // field set only when unusual made a shape for each combination, and each of those
+  // reads a lookup (4-8 ms of a 10,000-control whole read's 90-110 in the page: medians
+  // and lower quartiles of 80 reads each, A/B interleaved in one browser). The focus is
+  // reported once for the whole read instead of per control, so moving it changes no
+  // record.
+  // `tag`, `type` and `anchor` as the caller read them (anchor may be left out); `off` as
+  // disabledUnder gives it (or null). Every DOM call here is paid once per control of a
+  // dense read: each is made once.
+  function record(el, tag, type, role, region, labels, origin, off, anchor) {
+    var rect = el.getBoundingClientRect();
+    var x = rect.left, y = rect.top, w = rect.width, h = rect.height;
+    var key = el.getAttribute('data-anchor-key');
+    var label = nameOf(el, role, labels, tag, type);
+    var secret = isSecret(el, tag, type);
+    var value = valueOf(el, tag, type, secret);
+    var checked = checkedOf(el, tag, type);
+    return {
+      anchor: anchor === undefined ? el.getAttribute('data-anchor') : anchor,
+      key: key === null ? undefined : key,
+      label: label,
+      role: role,
+      disabled: disabledOf(el, tag, off),
+      editable: editableOf(el, tag, type),
+      value: value === null ? undefined : value,
+      secret: secret,
+      checked: checked === null ? undefined : checked,
+      region: region,
+      visible: visibleOf(el, w, h),
+      bbox: [Math.round(x + origin[0]), Math.round(y + origin[1]), Math.round(w), Math.round(h)]
+    };
+  }
+
+  function strId(s) {
+    var i = W.strIdx.get(s);
+    if (i === undefined) { i = W.strs.length; W.strs.push(s); W.strIdx.set(s, i); }
+    return i;
+  }
+
+  // A record as it travels: its fields ended by SEP (DEL), packed into one string with the
+  // read's other records (see collector/packed.rs), so a dense read carries no key names,
+  // no brackets and no quotes for CDP to escape (the answer crosses it as a JSON string).
+  //   anchor SEP label SEP role# SEP region# SEP x SEP y SEP width SEP height SEP flags SEP value SEP key
+  // role# and region# index the document's string table; flags: 1 disabled, 2 editable,
+  // 4 secret, 8 not visible, 16 checked, 32 unchecked, 64 has a value, 128 has a key (else
+  // the field is empty), 256 escaped: a string held a SEP, so in this record every ESC in
+  // a string starts an escape (ESC 0 for ESC, ESC 1 for SEP). The fields are joined as an
+  // array: concatenating them made a rope of twenty strings per record, which cost a
+  // 50,000-control read three times the time and its garbage.
+  var SEP = '\x7f';
+  function escapeField(s) { return s.replace(/\x1b/g, '\x1b0').replace(/\x7f/g, '\x1b1'); }
+  function wire(rec) {
+    var flags = (rec.disabled ? 1 : 0) | (rec.editable ? 2 : 0) | (rec.secret ? 4 : 0)
+      | (rec.visible ? 0 : 8) | (rec.checked === true ? 16 : rec.checked === false ? 32 : 0)
+      | (rec.value !== undefined ? 64 : 0) | (rec.key !== undefined ? 128 : 0);
+    var b = rec.bbox, anchor = rec.anchor, label = rec.label;
+    var value = rec.value === undefined ? '' : rec.value, key = rec.key === undefined ? '' : rec.key;
+    if (anchor.indexOf(SEP) >= 0 || label.indexOf(SEP) >= 0 || value.indexOf(SEP) >= 0 || key.indexOf(SEP) >= 0) {
+      anchor = escapeField(anchor); label = escapeField(label);
+      value = escapeField(value); key = escapeField(key);
+      flags |= 256;
+    }
+    return [anchor, label, strId(rec.role), strId(rec.region), b[0], b[1], b[2], b[3], flags, value, key].join(SEP);
+  }
+
+  // A read as it is answered: its JSON, a newline, then its records (a full read's all, a
+  // delta's changed ones) packed. Outside the JSON, the records are neither escaped here
+  // (JSON.stringify scanned a 50,000-control read's 3 MB for 6-10 ms) nor unescaped by the
+  // runner; JSON.stringify never writes a raw newline, so the first one ends the JSON.
+  function withRecords(json, parts) {
+    return json + '\n' + parts.join(SEP);
+  }
+
+  // An answer holding `read` (withRecords's form, or 'null') under "read": `json` is the
+  // answer's JSON without its closing brace; the records go after the whole of it.
+  function holding(json, read) {
+    var nl = read.indexOf('\n');
+    if (nl < 0) return json + ',"read":' + read + '}';
+    return json + ',"read":' + read.slice(0, nl) + '}' + read.slice(nl);
+  }
+
+  // Ids as runs, [first, count, first, count…]: a read's ids are mostly consecutive.
+  function runs(ids) {
+    var out = [];
+    for (var i = 0; i < ids.length; i++) {
+      var n = out.length;
+      if (n && out[n - 2] + out[n - 1] === ids[i]) out[n - 1]++;
+      else out.push(ids[i], 1);
+    }
+    return out;
+  }
+
+  // What a read gathers beyond the anchored controls when evidence is asked for: the
+  // controls the page offers without an anchor (capped at `caps.nodes`, all counted) and the
+  // visible text runs, one per text node with words, with their boxes (capped at
+  // `caps.text`; the walk stops at the cap, so beyond it nothing is measured or counted).
+  var INTERACTIVE = 'a[href],button,input:not([type=hidden]),select,textarea,summary,' +
+    '[role=button],[role=link],[role=checkbox],[role=radio],[role=switch],[role=tab],' +
+    '[role=menuitem],[role=option],[role=combobox],[role=textbox],[role=searchbox],' +
+    '[role=slider],[role=spinbutton],[contenteditable=""],[contenteditable=true],' +
+    '[tabindex]:not([tabindex="-1"])';
+  var NO_TEXT = { SCRIPT: 1, STYLE: 1, TEMPLATE: 1, NOSCRIPT: 1, TITLE: 1, HEAD: 1 };
+
+  function gatherEvidence(roots, caps) {
+    var ev = { text_runs: [], text_runs_capped: false, unanchored: [], unanchored_total: 0 };
+    W.nodes = new Map();
+    var labels = null;
+    roots.forEach(function (r) {
+      var origin = originOf(r), ox = origin[0], oy = origin[1];
+      var els = r.root.querySelectorAll(INTERACTIVE);
+      for (var i = 0; i < els.length; i++) {
+        var el = els[i];
+        // Most are anchored themselves: one attribute test spares them the walk up.
+        if (el.hasAttribute('data-anchor') || el.closest('[data-anchor]')) continue;
+        ev.unanchored_total++;
+        if (ev.unanchored.length >= caps.nodes) continue;
+        if (!labels) labels = labelMap(roots);
+        var role = roleOf(el);
+        var rect = el.getBoundingClientRect();
+        var n = { node: idOf(el), role: role, label: nameOf(el, role, labels), region: regionOf(el, r.region) };
+        if (disabledOf(el)) n.disabled = true;
+        if (!visibleOf(el, rect.width, rect.height)) n.visible = false;
+        n.bbox = [Math.round(rect.left + ox), Math.round(rect.top + oy), Math.round(rect.width), Math.round(rect.height)];
+        ev.unanchored.push(n);
+        W.nodes.set(n.node, el);
+      }
+      if (ev.text_runs_capped) return;
+      var doc = r.root.nodeType === 9 ? r.root : r.root.ownerDocument;
+      var walker = doc.createTreeWalker(r.root, NodeFilter.SHOW_TEXT);
+      var range = doc.createRange();
+      for (var t = walker.nextNode(); t; t = walker.nextNode()) {
+        var parent = t.parentElement;
+        if (!parent || NO_TEXT[parent.tagName]) continue;
+        var words = norm(t.data);
+        if (!words) continue;
+        range.selectNodeContents(t);
+        var b = range.getBoundingClientRect();
+        if (b.width === 0 && b.height === 0) continue;
+        if (ev.text_runs.length >= caps.text) { ev.text_runs_capped = true; return; }
+        ev.text_runs.push({ text: words, bbox: [Math.round(b.left + ox), Math.round(b.top + oy), Math.round(b.width), Math.round(b.height)] });
+      }
+    });
+    return ev;
+  }
+
+  // The part of a read's answer besides the records: where the page is and what it holds.
+  function headOf(token, total, droppedByRegion, droppedByRole, dialog) {
+    var active = deepActive();
+    var focusEl = active && active.closest ? active.closest('[data-anchor]') : null;
+    var focusId = focusEl ? (idIn(focusEl) || null) : null;
+    var nav = performance.getEntriesByType('navigation')[0];
+    return {
+      token: token,
+      url: location.href,
+      title: document.title,
+      status: nav && nav.responseStatus ? nav.responseStatus : null,
+      dialog: dialog,
+      focus: focusId,
+      total: total,
+      dropped_by_region: droppedByRegion,
+      dropped_by_role: droppedByRole,
+      viewport: [innerWidth, innerHeight],
+      scroll: [scrollX, scrollY]
+    };
+  }
+
+  // A read: every anchored control's record in document order (up to `max`; beyond it only
+  // counted, by region and role). With `since` naming the read the caller holds, and when
+  // nothing was cut, only what changed is sent. When nothing happened since the last read
+  // that could change a record — no mutation, no value changed, nothing moved or restyled
+  // (see shifted) — its records are reused as they are (the focus is reported apart; a
+  // rule's style the page kept from an earlier read and sets by name later is seen at the
+  // next mutation, see RULES_WITH_STYLE). With `region`, only that region's controls, whole, and
+  // nothing kept for the next read (see `readRegion`). With `caps`, the evidence too. With
+  // `whole`, as the document's first read (for a bench's cold figure), kept as any read is.
+  function read(max, since, region, caps, whole) {
+    if (region !== null && region !== undefined) return readRegion(max, region, caps);
+    if (whole) {
+      // As the document's first read: every root found and every control gathered again,
+      // and what the style sheets hold asked again.
+      W.rootsUnknown = true;
+      W.hides = null;
+      since = null;
+    }
+    visChecks = 0;
+    var roots = collectRoots();
+    var prev = W.cache;
+    // Whether the last read's records stand (see shifted): with a change to the window's
+    // scroll alone, they stand but for the controls it names.
+    var shift = prev && !W.dirty && !whole && prev.max === max ? shifted(prev, roots) : true;
+    var reuse = shift !== true;
+    // Records, their wire form and their elements, by id: arrays, as ids are small integers
+    // (filling three Maps cost a 50,000-control read some 30 ms).
+    var ids = [], wired = [], recs = [], elOf = [], total = 0, live = [];
+    // The role and region of each control past the cut, by id: what the counts of the
+    // dropped are made of, kept for the next read as the records are.
+    var pastRole = [], pastRegion = [];
+    var droppedByRegion = {}, droppedByRole = {};
+    var labels = null, dialog;
+    var valuesDirty = W.valuesDirty;
+    // With records reused, the ids whose record a value change rewrote (in document order).
+    var rewritten = [];
+    // How many records were built whole, and how many had their box and visibility taken
+    // again (the rest were reused as they were).
+    var fresh = 0, measured = 0;
+    if (reuse) {
+      ids = prev.ids;
+      total = prev.total;
+      droppedByRegion = prev.droppedByRegion;
+      droppedByRole = prev.droppedByRole;
+      wired = prev.wired;
+      recs = prev.recs;
+      elOf = prev.elOf;
+      live = prev.live;
+      // A dialog opens and closes with a mutation: until one, the last answer stands.
+      dialog = prev.dialog;
+      if (valuesDirty) {
+        // Only fields hold a value or checked state that changes without a mutation (an
+        // output, a content-editable or aria-checked change mutates the DOM, which makes
+        // the whole read dirty). Records are rewritten in place and their ids listed for
+        // the delta: copying the held read's maps to compare them afterwards cost a
+        // 50,000-control fill two 50,000-entry copies and a comparison of every record.
+        // Only the fields an event or a setter named are read (see valueChanged): reading
+        // every field's value cost a 10,000-control invoke 4-5 ms.
+        live.forEach(function (f) {
+          var el = f.el;
+          if (valuesDirty !== true && !valuesDirty.has(el)) return;
+          var rec = recs[f.id], value = null, checked = null;
+          // What a person typed during a handoff is never read back (see valueOf).
+          var typed = W.typed && W.typed.has(el);
+          switch (typed ? 'typed' : f.kind) {
+            case 'typed': value = valueOf(el); checked = checkedOf(el); break;
+            case 'v': value = el.value; break;
+            case 's': value = el.value ? '[redacted]' : ''; break;
+            case 'c': checked = el.checked; break;
+            case '1':
+              // A single select's text changes with its index (or with a mutation).
+              if (el.selectedIndex === f.index) return;
+              f.index = el.selectedIndex;
+              value = valueOf(el);
+              break;
+            default: value = valueOf(el); checked = checkedOf(el);
+          }
+          if (holds(rec, value, checked)) return;
+          setLive(rec, value, checked);
+          wired[f.id] = wire(rec);
+          rewritten.push(f.id);
+        });
+      }
+      if (shift) {
+        // Only the window scrolled: the controls pinned to the viewport take their box and
+        // visibility again (those past the cut have none to take), and so do those with no
+        // box, which a box query places at the viewport's corner.
+        boxSays = !canHide(roots, prev.scanned);
+        var again = new Set(), movedIds = new Set(rewritten), top = originOf(roots[0]);
+        shift.controls.forEach(function (el) {
+          var id = idIn(el);
+          if (id !== undefined && recs[id] && elOf[id] === el) again.add(id);
+        });
+        ids.forEach(function (id) {
+          var b = recs[id].bbox;
+          if (b[2] === 0 && b[3] === 0) again.add(id);
+        });
+        again.forEach(function (id) {
+          var rec = recs[id], el = elOf[id];
+          measured++;
+          var now = moved(el, rec, top);
+          if (now === rec) return;
+          recs[id] = now;
+          wired[id] = wire(now);
+          movedIds.add(id);
+        });
+        if (movedIds.size > rewritten.length) rewritten = ids.filter(function (id) { return movedIds.has(id); });
+      }
+    } else {
+      // After mutations (and no whole read asked, with the same cut), only the controls
+      // they could have changed are gathered again; every other keeps its record, with its
+      // box and visibility taken again (see affectedBy). A field's value may also have
+      // changed without a mutation when there was input: it is read again.
+      var hit = prev && !whole && prev.max === max && W.log ? affectedBy(W.log) : null;
+      if (!hit) W.refIds = new Set();
+      // The last scan stands when the roots are the same and no mutation could have added,
+      // removed or renamed what it found (see scanHolds).
+      var scans = hit && prev.roots === roots && scanHolds(W.log) ? prev.scanned
+        : scanAll(roots, max);
+      // Scanned again, the hiders are counted afresh; else what the mutations made one adds.
+      W.hiders = scans === (prev && prev.scanned) ? W.hiders || hidersIn(W.log) : false;
+      boxSays = !canHide(roots, scans);
+      // A root found again with another region than it had (its host moved, or an
+      // attribute its region reads changed above it), or found anew, is gathered whole.
+      var wasRegion = hit && prev.roots !== roots ? new Map(prev.roots.map(function (r) { return [r.root, r.region]; })) : null;
+      roots.forEach(function (r, k) {
+        var sc = scans[k], els = sc.anchored, origin = originOf(r), off = null;
+        var kept = hit && (!wasRegion || (wasRegion.has(r.root) && wasRegion.get(r.root) === r.region));
+        for (var i = 0; i < els.length; i++) {
+          var el = els[i];
+          total++;
+          var tag = sc.tags[i], type = tag === 'INPUT' ? el.type : undefined;
+          var known = kept && !hit.has(el) ? idIn(el) : undefined;
+          var old = known === undefined ? undefined : prev.recs[known];
+          var role, region;
+          if (old) {
+            role = old.role;
+            region = old.region;
+          } else if (known !== undefined && prev.pastRole[known] !== undefined) {
+            role = prev.pastRole[known];
+            region = prev.pastRegion[known];
+          } else {
+            role = roleOf(el, tag, type, sc.roles[i]);
+            region = sc.regions[i] !== null ? sc.regions[i] : outerRegion(el, r.region);
+          }
+          if (ids.length >= max) {
+            bump(droppedByRegion, region);
+            bump(droppedByRole, role);
+            var past = known !== undefined ? known : idOf(el);
+            pastRole[past] = role;
+            pastRegion[past] = region;
+            continue;
+          }
+          var id = idOf(el), rec;
+          ids.push(id);
+          if (old) {
+            measured++;
+            rec = moved(el, old, origin);
+            if (valuesDirty && LIVE[tag] && (valuesDirty === true || valuesDirty.has(el))) {
+              rec = refreshed(el, tag, type, rec, old);
+            }
+            wired[id] = rec === old ? prev.wired[id] : wire(rec);
+          } else {
+            if (!labels) labels = labelsOf(scans.map(function (sc) { return sc.labels; }));
+            if (!off) off = disabledUnder(sc.marks);
+            rec = record(el, tag, type, role, region, labels, origin, off, sc.anchors[i]);
+            wired[id] = wire(rec);
+            fresh++;
+          }
+          recs[id] = rec;
+          elOf[id] = el;
+          var kind = LIVE[tag] && liveKind(el, tag, type, rec.secret === true);
+          if (kind) live.push({ id: id, el: el, kind: kind, index: el.selectedIndex });
+        }
+      });
+      dialog = modalOf(scans.map(function (sc) { return sc.dialogs; }));
+    }
+    // Evidence is gathered again after anything that could move a box (a mutation, or what
+    // shifted finds); otherwise the last is reused. No value that changes without a
+    // mutation is in it: a field's value is in no text run and no name (see textOf), and an
+    // input button's, which is its label, is its attribute. (A fill on a 10,000-control
+    // page gathered it again, ~40 ms, for nothing.)
+    var ev = null, capsKey = caps ? JSON.stringify(caps) : null;
+    if (caps) {
+      // After the window scrolled, it stands when nothing is pinned to the viewport and no
+      // control in it lacks a box (a box query places such a one at the viewport's corner).
+      var stands = reuse && prev.ev && prev.caps === capsKey && (!shift || (shift.holders === 0
+        && !prev.ev.unanchored.some(function (n) { return n.bbox[2] === 0 && n.bbox[3] === 0; })));
+      ev = stands ? prev.ev : gatherEvidence(roots, caps);
+    }
+    W.dirty = false;
+    W.valuesDirty = false;
+    W.moved = false;
+    W.stirred = false;
+    W.scrolled = false;
+    W.log = [];
+    W.rootsAt = 0;
+    W.epoch++;
+    var token = W.doc + ':' + W.epoch;
+    W.cache = { token: token, max: max, ids: ids, wired: wired, recs: recs, elOf: elOf, total: total,
+      droppedByRegion: droppedByRegion, droppedByRole: droppedByRole, ev: ev, caps: capsKey,
+      scroll: [scrollX, scrollY],
+      live: live, dialog: dialog, nstrs: W.strs.length, roots: roots,
+      pastRole: reuse ? prev.pastRole : pastRole, pastRegion: reuse ? prev.pastRegion : pastRegion,
+      scanned: reuse ? prev.scanned : scans,
+      byAnchor: reuse || (prev && scans === prev.scanned) ? prev.byAnchor : null };
+
+    var head = headOf(token, total, droppedByRegion, droppedByRole, dialog);
+    if (W.sheetsUnread.length) {
+      head.unread_sheets = W.sheetsUnread;
+      W.sheetsUnread = [];
+    }
+    head.gathered = fresh;
+    head.measured = measured;
+    head.vis_checks = visChecks;
+    boxSays = false;
+    if (ev) head.evidence = ev;
+    var parts = [];
+    // A cut read sends a delta as well: the controls that came under the cut since are
+    // changed records the runner never saw (added), those pushed past it leave the order
+    // (removed), as comparing two full reads would say.
+    if (since && prev && since === prev.token) {
+      head.kind = 'delta';
+      head.base = since;
+      var sameOrder = prev.ids === ids || (prev.ids.length === ids.length && prev.ids.every(function (v, i) { return v === ids[i]; }));
+      head.order = sameOrder ? null : runs(ids);
+      head.strings_from = prev.nstrs;
+      head.strings = W.strs.slice(prev.nstrs);
+      var changedIds = [];
+      if (reuse) {
+        // Records reused outright cannot have changed; those a value change rewrote are
+        // listed.
+        changedIds = rewritten;
+      } else {
+        ids.forEach(function (id) {
+          if (prev.wired[id] !== wired[id]) changedIds.push(id);
+        });
+      }
+      changedIds.forEach(function (id) { parts.push(wired[id]); });
+      head.changed_ids = changedIds;
+      head.collector_ms = performance.now() - t0;
+      return withRecords(JSON.stringify(head), parts);
+    }
+    head.kind = 'full';
+    head.ids = runs(ids);
+    head.strings_from = 0;
+    head.strings = W.strs;
+    ids.forEach(function (id) { parts.push(wired[id]); });
+    head.collector_ms = performance.now() - t0;
+    return withRecords(JSON.stringify(head), parts);
+  }

@@ -1,0 +1,95 @@
+// The dispatch to the operation, and the function's end.
+
+  function stringify(v) { return JSON.stringify(v); }
+
+  takeSheets(args && args.sheets);
+
+  switch (op) {
+    case 'read':
+      return read(args.max, args.since, args.region, args.evidence, args.whole === true);
+    case 'prepare':
+      return stringify(prepare(args));
+    case 'elements':
+      return elementsOf(args.ids);
+    case 'early':
+      // Run in a new document before its own scripts (see collector::early).
+      watchSetters(window);
+      watchListeners(window);
+      watchFrames(window);
+      return '"ok"';
+    case 'handoff':
+      handoffMark(args.on);
+      return '"ok"';
+    case 'facts': {
+      var facts = {};
+      Object.keys(args.texts).forEach(function (href) { facts[href] = sheetFacts(args.texts[href], href); });
+      return stringify(facts);
+    }
+    case 'settle':
+      return settle(args.quiet_ms, args.max_ms).then(function (state) {
+        var waited = performance.now() - t0;
+        t0 = performance.now();
+        var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
+        return holding('{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited + ',"frame_ms":' + frameMs(), r);
+      });
+    case 'finish_fill': {
+      var fin = finishFill(args, !(W.armed && W.armed.changed));
+      return settle(args.quiet_ms, args.max_ms).then(function (state) {
+        fin.waited_ms = performance.now() - t0;
+        t0 = performance.now();
+        fin.state = state;
+        fin.frame_ms = frameMs();
+        var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
+        var f = JSON.stringify(fin);
+        return holding(f.slice(0, -1), r);
+      });
+    }
+    case 'fill': {
+      // prepare and the typing in one trip (see `fill_in` in tools/act.rs): what prepare
+      // found, the value the field must end with, and who types it: `done` (typed here),
+      // `runner` (left to CDP's Input.insertText) or `none` (prepare set the value, or
+      // there is nothing to type).
+      var info = prepare(args);
+      var ex = args.expected, kind = info.kind;
+      var text = kind === 'multiline' ? ex.multiline : kind === 'contenteditable' ? ex.words
+        : kind === 'select' ? (info.chosen || '') : ex.line;
+      var answer = function (typing) {
+        // The value is in (typed here, or set by prepare): the field's change, and the
+        // first quiet window armed in this task (see settle), with its baseline taken
+        // after the mutation observers the input and change woke.
+        var el = W.target;
+        if (typing !== 'runner' && info.status === 'ok' && el && el.isConnected) {
+          // prepare set the value itself: its answer is timed from here.
+          if (typing === 'none') timeFrame();
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+          var w = W.armed = quietWatch(args.quiet_ms, args.max_ms, W.acted);
+          w.changed = true;
+          Promise.resolve().then(w.remark);
+        }
+        return stringify({ prepared: info, expected: text, typing: typing });
+      };
+      if (info.status !== 'ok' || !TYPED[kind] || text === '') return answer('none');
+      // After the microtasks prepare's focus and selection queued (the page's mutation
+      // observers, say), as a separate insertText would come after them; still one task,
+      // so no navigation falls between the check and the typing.
+      return Promise.resolve().then(function () {
+        var el = W.target;
+        // The editing command CDP's Input.insertText runs: the same trusted `input`, the
+        // same undo step, the same selection after. A page that could tell the two apart
+        // (see watchListeners: an editor, a mask that refuses keys, a field reformatted on
+        // focus), and a document that cannot run the command, leave the typing to the runner.
+        var typed = false;
+        if (el && el.isConnected && canType(el)) {
+          timeFrame();
+          typed = el.ownerDocument.execCommand('insertText', false, text);
+        }
+        // The runner types: the frame is timed again from the first trusted `input` it
+        // causes (see hearInput).
+        if (!typed && el && el.isConnected) hearInput(el.ownerDocument, [], 'input');
+        return answer(typed ? 'done' : 'runner');
+      });
+    }
+    default:
+      throw new Error('waymark collector: unknown operation ' + op);
+  }
+})

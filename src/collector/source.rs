@@ -1,0 +1,156 @@
+//! The in-page collector's script, written in parts by job under `js/` and joined at
+//! compile time, in the order of the parts' names, into the one function expression the
+//! page evaluates.
+//!
+//! The head opens the function and the last part closes it; each part between holds a
+//! job's statements from the function's body. Function declarations are hoisted, so a part
+//! may call one declared in a later part; the other statements (the constants, the state
+//! kept on the window) run in the order the parts are joined in, and none reads a variable
+//! that a later one sets. The tests below hold the join to its shape.
+
+/// Joins the parts into [`SOURCE`], and lists them by name for the tests: each part is
+/// named once, so the script and the list cannot drift apart.
+macro_rules! joined {
+    ($($part:literal),+ $(,)?) => {
+        /// The collector's whole script: `(function (op, args) { … })`.
+        pub(super) const SOURCE: &str = concat!($(include_str!(concat!("js/", $part))),+);
+
+        #[cfg(test)]
+        const PARTS: &[(&str, &str)] = &[$(($part, include_str!(concat!("js/", $part)))),+];
+    };
+}
+
+joined!(
+    "00-head.js",
+    "01-names.js",
+    "02-regions.js",
+    "03-visibility.js",
+    "04-state.js",
+    "05-sheets.js",
+    "06-roots.js",
+    "07-collect.js",
+    "08-incremental.js",
+    "09-audit.js",
+    "10-act.js",
+    "11-settle.js",
+    "12-fill.js",
+    "13-ops.js",
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// The body's own function declarations (two spaces in; a nested one sits deeper), by
+    /// name, in joined order.
+    fn declared(source: &str) -> Vec<&str> {
+        source
+            .lines()
+            .filter_map(|l| l.strip_prefix("  function "))
+            .map(|rest| rest.split('(').next().unwrap_or(rest).trim())
+            .collect()
+    }
+
+    #[test]
+    fn the_parts_are_the_folder_in_name_order() {
+        // bench/compare/collector.mjs joins the folder's files in name order too.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/collector/js");
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .expect("src/collector/js")
+            .map(|e| {
+                e.expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .filter(|n| n.ends_with(".js"))
+            .collect();
+        files.sort();
+        let listed: Vec<&str> = PARTS.iter().map(|(name, _)| *name).collect();
+        assert_eq!(files, listed);
+        assert_eq!(
+            SOURCE,
+            PARTS.iter().map(|(_, text)| *text).collect::<String>()
+        );
+    }
+
+    #[test]
+    fn each_part_says_its_job_and_ends_its_last_line() {
+        // A part whose last line had no newline would join the next part's first line to
+        // it: after a comment, that line would be commented out.
+        for (name, text) in PARTS {
+            assert!(
+                text.starts_with("// "),
+                "{name} opens with a comment saying its job"
+            );
+            assert!(text.ends_with('\n'), "{name} ends with a newline");
+        }
+    }
+
+    #[test]
+    fn the_joined_script_is_one_function_expression() {
+        let (head, body) = PARTS.split_first().expect("parts");
+        let (last, middle) = body.split_last().expect("parts");
+        assert!(
+            head.1.ends_with(
+                "(function (op, args) {\n  'use strict';\n  var t0 = performance.now();\n"
+            )
+        );
+        assert!(
+            last.1.ends_with("\n  }\n})\n"),
+            "{} closes the function",
+            last.0
+        );
+        assert_eq!(SOURCE.matches("(function (op, args) {").count(), 1);
+        // Between the head and the end, every line is the body's (indented) or a comment.
+        for (name, text) in middle {
+            for line in text.lines() {
+                assert!(
+                    line.is_empty() || line.starts_with("  ") || line.starts_with("// "),
+                    "{name}: {line:?} sits outside the function's body"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_function_of_the_body_is_declared_once() {
+        let names = declared(SOURCE);
+        let mut seen = BTreeSet::new();
+        let twice: Vec<&str> = names.iter().copied().filter(|n| !seen.insert(*n)).collect();
+        assert!(
+            twice.is_empty(),
+            "declared twice (the later one wins): {twice:?}"
+        );
+        // As many as the single file held before the split.
+        assert_eq!(names.len(), 109);
+        for name in [
+            "read",
+            "prepare",
+            "settle",
+            "finishFill",
+            "elementsOf",
+            "sheetFacts",
+        ] {
+            assert!(seen.contains(name), "{name} is declared");
+        }
+    }
+
+    #[test]
+    fn every_operation_the_runner_sends_has_its_case() {
+        for op in [
+            "read",
+            "prepare",
+            "settle",
+            "early",
+            "finish_fill",
+            "fill",
+            "elements",
+            "facts",
+            "handoff",
+        ] {
+            assert_eq!(SOURCE.matches(&format!("case '{op}':")).count(), 1, "{op}");
+        }
+    }
+}
