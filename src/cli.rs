@@ -91,6 +91,10 @@ pub struct Cli {
     /// import: `default`].
     #[arg(long, global = true, env = "WAYMARK_PROFILE", value_name = "NAME")]
     profile: Option<String>,
+    /// Log diagnostics to stderr: `-v` info, `-vv` debug, `-vvv` trace (`RUST_LOG` filters
+    /// too).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
     #[command(subcommand)]
     command: Command,
 }
@@ -264,6 +268,7 @@ impl Cli {
 
 /// Runs the parsed command line and returns the process exit code. Errors are printed here.
 pub fn main(cli: Cli) -> u8 {
+    crate::logging::init(cli.verbose);
     install_panic_hook();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

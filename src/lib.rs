@@ -23,6 +23,7 @@ pub mod wire {
 pub mod control;
 pub mod demo;
 pub mod journey;
+mod logging;
 mod mcp;
 pub mod read;
 pub mod registry;
