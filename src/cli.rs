@@ -372,7 +372,7 @@ fn report_error(e: RunError) -> u8 {
     let code = e.exit_code();
     match e {
         // Registry errors carry source spans: show them with the offending line.
-        RunError::Registry(registry) => eprintln!("{:?}", miette::Report::new(registry)),
+        RunError::Registry(registry) => eprintln!("{}", registry.report()),
         other => eprintln!("error: {other}"),
     }
     code

@@ -247,6 +247,24 @@ impl RegistryError {
     }
 }
 
+impl RegistryError {
+    /// The diagnostic as a terminal shows it: miette's report (the file's text, labels,
+    /// related problems), without miette's list of causes, which would repeat the cause
+    /// every message already ends with (`cannot read anchor registry `x`: No such file…`).
+    pub fn report(&self) -> impl fmt::Display + '_ {
+        struct Report<'a>(&'a RegistryError);
+        impl fmt::Display for Report<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let handler = miette::MietteHandlerOpts::new()
+                    .without_cause_chain()
+                    .build();
+                miette::ReportHandler::debug(&handler, self.0, f)
+            }
+        }
+        Report(self)
+    }
+}
+
 // Written by hand rather than derived so that the shared location sits behind one `Box`: the
 // error stays small enough to return by value (clippy's `result_large_err`).
 impl miette::Diagnostic for RegistryError {
@@ -364,6 +382,15 @@ anchors:
         // Distances count characters, not bytes.
         assert_eq!(super::closest("écran", &ids(&["ecran"])), Some("ecran"));
         assert_eq!(super::closest("ab", &ids(&["ac", "ad"])), Some("ac"));
+    }
+
+    #[test]
+    fn a_registry_that_cannot_be_read_says_why_once() {
+        let err = crate::registry::Registry::load(std::path::Path::new("no/such/anchors.yaml"))
+            .unwrap_err();
+        let report = err.report().to_string();
+        assert_eq!(report.matches("No such file").count(), 1, "{report}");
+        assert!(report.contains("no/such/anchors.yaml"), "{report}");
     }
 
     #[test]
