@@ -2,9 +2,11 @@
 //!
 //! - The handler loop logs an event it cannot parse and keeps going (newer Chromium sends
 //!   events that older protocol types cannot parse); it stops only when the connection is gone.
-//! - Every command runs under a `tokio::time::timeout` of ours (its own 30 s is hard-coded).
-//! - Only raw `execute` of `Runtime.evaluate` / `Input.*` / `Page.navigate` parameters: no
-//!   element helpers, no string-guessing `evaluate(&str)`. (The accessibility queries of
+//! - Every command runs under a `tokio::time::timeout` of ours, which names what timed out
+//!   (chromiumoxide's own `request_timeout` is set to the same bound).
+//! - Only raw `execute` of typed CDP parameters (`Runtime.evaluate`, `Input.*`,
+//!   `Page.navigate`, screenshots, cookies, …): no element helpers, no string-guessing
+//!   `evaluate(&str)`. (The accessibility queries of
 //!   `accessibility.rs` are raw JSON commands of their own.)
 //! - A fresh `user_data_dir` per run (its default directory is shared between runs).
 //! - `close()` and wait, then make sure the child process is gone.

@@ -93,7 +93,7 @@ impl Default for ToolOptions {
     }
 }
 
-/// The four tools over one tab of one app.
+/// The tools over one tab of one app.
 pub struct Tools<T: Tab> {
     tab: T,
     base: Url,
