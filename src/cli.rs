@@ -89,6 +89,10 @@ pub struct Cli {
     /// import: `default`].
     #[arg(long, global = true, env = "WAYMARK_PROFILE", value_name = "NAME")]
     pub(crate) profile: Option<String>,
+    /// Log diagnostics to stderr: `-v` info, `-vv` debug, `-vvv` trace (`RUST_LOG` filters
+    /// too).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub(crate) verbose: u8,
     #[command(subcommand)]
     pub(crate) command: Command,
 }

@@ -170,7 +170,7 @@ pub(crate) fn parse_answer<T: HoldsRead>(reply: String) -> serde_json::Result<T>
 
 /// Ids from runs `[first, count, first, count…]`, at most `limit` of them.
 fn expand_runs(runs: &[u64], limit: usize) -> Result<Vec<u64>, String> {
-    if runs.len() % 2 != 0 {
+    if !runs.len().is_multiple_of(2) {
         return Err("id runs of odd length".into());
     }
     let count = runs

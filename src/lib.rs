@@ -25,6 +25,7 @@ pub mod control;
 pub mod demo;
 pub mod exit;
 pub mod journey;
+mod logging;
 mod mcp;
 pub mod read;
 pub mod registry;

@@ -8,8 +8,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use globset::{GlobBuilder, GlobMatcher};
 use serde::de::IgnoredAny;
+use serde::{Deserialize, Deserializer};
 
 use super::{BenchError, BenchReport, RouteReport};
 
@@ -259,7 +260,7 @@ struct Limits {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RouteLimits {
-    route: String,
+    route: RoutePattern,
     read_ratio: Option<f64>,
     whole_ratio: Option<f64>,
     invoke_ratio: Option<f64>,
@@ -336,7 +337,7 @@ impl Ceilings {
             ceilings
                 .routes
                 .iter()
-                .map(|r| (r.route.as_str(), r.get_all())),
+                .map(|r| (r.route.text.as_str(), r.get_all())),
         );
         if all
             .iter()
@@ -351,7 +352,7 @@ impl Ceilings {
                 }
             }
         }
-        if let Some(r) = ceilings.routes.iter().find(|r| r.route.is_empty()) {
+        if let Some(r) = ceilings.routes.iter().find(|r| r.route.text.is_empty()) {
             return Err(format!(
                 "a route pattern is empty (ceilings {:?})",
                 r.get_all()
@@ -364,8 +365,8 @@ impl Ceilings {
     fn ceiling(&self, route: &str, ratio: usize) -> Option<(f64, &str)> {
         self.routes
             .iter()
-            .filter(|r| glob(&r.route, route))
-            .find_map(|r| r.get_all()[ratio].map(|v| (v, r.route.as_str())))
+            .filter(|r| r.route.matcher.is_match(route))
+            .find_map(|r| r.get_all()[ratio].map(|v| (v, r.route.text.as_str())))
             .or_else(|| self.default.get_all()[ratio].map(|v| (v, "default")))
     }
 
@@ -458,24 +459,42 @@ fn ratios(r: &RouteReport) -> [Option<f64>; 7] {
     ]
 }
 
-/// Whether `text` matches `pattern`, where `*` is any run of characters.
-fn glob(pattern: &str, text: &str) -> bool {
-    let mut parts = pattern.split('*');
-    let first = parts.next().unwrap_or_default();
-    let Some(mut rest) = text.strip_prefix(first) else {
-        return false;
-    };
-    let parts: Vec<&str> = parts.collect();
-    let Some((last, middle)) = parts.split_last() else {
-        return rest.is_empty(); // no `*` at all: an exact match
-    };
-    for part in middle {
-        match rest.find(part) {
-            Some(i) => rest = &rest[i + part.len()..],
-            None => return false,
+/// A ceiling's route pattern: `*` is any run of characters (`/` and `?` included), and
+/// every other character stands for itself, so a route's `?`, `[` or `{` needs no escaping.
+#[derive(Debug, Clone)]
+struct RoutePattern {
+    text: String,
+    matcher: GlobMatcher,
+}
+
+impl RoutePattern {
+    fn new(text: &str) -> Result<RoutePattern, globset::Error> {
+        // A run of `*` is one `*` (globset gives `**` a meaning of its own), and everything
+        // between the stars is escaped into a literal.
+        let mut glob = String::new();
+        for (i, part) in text.split('*').enumerate() {
+            if i > 0 && !glob.ends_with('*') {
+                glob.push('*');
+            }
+            glob.push_str(&globset::escape(part));
         }
+        let matcher = GlobBuilder::new(&glob)
+            .literal_separator(false)
+            .backslash_escape(false)
+            .build()?
+            .compile_matcher();
+        Ok(RoutePattern {
+            text: text.to_string(),
+            matcher,
+        })
     }
-    rest.ends_with(last)
+}
+
+impl<'de> Deserialize<'de> for RoutePattern {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<RoutePattern, D::Error> {
+        let text = String::deserialize(d)?;
+        RoutePattern::new(&text).map_err(serde::de::Error::custom)
+    }
 }
 
 #[cfg(test)]
@@ -488,6 +507,10 @@ mod tests {
         BenchReport { routes }
     }
 
+    fn glob(pattern: &str, text: &str) -> bool {
+        RoutePattern::new(pattern).unwrap().matcher.is_match(text)
+    }
+
     #[test]
     fn glob_matches_stars_across_path_and_query() {
         assert!(glob("/dense?n=1000", "/dense?n=1000"));
@@ -497,6 +520,18 @@ mod tests {
         assert!(glob("/d*?n=*0", "/dense?n=10"));
         assert!(!glob("/d*?n=*0", "/dense?n=11"));
         assert!(!glob("/a*a", "/a"));
+    }
+
+    #[test]
+    fn a_route_pattern_is_literal_but_for_its_stars() {
+        assert!(glob("/d**e", "/dense"));
+        assert!(glob("**", "/anything"));
+        assert!(glob("/x?y=[1]{a,b}", "/x?y=[1]{a,b}"));
+        assert!(!glob("/x?y", "/xzy"));
+        assert!(!glob("/[ab]", "/a"));
+        assert!(!glob("/{a,b}", "/a"));
+        assert!(glob("/a\\*", "/a\\b"));
+        assert!(!glob("/a\\*", "/a*"));
     }
 
     #[test]

@@ -3,13 +3,16 @@
 //! page over plain HTTP — never through the browser tab being measured, which only the
 //! tools may touch — with the profile's cookies for it, as the tab is opened with them.
 //!
-//! A deliberately small HTTP/1.0 client over a tokio `TcpStream`: one GET, the whole
-//! answer, no redirects. HTTP/1.0 keeps the answer free of chunked framing.
+//! One GET through hyper's client, the whole answer, no redirects: hyper already serves
+//! the demo app, and its client (already built for chromiumoxide's own HTTP) adds no crate.
 
-use std::io;
 use std::time::Duration;
 
-use tokio::net::TcpStream;
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Bytes;
+use hyper::header;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
 use url::Url;
 
 use super::BenchError;
@@ -58,7 +61,7 @@ pub(super) async fn bench_targets(
     let (status, html) = tokio::time::timeout(Duration::from_secs(30), get(&url, cookies))
         .await
         .map_err(|_| unreachable(&url, "no answer within 30 s".into()))?
-        .map_err(|e| unreachable(&url, e.to_string()))?;
+        .map_err(|why| unreachable(&url, why))?;
     if status != 200 {
         return Err(bad(format!("the page answered HTTP {status}")));
     }
@@ -75,35 +78,41 @@ fn unreachable(url: &Url, why: String) -> BenchError {
     })
 }
 
-/// One `GET` with what of `cookies` goes to `url`: the status code and the body.
-async fn get(url: &Url, cookies: &[Cookie]) -> io::Result<(u16, String)> {
-    let host = url.host_str().unwrap_or_default();
-    let port = url.port_or_known_default().unwrap_or(80);
-    let stream = TcpStream::connect((host, port)).await?;
-    let target = match url.query() {
-        Some(q) => format!("{}?{q}", url.path()),
-        None => url.path().to_string(),
-    };
-    let host_header = match url.port() {
-        Some(p) => format!("{host}:{p}"),
-        None => host.to_string(),
-    };
-    let cookie_header = match cookie_header(url, cookies, now_secs()) {
-        Some(value) => format!("Cookie: {value}\r\n"),
-        None => String::new(),
-    };
-    let request = format!(
-        "GET {target} HTTP/1.0\r\nHost: {host_header}\r\nAccept: text/html\r\n\
-         User-Agent: waymark-bench\r\n{cookie_header}Connection: close\r\n\r\n"
-    );
-    write_all(&stream, request.as_bytes()).await?;
-    let answer = read_to_end(&stream).await?;
-    parse_response(&answer).ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            "the answer is not an HTTP response",
-        )
-    })
+/// One `GET` with what of `cookies` goes to `url`: the status code and the body, or why
+/// there is none.
+async fn get(url: &Url, cookies: &[Cookie]) -> Result<(u16, String), String> {
+    let mut target = url.clone();
+    target.set_fragment(None);
+    let mut request = hyper::Request::get(target.as_str())
+        .header(header::ACCEPT, "text/html")
+        .header(header::USER_AGENT, "waymark-bench")
+        .header(header::CONNECTION, "close");
+    if let Some(value) = cookie_header(url, cookies, now_secs()) {
+        request = request.header(header::COOKIE, value);
+    }
+    let request = request
+        .body(Empty::<Bytes>::new())
+        .map_err(|e| e.to_string())?;
+    let client = Client::builder(TokioExecutor::new()).build_http();
+    let response = client.request(request).await.map_err(innermost)?;
+    let status = response.status().as_u16();
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .map_err(innermost)?
+        .to_bytes();
+    Ok((status, String::from_utf8_lossy(&body).into_owned()))
+}
+
+/// The deepest cause of `e`: what went wrong on the wire ("Connection refused"), where
+/// the client's own message names only the stage it failed in ("client error (Connect)").
+fn innermost(e: impl std::error::Error + 'static) -> String {
+    let mut cause: &dyn std::error::Error = &e;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    cause.to_string()
 }
 
 /// The `Cookie` header a browser sends with a plain-HTTP request for `url`: the cookies
@@ -137,45 +146,6 @@ fn now_secs() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64())
-}
-
-async fn write_all(stream: &TcpStream, mut buf: &[u8]) -> io::Result<()> {
-    while !buf.is_empty() {
-        stream.writable().await?;
-        match stream.try_write(buf) {
-            Ok(n) => buf = &buf[n..],
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
-}
-
-async fn read_to_end(stream: &TcpStream) -> io::Result<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
-    loop {
-        stream.readable().await?;
-        match stream.try_read(&mut chunk) {
-            Ok(0) => return Ok(out),
-            Ok(n) => out.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-            Err(e) => return Err(e),
-        }
-    }
-}
-
-/// The status code and body of a raw HTTP/1.x answer.
-fn parse_response(answer: &[u8]) -> Option<(u16, String)> {
-    let split = answer.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let head = std::str::from_utf8(&answer[..split]).ok()?;
-    let status_line = head.lines().next()?;
-    if !status_line.starts_with("HTTP/") {
-        return None;
-    }
-    let status = status_line.split_whitespace().nth(1)?.parse().ok()?;
-    let body = String::from_utf8_lossy(&answer[split + 4..]).into_owned();
-    Some((status, body))
 }
 
 /// The `content` of the first `<meta name="{name}">` in the document's head.
@@ -310,11 +280,56 @@ mod tests {
         assert_eq!(meta_content(html, "bench-count"), None);
     }
 
-    #[test]
-    fn a_response_splits_into_status_and_body() {
+    /// Serves one connection with `answer`, whatever was asked; what was asked.
+    async fn answer_once(answer: &'static [u8]) -> (Url, tokio::task::JoinHandle<String>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = Url::parse(&format!(
+            "http://{}/claims?x=1#top",
+            listener.local_addr().unwrap()
+        ))
+        .unwrap();
+        let asked = tokio::spawn(async move {
+            let (mut stream, _) = listener.accept().await.unwrap();
+            let mut request = Vec::new();
+            let mut chunk = [0u8; 4096];
+            while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                let n = stream.read(&mut chunk).await.unwrap();
+                assert!(n > 0, "the request ended early");
+                request.extend_from_slice(&chunk[..n]);
+            }
+            stream.write_all(answer).await.unwrap();
+            stream.shutdown().await.unwrap();
+            String::from_utf8(request).unwrap()
+        });
+        (url, asked)
+    }
+
+    #[tokio::test]
+    async fn a_response_splits_into_status_and_body() {
         let answer = b"HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\n\r\nn must be";
-        assert_eq!(parse_response(answer), Some((400, "n must be".to_string())));
-        assert_eq!(parse_response(b"garbage"), None);
+        let (url, asked) = answer_once(answer).await;
+        let cookies = [cookie("session", "127.0.0.1", true, "/")];
+        assert_eq!(
+            get(&url, &cookies).await,
+            Ok((400, "n must be".to_string()))
+        );
+        let asked = asked.await.unwrap().to_ascii_lowercase();
+        assert!(asked.starts_with("get /claims?x=1 http/1.1\r\n"), "{asked}");
+        assert!(
+            asked.contains("\r\ncookie: session=v-session\r\n"),
+            "{asked}"
+        );
+
+        let (url, _) = answer_once(b"garbage").await;
+        assert!(get(&url, &[]).await.is_err());
+
+        // A refused connection says so, not just which stage of the client failed.
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = Url::parse(&format!("http://{}/", closed.local_addr().unwrap())).unwrap();
+        drop(closed);
+        let why = get(&url, &[]).await.expect_err("refused");
+        assert!(why.to_lowercase().contains("refused"), "{why}");
     }
 
     #[tokio::test]

@@ -2,9 +2,11 @@
 //!
 //! - The handler loop logs an event it cannot parse and keeps going (newer Chromium sends
 //!   events that older protocol types cannot parse); it stops only when the connection is gone.
-//! - Every command runs under a `tokio::time::timeout` of ours (its own 30 s is hard-coded).
-//! - Only raw `execute` of `Runtime.evaluate` / `Input.*` / `Page.navigate` parameters: no
-//!   element helpers, no string-guessing `evaluate(&str)`. (The accessibility queries of
+//! - Every command runs under a `tokio::time::timeout` of ours, which names what timed out
+//!   (chromiumoxide's own `request_timeout` is set to the same bound).
+//! - Only raw `execute` of typed CDP parameters (`Runtime.evaluate`, `Input.*`,
+//!   `Page.navigate`, screenshots, cookies, …): no element helpers, no string-guessing
+//!   `evaluate(&str)`. (The accessibility queries of
 //!   `accessibility.rs` are raw JSON commands of their own.)
 //! - A fresh `user_data_dir` per run (its default directory is shared between runs).
 //! - `close()` and wait, then make sure the child process is gone.
@@ -236,33 +238,17 @@ fn cookie_param(cookie: &Cookie) -> CookieParam {
 }
 
 /// Decodes standard base64 (CDP's encoding of binary results); `None` when it is not.
+/// Lenient as CDP's readers are: padding is optional and unused trailing bits are ignored.
 fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    fn sextet(c: u8) -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        } as u32)
-    }
-    let bytes = text.trim_end_matches('=').as_bytes();
-    let mut out = Vec::with_capacity(bytes.len() / 4 * 3 + 2);
-    for chunk in bytes.chunks(4) {
-        let mut n = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            n |= sextet(c)? << (18 - 6 * i);
-        }
-        let [_, a, b, c] = n.to_be_bytes();
-        match chunk.len() {
-            4 => out.extend_from_slice(&[a, b, c]),
-            3 => out.extend_from_slice(&[a, b]),
-            2 => out.push(a),
-            _ => return None,
-        }
-    }
-    Some(out)
+    use base64::Engine as _;
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const LENIENT: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+            .with_decode_allow_trailing_bits(true),
+    );
+    LENIENT.decode(text).ok()
 }
 
 /// One tab of a [`Chromium`].

@@ -19,6 +19,7 @@ use crate::session::RunError;
 
 /// Runs the parsed command line and returns the process exit code. Errors are printed here.
 pub fn main(cli: Cli) -> Exit {
+    crate::logging::init(cli.verbose);
     install_panic_hook();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -107,7 +108,7 @@ fn report_error(e: RunError) -> Exit {
     let code = e.exit();
     match e {
         // Registry errors carry source spans: show them with the offending line.
-        RunError::Registry(registry) => eprintln!("{:?}", miette::Report::new(registry)),
+        RunError::Registry(registry) => eprintln!("{}", registry.report()),
         other => eprintln!("error: {other}"),
     }
     code

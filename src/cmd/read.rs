@@ -74,10 +74,8 @@ pub async fn read(
             }
         }
         (Some(error), _) => {
-            if json {
-                if let Ok(text) = serde_json::to_string_pretty(&rt) {
-                    println!("{text}");
-                }
+            if json && let Ok(text) = serde_json::to_string_pretty(&rt) {
+                println!("{text}");
             }
             eprintln!("error: {}: {}", error.code, error.message);
             Exit::Failed

@@ -160,11 +160,17 @@ impl Guardrail {
             }
         } else {
             serde_yaml::from_str(text).map_err(|e| {
-                let at = e
-                    .location()
-                    .map(|l| format!(":{}:{}", l.line(), l.column()))
-                    .unwrap_or_default();
-                invalid(at, e.to_string())
+                let message = e.to_string();
+                match e.location() {
+                    // The place leads the message (`g.yaml:2:1: …`): serde_yaml's own
+                    // ` at line 2 column 1` would say it a second time.
+                    Some(l) => {
+                        let position = format!(" at line {} column {}", l.line(), l.column());
+                        let message = message.replacen(&position, "", 1);
+                        invalid(format!(":{}:{}", l.line(), l.column()), message)
+                    }
+                    None => invalid(String::new(), message),
+                }
             })?
         };
         for (list, rules) in [("deny", &file.deny), ("ask", &file.ask)] {
@@ -256,5 +262,15 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("rule 1 of `deny` names nothing"), "{e}");
+    }
+
+    #[test]
+    fn a_yaml_fault_names_its_place_once() {
+        for text in ["deny: [\n", "deny:\n  - anchor: a\n    colour: red\n"] {
+            let e = Guardrail::parse(text, Path::new("g.yaml"))
+                .unwrap_err()
+                .to_string();
+            assert!(!e.contains(" at line "), "{e}");
+        }
     }
 }

@@ -1,5 +1,6 @@
-//! The dense benchmark screen: a byte-identical port of `bench/gen-dense.py`, so criterion
-//! benches, the demo app and the script all measure the very same page.
+//! The dense benchmark screen: a byte-identical port of the shared generator
+//! `../shared/bench/gen-dense.py`, so criterion benches, the demo app and the script all
+//! measure the very same page.
 
 use std::fmt::Write as _;
 
@@ -285,7 +286,7 @@ impl Generator {
 }
 
 /// A deterministic dense "business screen" with `n` anchored controls, byte for byte what
-/// `python3 bench/gen-dense.py n` prints. `n` should be at least 10, as the script demands.
+/// `python3 ../shared/bench/gen-dense.py n` prints. `n` should be at least 10, as the script demands.
 pub fn dense_page(n: usize) -> String {
     let mut gen_ = Generator {
         rnd: Lcg(20_240_601),

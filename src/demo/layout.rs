@@ -280,7 +280,7 @@ pub(crate) fn money(cents: u64) -> String {
     let units = (cents / 100).to_string();
     let mut grouped = String::new();
     for (i, c) in units.chars().enumerate() {
-        if i > 0 && (units.len() - i) % 3 == 0 {
+        if i > 0 && (units.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(c);

@@ -247,6 +247,24 @@ impl RegistryError {
     }
 }
 
+impl RegistryError {
+    /// The diagnostic as a terminal shows it: miette's report (the file's text, labels,
+    /// related problems), without miette's list of causes, which would repeat the cause
+    /// every message already ends with (`cannot read anchor registry `x`: No such file…`).
+    pub fn report(&self) -> impl fmt::Display + '_ {
+        struct Report<'a>(&'a RegistryError);
+        impl fmt::Display for Report<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let handler = miette::MietteHandlerOpts::new()
+                    .without_cause_chain()
+                    .build();
+                miette::ReportHandler::debug(&handler, self.0, f)
+            }
+        }
+        Report(self)
+    }
+}
+
 // Written by hand rather than derived so that the shared location sits behind one `Box`: the
 // error stays small enough to return by value (clippy's `result_large_err`).
 impl miette::Diagnostic for RegistryError {
@@ -297,26 +315,10 @@ impl miette::Diagnostic for RegistryError {
 
 /// The declared id nearest to a misspelt one, if it is near enough to be a typo.
 pub(crate) fn closest<'a>(wrong: &str, candidates: &'a [String]) -> Option<&'a str> {
-    let distance = |a: &str, b: &str| {
-        let b: Vec<char> = b.chars().collect();
-        let mut row: Vec<usize> = (0..=b.len()).collect();
-        for (i, ca) in a.chars().enumerate() {
-            let mut diagonal = row[0];
-            row[0] = i + 1;
-            for (j, &cb) in b.iter().enumerate() {
-                let next = (diagonal + usize::from(ca != cb))
-                    .min(row[j] + 1)
-                    .min(row[j + 1] + 1);
-                diagonal = row[j + 1];
-                row[j + 1] = next;
-            }
-        }
-        row[b.len()]
-    };
     let limit = (wrong.chars().count() / 3).max(1);
     candidates
         .iter()
-        .map(|c| (distance(wrong, c), c.as_str()))
+        .map(|c| (strsim::levenshtein(wrong, c), c.as_str()))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, _)| d)
         .map(|(_, c)| c)
@@ -363,6 +365,32 @@ anchors:
         );
         assert_eq!(site(&err, source), (7, 7, "zzz"));
         assert!(err.help().is_none());
+    }
+
+    #[test]
+    fn closest_suggests_only_a_near_enough_id_and_the_first_of_a_tie() {
+        let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let declared = ids(&["claims-list", "claim-detail", "orders"]);
+        assert_eq!(
+            super::closest("claim-detial", &declared),
+            Some("claim-detail")
+        );
+        assert_eq!(super::closest("order", &declared), Some("orders"));
+        // One edit in three characters is allowed, and at least one.
+        assert_eq!(super::closest("ozzzzs", &declared), None);
+        assert_eq!(super::closest("x", &ids(&["y"])), Some("y"));
+        // Distances count characters, not bytes.
+        assert_eq!(super::closest("écran", &ids(&["ecran"])), Some("ecran"));
+        assert_eq!(super::closest("ab", &ids(&["ac", "ad"])), Some("ac"));
+    }
+
+    #[test]
+    fn a_registry_that_cannot_be_read_says_why_once() {
+        let err = crate::registry::Registry::load(std::path::Path::new("no/such/anchors.yaml"))
+            .unwrap_err();
+        let report = err.report().to_string();
+        assert_eq!(report.matches("No such file").count(), 1, "{report}");
+        assert!(report.contains("no/such/anchors.yaml"), "{report}");
     }
 
     #[test]

@@ -93,8 +93,8 @@ impl Default for ToolOptions {
     }
 }
 
-/// The four tools over one tab of one app. A call is: the gates (`gates`), the action
-/// through the tab, the read back (remembered in `memory`), the record (`trace`).
+/// The tools over one tab of one app. A call is: the gates (`gates`), the action through
+/// the tab, the read back (remembered in `memory`), the record (`trace`).
 pub struct Tools<T: Tab> {
     tab: T,
     base: Url,
