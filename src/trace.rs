@@ -27,7 +27,7 @@ use serde::Serialize;
 
 use crate::journey::Failure;
 use crate::screen::RawObservation;
-use crate::tools::{Action, AllowedSet, Attribution, RoundTrip, ToolOptions, Verdict};
+use crate::tools::{Action, AllowedSet, Attribution, GateVerdict, RoundTrip, ToolOptions};
 
 /// A raw layer whose JSON is larger than this (in bytes) is stored in a side file.
 pub const RAW_INLINE_MAX: usize = 256 * 1024;
@@ -54,7 +54,7 @@ pub struct Viewport {
 
 /// The environment a journey ran in: the first line of its trace.
 #[derive(Debug, Clone, Serialize)]
-pub struct Header {
+pub struct TraceHeader {
     kind: &'static str,
     /// waymark's version.
     pub waymark: &'static str,
@@ -130,7 +130,7 @@ pub struct Os {
     pub arch: &'static str,
 }
 
-impl Header {
+impl TraceHeader {
     /// The header of `journey` (from `file`) run in `browser` (as it reports its version)
     /// with the tools' `options`.
     pub fn new(
@@ -139,8 +139,8 @@ impl Header {
         browser: &str,
         options: &ToolOptions,
         viewport: Option<Viewport>,
-    ) -> Header {
-        Header {
+    ) -> TraceHeader {
+        TraceHeader {
             kind: "header",
             waymark: env!("CARGO_PKG_VERSION"),
             browser: BrowserVersion::parse(browser),
@@ -247,7 +247,7 @@ struct State {
 impl Trace {
     /// Creates (or overwrites) the trace at `path` and writes its header. A side folder
     /// left by an earlier run of the same journey is removed.
-    pub fn create(path: &Path, header: &Header) -> Result<Trace, TraceError> {
+    pub fn create(path: &Path, header: &TraceHeader) -> Result<Trace, TraceError> {
         let fail = |source| TraceError {
             path: path.to_path_buf(),
             source,
@@ -295,7 +295,7 @@ impl Trace {
     pub(crate) fn step(
         &self,
         action: &Action,
-        gates: &[Verdict],
+        gates: &[GateVerdict],
         raw: Option<&RawObservation>,
         rt: &RoundTrip,
         refused_with: Option<AllowedSet>,
@@ -431,7 +431,7 @@ struct Step<'a> {
     kind: &'static str,
     n: u64,
     action: &'a Action,
-    gates: &'a [Verdict],
+    gates: &'a [GateVerdict],
     raw: Option<RawLayer<'a>>,
     inferred: Option<&'a crate::screen::InferredState>,
     result: StepResult<'a>,
@@ -585,12 +585,12 @@ mod tests {
             .collect()
     }
 
-    fn header() -> Header {
+    fn header() -> TraceHeader {
         let viewport = Viewport {
             size: [1280.0, 720.0],
             device_scale: 1.0,
         };
-        Header::new(
+        TraceHeader::new(
             "claims",
             Path::new("journeys/claims.rhai"),
             "HeadlessChrome/142.0.7444.175",

@@ -48,7 +48,7 @@ pub struct Comparison {
 
 /// Everything one check compared, and what it could not.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Verdict {
+pub struct BenchVerdict {
     /// How many routes were compared.
     pub compared: usize,
     /// The figures compared.
@@ -59,7 +59,7 @@ pub struct Verdict {
     threshold_pct: Option<f64>,
 }
 
-impl Verdict {
+impl BenchVerdict {
     /// Every figure stayed within its bound.
     pub fn passed(&self) -> bool {
         self.comparisons.iter().all(|c| c.ok)
@@ -126,10 +126,10 @@ impl Verdict {
 /// `threshold_pct` percent above the baseline's is a regression. A route that read a
 /// different number of controls than its baseline (a cut read, another page) cannot be
 /// compared and fails: fewer controls would look fast by accident.
-pub fn compare(baseline: &BenchReport, now: &BenchReport, threshold_pct: f64) -> Verdict {
-    let mut verdict = Verdict {
+pub fn compare(baseline: &BenchReport, now: &BenchReport, threshold_pct: f64) -> BenchVerdict {
+    let mut verdict = BenchVerdict {
         threshold_pct: Some(threshold_pct),
-        ..Verdict::default()
+        ..BenchVerdict::default()
     };
     let limit = 1.0 + threshold_pct / 100.0;
     for r in &now.routes {
@@ -374,8 +374,8 @@ impl Ceilings {
     /// run measured that could not be computed (no in-page time) fails; invoke and fill
     /// ceilings are skipped, with a note, when the run did not invoke or fill, and the
     /// page ratios when the page floor was under the page clock's resolution.
-    pub fn check(&self, report: &BenchReport) -> Verdict {
-        let mut verdict = Verdict::default();
+    pub fn check(&self, report: &BenchReport) -> BenchVerdict {
+        let mut verdict = BenchVerdict::default();
         for r in &report.routes {
             verdict.compared += 1;
             if (0..RATIOS.len()).all(|i| self.ceiling(&r.route, i).is_none()) {

@@ -35,7 +35,7 @@ use crate::session::RunError;
 use crate::tools::{RoundTrip, ToolError, Tools};
 
 pub(crate) use gate::load_baseline;
-pub use gate::{Ceilings, Comparison, Verdict, compare};
+pub use gate::{BenchVerdict, Ceilings, Comparison, compare};
 pub use report::{ActTimes, BenchReport, Cut, ReadSpread, ReadTimes, RouteReport, Spread, table};
 
 /// What `waymark bench` measures and checks, from its flags.
@@ -110,7 +110,7 @@ pub(crate) struct Plan {
 }
 
 /// A route that could not be measured: what was being done, and the tool's error.
-pub(crate) struct Failure {
+pub(crate) struct RouteFailure {
     pub(crate) route: String,
     pub(crate) doing: String,
     pub(crate) error: ToolError,
@@ -189,10 +189,10 @@ pub(crate) async fn measure<T: Tab>(
     tools: &Tools<T>,
     plan: &Plan,
     runs: usize,
-) -> Result<RouteReport, Failure> {
+) -> Result<RouteReport, RouteFailure> {
     let failed = |doing: String| {
         let route = plan.route.clone();
-        move |error| Failure {
+        move |error| RouteFailure {
             route,
             doing,
             error,

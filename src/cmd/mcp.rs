@@ -10,7 +10,7 @@ use crate::exit::Exit;
 use crate::mcp::{DEFAULT_BUDGET, Server};
 use crate::session::{RunError, Session};
 use crate::settings::Settings;
-use crate::transcript::{Header, Recorder};
+use crate::transcript::{Recorder, TranscriptHeader};
 
 /// Serves the tools over stdio, recording every call to `record` when given; the exit code.
 pub async fn serve(settings: &Settings, record: Option<&Path>) -> Result<Exit, RunError> {
@@ -23,7 +23,7 @@ pub async fn serve(settings: &Settings, record: Option<&Path>) -> Result<Exit, R
         .start()
         .await?;
     let recorder = record
-        .map(|path| Recorder::create(path, &Header::new(session.base().as_str())))
+        .map(|path| Recorder::create(path, &TranscriptHeader::new(session.base().as_str())))
         .transpose()?;
     let server = Server::new(session, recorder);
     let inner = Arc::clone(&server.inner);

@@ -97,7 +97,7 @@ pub enum GuardrailError {
 
 /// What the guardrail says about one action.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub enum GuardrailVerdict {
     /// No rule matched.
     Pass,
     /// A `deny` rule matched: the rule, in words.
@@ -196,14 +196,14 @@ impl Guardrail {
 
     /// What the guardrail says about `class` on `anchor` (when the target is one) at
     /// `route`. A deny rule wins over an ask rule.
-    pub fn judge(&self, anchor: Option<&str>, class: ActionClass, route: &str) -> Verdict {
+    pub fn judge(&self, anchor: Option<&str>, class: ActionClass, route: &str) -> GuardrailVerdict {
         if let Some(rule) = self.deny.iter().find(|r| r.matches(anchor, class, route)) {
-            return Verdict::Deny(rule.describe());
+            return GuardrailVerdict::Deny(rule.describe());
         }
         if let Some(rule) = self.ask.iter().find(|r| r.matches(anchor, class, route)) {
-            return Verdict::Ask(rule.describe());
+            return GuardrailVerdict::Ask(rule.describe());
         }
-        Verdict::Pass
+        GuardrailVerdict::Pass
     }
 }
 
@@ -222,24 +222,27 @@ mod tests {
         );
         assert_eq!(
             g.judge(Some("claim.delete"), ActionClass::Act, "/claims"),
-            Verdict::Deny("{anchor: *.delete}".into())
+            GuardrailVerdict::Deny("{anchor: *.delete}".into())
         );
         assert_eq!(
             g.judge(Some("user.name"), ActionClass::Type, "/admin/users"),
-            Verdict::Deny("{class: type, route: /admin/*}".into())
+            GuardrailVerdict::Deny("{class: type, route: /admin/*}".into())
         );
         assert_eq!(
             g.judge(Some("user.name"), ActionClass::Type, "/users"),
-            Verdict::Pass
+            GuardrailVerdict::Pass
         );
         assert_eq!(
             g.judge(Some("order.submit"), ActionClass::Act, "/orders/1"),
-            Verdict::Ask("{anchor: order.submit}".into())
+            GuardrailVerdict::Ask("{anchor: order.submit}".into())
         );
-        assert_eq!(g.judge(None, ActionClass::Act, "/danger"), Verdict::Pass);
+        assert_eq!(
+            g.judge(None, ActionClass::Act, "/danger"),
+            GuardrailVerdict::Pass
+        );
         assert!(matches!(
             g.judge(Some("x.y"), ActionClass::Act, "/danger"),
-            Verdict::Ask(_)
+            GuardrailVerdict::Ask(_)
         ));
     }
 

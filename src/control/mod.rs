@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio::sync::{oneshot, watch};
 
-pub use guardrail::{Guardrail, GuardrailError, Rule, Verdict as GuardrailVerdict};
+pub use guardrail::{Guardrail, GuardrailError, GuardrailVerdict, Rule};
 
 /// Names a tab within a run.
 pub type TabId = u64;
@@ -459,7 +459,7 @@ pub type Asker = Arc<dyn Fn(String) -> futures::future::BoxFuture<'static, Answe
 /// Everything the gates of one journey's tools consult: the hub and the tab, the run that
 /// owns it, the consent policy and who can answer, the guardrail.
 #[derive(Clone)]
-pub struct Control {
+pub struct TabGates {
     /// The run's hub.
     pub hub: Arc<Hub>,
     /// The journey's tab in the hub.

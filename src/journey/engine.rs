@@ -15,7 +15,7 @@ use super::outcome::{self, FailureCode, Outcome};
 use crate::browser::Tab;
 use crate::screen::View;
 use crate::snapshot::{SnapshotError, SnapshotOptions, SnapshotStore};
-use crate::tools::{AllowedSet, ErrorCode, RoundTrip, Target, Tools};
+use crate::tools::{AllowedSet, ErrorCode, RoundTrip, TargetRef, Tools};
 
 /// Resource limits of one journey.
 #[derive(Debug, Clone)]
@@ -383,7 +383,7 @@ fn view_options(map: &rhai::Map, budget: Option<usize>) -> Result<View, Box<Eval
 
 /// A target written as a map: `#{node: 17}` (a control without an anchor, from a read with
 /// `nodes: true`) or `#{x: 120, y: 340}` (a point in the coordinates of the page).
-fn target_of(map: &rhai::Map) -> Result<Target, Box<EvalAltResult>> {
+fn target_of(map: &rhai::Map) -> Result<TargetRef, Box<EvalAltResult>> {
     let number = |key: &str| -> Result<Option<f64>, Box<EvalAltResult>> {
         match map.get(key) {
             None => Ok(None),
@@ -415,14 +415,14 @@ fn target_of(map: &rhai::Map) -> Result<Target, Box<EvalAltResult>> {
             .as_int()
             .ok()
             .and_then(|n| u64::try_from(n).ok())
-            .map(Target::Node)
+            .map(TargetRef::Node)
             .ok_or_else(|| {
                 fail_map(
                     ErrorCode::InvalidArgument,
                     &format!("`node` takes a node id from a read, not `{node}`"),
                 )
             }),
-        (None, Some(x), Some(y)) => Ok(Target::Point { x, y }),
+        (None, Some(x), Some(y)) => Ok(TargetRef::Point { x, y }),
         _ => Err(fail_map(
             ErrorCode::InvalidArgument,
             "a target map is `#{node: N}` or `#{x: X, y: Y}`",

@@ -16,7 +16,7 @@ use crate::audit::PerceptionAudit;
 /// What a control is and shows: its anchor and key, its name, role and state, its region.
 /// Both layers tell these alike — the raw one as the collector read them, the inferred one
 /// as it shows them — so one record serves both: a [`RawControl`] holds its facts, and a
-/// [`Control`] is a view of that record that reaches its facts only. Reading and showing
+/// [`Control`](super::Control) is a view of that record that reaches its facts only. Reading and showing
 /// 50,000 controls then shares their records instead of copying every string of them.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 pub struct Facts {

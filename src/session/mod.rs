@@ -22,11 +22,11 @@ pub use error::RunError;
 use crate::browser::{BrowserError, Chromium, ChromiumTab};
 use crate::control::cookies::{Cookie, Profile};
 use crate::control::page::{self, ControlPage};
-use crate::control::{Asker, Control, Guardrail, Hub, JourneyKind, TabId};
+use crate::control::{Asker, Guardrail, Hub, JourneyKind, TabGates, TabId};
 use crate::registry::{Registry, RegistryError};
 use crate::settings::Settings;
 use crate::tools::Tools;
-use crate::trace::{Header, Trace};
+use crate::trace::{Trace, TraceHeader};
 
 /// One command's run: the app, the browser (once asked for), the registry and the gates
 /// every tab it opens shares. Close it with [`Session::close`].
@@ -160,9 +160,9 @@ impl Session {
 
     /// The gates of a tab opened for `open`: its place in the hub, the consent policy (the
     /// journey kind's default unless `--consent` says), who can answer, the guardrail.
-    fn control(&self, open: &Open) -> Control {
+    fn control(&self, open: &Open) -> TabGates {
         use std::io::IsTerminal;
-        Control {
+        TabGates {
             hub: Arc::clone(&self.hub),
             tab: self.hub.register(&self.run, &open.name),
             run: self.run.clone(),
@@ -325,7 +325,7 @@ async fn start_trace(
     journey: &Path,
     browser: &str,
 ) -> Option<Arc<Trace>> {
-    let header = Header::new(
+    let header = TraceHeader::new(
         name,
         journey,
         browser,

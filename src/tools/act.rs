@@ -7,7 +7,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::consent::Subject;
-use super::target::Target;
+use super::target::TargetRef;
 use super::{Attribution, Changes, ErrorCode, Outcome, RoundTrip, ToolError, Tools, Verb};
 use super::{browser_error, capture_error};
 use crate::anchor::{AnchorId, AnchorRef};
@@ -44,7 +44,7 @@ impl<T: Tab> Tools<T> {
     /// An action on an anchor written the way journeys write it.
     pub(super) async fn act(&self, act: Act<'_>, target: &str, key: Option<&str>) -> RoundTrip {
         match parse_target(target, key) {
-            Ok(anchor) => self.act_on(act, &Target::Anchor(anchor)).await,
+            Ok(anchor) => self.act_on(act, &TargetRef::Anchor(anchor)).await,
             Err(e) => {
                 let outcome = async { Err((None, e)) };
                 self.call(act.kind(), Some(target), None, outcome).await
@@ -53,7 +53,7 @@ impl<T: Tab> Tools<T> {
     }
 
     /// An action on any kind of target.
-    pub(super) async fn act_on(&self, act: Act<'_>, target: &Target) -> RoundTrip {
+    pub(super) async fn act_on(&self, act: Act<'_>, target: &TargetRef) -> RoundTrip {
         let shown = target.to_string();
         let subject = Subject {
             target,
@@ -71,7 +71,7 @@ impl<T: Tab> Tools<T> {
             .await
     }
 
-    pub(super) async fn act_inner(&self, act: &Act<'_>, anchor: &Target) -> Outcome {
+    pub(super) async fn act_inner(&self, act: &Act<'_>, anchor: &TargetRef) -> Outcome {
         if let Ok(mut ms) = self.memory.frame_ms.lock() {
             *ms = None;
         }
@@ -122,7 +122,7 @@ impl<T: Tab> Tools<T> {
     /// fill's time: a window armed in the first trip runs during that frame instead of
     /// after it. A field the page could not type into gets `Input.insertText` between the
     /// two, as every fill did before, and its `change` and whole window in the second.
-    async fn fill_in(&self, text: &str, target: &Target) -> Outcome {
+    async fn fill_in(&self, text: &str, target: &TargetRef) -> Outcome {
         let act = Act::Fill(text);
         let mut args = self.prepare_args(&act, target);
         // The value each kind of field ends with; the page knows the field's kind.
@@ -164,7 +164,7 @@ impl<T: Tab> Tools<T> {
     pub(super) async fn prepare(
         &self,
         act: &Act<'_>,
-        target: &Target,
+        target: &TargetRef,
     ) -> Result<Prepared, ToolError> {
         let args = self.prepare_args(act, target);
         let json = self.collect("prepare", &args).await?;
@@ -172,14 +172,14 @@ impl<T: Tab> Tools<T> {
     }
 
     /// What `prepare` (and `fill`, which starts with it) is given.
-    fn prepare_args(&self, act: &Act<'_>, target: &Target) -> serde_json::Value {
+    fn prepare_args(&self, act: &Act<'_>, target: &TargetRef) -> serde_json::Value {
         let (mode, text) = match act {
             Act::Invoke => ("invoke", None),
             Act::Press(_) => ("press", None),
             Act::Fill(text) => ("fill", Some(*text)),
         };
         let mut args = target.args();
-        if let Target::Point { .. } = target {
+        if let TargetRef::Point { .. } = target {
             // The document the point was read from: the held read's token is `doc:epoch`.
             let doc = self
                 .held_token()
@@ -199,7 +199,7 @@ impl<T: Tab> Tools<T> {
     pub(super) async fn settle(
         &self,
         act: &Act<'_>,
-        anchor: &Target,
+        anchor: &TargetRef,
         expected: Option<&str>,
         watch: T::LoadWatch,
     ) -> Result<(InferredState, Option<Changes>), ToolError> {

@@ -11,7 +11,7 @@ use super::consent::Subject;
 use super::gate::{self, Action, AllowedSet, Gate, GateContext, Passage, Verb};
 use super::{ActionClass, Outcome, RoundTrip, Tools, ms_since};
 use crate::browser::Tab;
-use crate::control::{ConsentPolicy, Control, JourneyKind};
+use crate::control::{ConsentPolicy, JourneyKind, TabGates};
 use crate::trace::{Trace, Viewport};
 
 /// What the gates consult beside the call itself: the classes permitted now, the run's
@@ -22,7 +22,7 @@ pub(super) struct GateState {
     pub(super) allowed: Mutex<AllowedSet>,
     /// The run's hub, tab, consent policy and guardrail; `None`: nobody can take the tab
     /// and consent is `allow`.
-    pub(super) control: Option<Control>,
+    pub(super) control: Option<TabGates>,
     /// A read returned untrusted page text (typing asks after it, for agents).
     pub(super) untrusted_read: AtomicBool,
     /// How often control had come back from the person when last seen.
@@ -39,13 +39,13 @@ impl<T: Tab> Tools<T> {
     }
 
     /// The same tools, gated by the run's hub (tab control), consent and guardrail.
-    pub fn with_control(mut self, control: Control) -> Tools<T> {
+    pub fn with_control(mut self, control: TabGates) -> Tools<T> {
         self.gates.control = Some(control);
         self
     }
 
     /// The hub, tab and policies the calls are gated by, if any.
-    pub fn control(&self) -> Option<&Control> {
+    pub fn control(&self) -> Option<&TabGates> {
         self.gates.control.as_ref()
     }
 

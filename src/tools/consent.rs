@@ -7,17 +7,17 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::gate::{Action, Verb};
-use super::target::Target;
+use super::target::TargetRef;
 use super::{Attribution, ErrorCode, Outcome, RoundTrip, ToolError, Tools, ms_since};
 use crate::browser::Tab;
 use crate::collector;
-use crate::control::{Answer, Control};
+use crate::control::{Answer, TabGates};
 
 /// What an acting call does to its target, for the question.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Subject<'a> {
     /// The target.
-    pub target: &'a Target,
+    pub target: &'a TargetRef,
     /// The key pressed (`press`).
     pub key_name: Option<&'a str>,
     /// The text typed (`fill`).
@@ -53,23 +53,23 @@ impl<T: Tab> Tools<T> {
     }
 
     /// The label of the target as the last read saw it, and whether it is a secret field.
-    fn seen(&self, target: &Target) -> Option<(String, bool)> {
+    fn seen(&self, target: &TargetRef) -> Option<(String, bool)> {
         let held = self.memory.held.lock().ok()?;
         let raw = &held.as_ref()?.raw;
         match target {
-            Target::Anchor(a) => raw
+            TargetRef::Anchor(a) => raw
                 .controls
                 .iter()
                 .find(|c| c.anchor == a.id.as_str() && c.key.as_deref() == a.key.as_deref())
                 .map(|c| (c.label.to_string(), c.secret)),
-            Target::Node(n) => raw
+            TargetRef::Node(n) => raw
                 .evidence
                 .as_ref()?
                 .unanchored
                 .iter()
                 .find(|u| u.node == *n)
                 .map(|u| (u.label.clone(), false)),
-            Target::Point { .. } => None,
+            TargetRef::Point { .. } => None,
         }
     }
 
@@ -77,7 +77,7 @@ impl<T: Tab> Tools<T> {
     /// terminal when there is one; else nobody can be asked. Never a silent yes.
     pub(super) async fn ask(
         &self,
-        control: &Control,
+        control: &TabGates,
         question: &str,
         why: &str,
     ) -> Result<String, ToolError> {

@@ -394,7 +394,7 @@ impl GateContext<'_> {
 
 /// One gate's verdict on one action, as the trace records it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Verdict {
+pub struct GateVerdict {
     /// Which gate.
     pub gate: Gate,
     /// It let the action through.
@@ -407,7 +407,7 @@ pub struct Verdict {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Passage {
     /// The verdicts; gates after a refusal are not asked.
-    pub verdicts: Vec<Verdict>,
+    pub verdicts: Vec<GateVerdict>,
     /// Why the action was refused, when it was.
     pub refusal: Option<ToolError>,
     /// The gates passed so far, but a person must be asked (why): the consent verdict is
@@ -427,13 +427,13 @@ impl Passage {
     pub fn answered(&mut self, verdict: Result<String, ToolError>) {
         self.ask = None;
         match verdict {
-            Ok(detail) => self.verdicts.push(Verdict {
+            Ok(detail) => self.verdicts.push(GateVerdict {
                 gate: Gate::Consent,
                 passed: true,
                 detail: Some(detail),
             }),
             Err(refusal) => {
-                self.verdicts.push(Verdict {
+                self.verdicts.push(GateVerdict {
                     gate: Gate::Consent,
                     passed: false,
                     detail: Some(refusal.message.clone()),
@@ -445,7 +445,7 @@ impl Passage {
 
     /// A gate checked again refused (the person took the tab while consent was asked).
     pub fn refused_late(&mut self, gate: Gate, refusal: ToolError) {
-        self.verdicts.push(Verdict {
+        self.verdicts.push(GateVerdict {
             gate,
             passed: false,
             detail: Some(refusal.message.clone()),
@@ -461,13 +461,13 @@ pub fn pass(action: &Action, cx: &GateContext<'_>) -> Passage {
     let mut ask = None;
     for gate in Gate::ORDER {
         match gate.check(action, cx, &mut ask) {
-            Decision::Pass(detail) => verdicts.push(Verdict {
+            Decision::Pass(detail) => verdicts.push(GateVerdict {
                 gate,
                 passed: true,
                 detail,
             }),
             Decision::Refuse(refusal) => {
-                verdicts.push(Verdict {
+                verdicts.push(GateVerdict {
                     gate,
                     passed: false,
                     detail: Some(refusal.message.clone()),

@@ -30,11 +30,11 @@ use url::Url;
 
 pub use error::{Attribution, ErrorCode, ToolError};
 pub use gate::{
-    Action, ActionClass, AllowedSet, Gate, GateContext, Passage, UnknownClass, Verb, Verdict,
+    Action, ActionClass, AllowedSet, Gate, GateContext, GateVerdict, Passage, UnknownClass, Verb,
     pass as pass_gates,
 };
 pub use result::{Changes, RoundTrip};
-pub use target::Target;
+pub use target::TargetRef;
 
 use act::Act;
 use call::GateState;
@@ -317,17 +317,17 @@ impl<T: Tab> Tools<T> {
 
     /// [`invoke`](Tools::invoke) on any kind of target: an anchor, a node of the latest
     /// read's evidence, or a point (pressed exactly there, whatever lies there).
-    pub async fn invoke_target(&self, target: &Target) -> RoundTrip {
+    pub async fn invoke_target(&self, target: &TargetRef) -> RoundTrip {
         self.act_on(Act::Invoke, target).await
     }
 
     /// [`press`](Tools::press) on any kind of target.
-    pub async fn press_target(&self, target: &Target, key_name: &str) -> RoundTrip {
+    pub async fn press_target(&self, target: &TargetRef, key_name: &str) -> RoundTrip {
         self.act_on(Act::Press(key_name), target).await
     }
 
     /// [`fill`](Tools::fill) on any kind of target.
-    pub async fn fill_target(&self, target: &Target, text: &str) -> RoundTrip {
+    pub async fn fill_target(&self, target: &TargetRef, text: &str) -> RoundTrip {
         self.act_on(Act::Fill(text), target).await
     }
 

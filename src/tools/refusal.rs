@@ -3,7 +3,7 @@
 //! screen.
 
 use super::act::Act;
-use super::target::Target;
+use super::target::TargetRef;
 use super::{ErrorCode, ToolError, Tools, capture_error};
 use crate::anchor::AnchorRef;
 use crate::browser::Tab;
@@ -13,7 +13,7 @@ impl<T: Tab> Tools<T> {
     pub(super) fn check(
         &self,
         act: &Act<'_>,
-        target: &Target,
+        target: &TargetRef,
         p: &Prepared,
     ) -> Result<(), ToolError> {
         let named = match &p.label {
@@ -24,20 +24,20 @@ impl<T: Tab> Tools<T> {
         let err = |code, message: String| Err(ToolError::new(code, message));
         match (p.status.as_str(), target) {
             ("ok", _) => Ok(()),
-            ("not_found", Target::Anchor(anchor)) => Err(self.missing(anchor, p, &route)),
-            ("not_found" | "stale", Target::Node(n)) => err(
+            ("not_found", TargetRef::Anchor(anchor)) => Err(self.missing(anchor, p, &route)),
+            ("not_found" | "stale", TargetRef::Node(n)) => err(
                 ErrorCode::StaleRead,
                 format!(
                     "node {n} is not on {route} any more: it came from a read taken before the page changed; read the screen again"
                 ),
             ),
-            ("stale", Target::Point { .. }) => err(
+            ("stale", TargetRef::Point { .. }) => err(
                 ErrorCode::StaleRead,
                 format!(
                     "{target} came from a read of another page: {route} has loaded since; read the screen again"
                 ),
             ),
-            ("not_found", Target::Point { .. }) => err(
+            ("not_found", TargetRef::Point { .. }) => err(
                 ErrorCode::NotOnScreen,
                 format!("nothing on {route} lies at {target}"),
             ),

@@ -9,7 +9,7 @@ use crate::anchor::AnchorRef;
 
 /// The target of an action.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Target {
+pub enum TargetRef {
     /// An anchor, with its key for repeated controls.
     Anchor(AnchorRef),
     /// A control without an anchor, by the `node` id a read's evidence gave it. It names the
@@ -25,31 +25,31 @@ pub enum Target {
     },
 }
 
-impl Target {
+impl TargetRef {
     /// The collector's arguments naming this target.
     pub(crate) fn args(&self) -> serde_json::Value {
         match self {
-            Target::Anchor(a) => json!({"anchor": a.id.as_str(), "key": a.key}),
-            Target::Node(n) => json!({"node": n}),
-            Target::Point { x, y } => json!({"point": [x, y]}),
+            TargetRef::Anchor(a) => json!({"anchor": a.id.as_str(), "key": a.key}),
+            TargetRef::Node(n) => json!({"node": n}),
+            TargetRef::Point { x, y } => json!({"point": [x, y]}),
         }
     }
 
     /// The anchor, when the target is one.
     pub fn anchor(&self) -> Option<&AnchorRef> {
         match self {
-            Target::Anchor(a) => Some(a),
+            TargetRef::Anchor(a) => Some(a),
             _ => None,
         }
     }
 }
 
-impl fmt::Display for Target {
+impl fmt::Display for TargetRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Target::Anchor(a) => write!(f, "{a}"),
-            Target::Node(n) => write!(f, "node {n}"),
-            Target::Point { x, y } => write!(f, "the point ({x}, {y})"),
+            TargetRef::Anchor(a) => write!(f, "{a}"),
+            TargetRef::Node(n) => write!(f, "node {n}"),
+            TargetRef::Point { x, y } => write!(f, "the point ({x}, {y})"),
         }
     }
 }
@@ -60,12 +60,12 @@ mod tests {
 
     #[test]
     fn targets_name_themselves_and_their_collector_arguments() {
-        let a = Target::Anchor(AnchorRef::parse("claims.open[1042]").unwrap());
+        let a = TargetRef::Anchor(AnchorRef::parse("claims.open[1042]").unwrap());
         assert_eq!(a.to_string(), "claims.open[1042]");
         assert_eq!(a.args(), json!({"anchor": "claims.open", "key": "1042"}));
-        assert_eq!(Target::Node(7).to_string(), "node 7");
-        assert_eq!(Target::Node(7).args(), json!({"node": 7}));
-        let p = Target::Point { x: 10.0, y: 20.5 };
+        assert_eq!(TargetRef::Node(7).to_string(), "node 7");
+        assert_eq!(TargetRef::Node(7).args(), json!({"node": 7}));
+        let p = TargetRef::Point { x: 10.0, y: 20.5 };
         assert_eq!(p.to_string(), "the point (10, 20.5)");
         assert_eq!(p.args(), json!({"point": [10.0, 20.5]}));
     }

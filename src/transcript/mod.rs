@@ -1,6 +1,6 @@
 //! Transcripts: what an agent did over MCP, as JSON lines, so that CI can replay it.
 //!
-//! The first line is a [`Header`]; every other line is one [`Step`]: the tool, its
+//! The first line is a [`TranscriptHeader`]; every other line is one [`Step`]: the tool, its
 //! arguments (a secret field's text replaced by `[redacted]`), and the round-trip result
 //! exactly as the agent received it — page text included, as evidence of what it saw.
 //! `waymark run` treats `*.agent.jsonl` files as agent journeys (see [`replay`]).
@@ -19,7 +19,7 @@ pub const SUFFIX: &str = ".agent.jsonl";
 
 /// What the first line of a transcript says.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Header {
+pub struct TranscriptHeader {
     /// Always `waymark-agent-transcript`.
     pub transcript: String,
     /// The format's version (1).
@@ -30,10 +30,10 @@ pub struct Header {
     pub base_url: String,
 }
 
-impl Header {
+impl TranscriptHeader {
     /// The header of a transcript recorded now against `base_url`.
-    pub fn new(base_url: &str) -> Header {
-        Header {
+    pub fn new(base_url: &str) -> TranscriptHeader {
+        TranscriptHeader {
             transcript: KIND.to_string(),
             version: 1,
             waymark: env!("CARGO_PKG_VERSION").to_string(),
@@ -91,7 +91,7 @@ pub struct Recorder {
 
 impl Recorder {
     /// Creates (or truncates) `path` and writes the header.
-    pub fn create(path: &Path, header: &Header) -> Result<Recorder, TranscriptError> {
+    pub fn create(path: &Path, header: &TranscriptHeader) -> Result<Recorder, TranscriptError> {
         let io = |source| TranscriptError::Io {
             path: path.to_path_buf(),
             source,
@@ -142,7 +142,7 @@ pub struct Transcript {
     /// The file.
     pub path: PathBuf,
     /// The header.
-    pub header: Header,
+    pub header: TranscriptHeader,
     /// The calls, in order.
     pub steps: Vec<Step>,
 }
@@ -168,7 +168,7 @@ impl Transcript {
                 continue;
             }
             if header.is_none() {
-                let h: Header =
+                let h: TranscriptHeader =
                     serde_json::from_str(&line).map_err(|e| format(i + 1, e.to_string()))?;
                 if h.transcript != KIND || h.version != 1 {
                     return Err(format(
@@ -255,7 +255,8 @@ mod tests {
     fn a_recorded_transcript_reads_back_step_by_step() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/first.agent.jsonl");
-        let recorder = Recorder::create(&path, &Header::new("http://127.0.0.1:1/")).unwrap();
+        let recorder =
+            Recorder::create(&path, &TranscriptHeader::new("http://127.0.0.1:1/")).unwrap();
         recorder.record(
             "navigate",
             serde_json::json!({"route": "/claims"}),
@@ -285,7 +286,7 @@ mod tests {
         assert!(err.contains("line 1"), "{err}");
         std::fs::write(
             &path,
-            format!("{}\nnot json\n", json_line(&Header::new("u"))),
+            format!("{}\nnot json\n", json_line(&TranscriptHeader::new("u"))),
         )
         .unwrap();
         let err = Transcript::load("x", &path).unwrap_err().to_string();

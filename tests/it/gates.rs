@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use waymark::browser::Tab;
-use waymark::control::{ConsentPolicy, Control, Guardrail, Hub, JourneyKind, TabState};
+use waymark::control::{ConsentPolicy, Guardrail, Hub, JourneyKind, TabGates, TabState};
 use waymark::tools::{ErrorCode, Tools};
 
 use crate::cli::{anchors, journey, run_journey, waymark};
@@ -14,7 +14,7 @@ use crate::harness::{block_on, control as control_of, failed, ok, open, probed_t
 
 fn gated<T: Tab>(tools: Tools<T>, hub: &Arc<Hub>, consent: ConsentPolicy) -> (Tools<T>, u64) {
     let tab = hub.register("run-a", "test");
-    let control = Control {
+    let control = TabGates {
         consent,
         ..script_control(hub, tab, "run-a")
     };
@@ -23,8 +23,8 @@ fn gated<T: Tab>(tools: Tools<T>, hub: &Arc<Hub>, consent: ConsentPolicy) -> (To
 
 /// A scripted journey's gates on `tab` for `run`: consent `allow`, nobody on a terminal,
 /// no guardrail, no client to ask.
-fn script_control(hub: &Arc<Hub>, tab: u64, run: &str) -> Control {
-    Control {
+fn script_control(hub: &Arc<Hub>, tab: u64, run: &str) -> TabGates {
+    TabGates {
         hub: Arc::clone(hub),
         tab,
         run: run.into(),
@@ -135,7 +135,7 @@ fn the_guardrail_denies_before_anyone_is_asked_and_names_itself() {
         .expect("a guardrail");
     let (tools, _) = tools();
     let tab = hub.register("run-a", "test");
-    let tools = tools.with_control(Control {
+    let tools = tools.with_control(TabGates {
         guardrail: Some(Arc::new(rail)),
         ..script_control(&hub, tab, "run-a")
     });
@@ -273,7 +273,7 @@ fn agents_ask_before_typing_after_untrusted_text_was_read() {
     let hub = Arc::new(Hub::new());
     let (tools, _) = tools();
     let tab = hub.register("run-a", "agent");
-    let tools = tools.with_control(Control {
+    let tools = tools.with_control(TabGates {
         kind: JourneyKind::Agent,
         ..script_control(&hub, tab, "run-a")
     });

@@ -2,7 +2,7 @@
 //! or without an anchor, the browser's chrome) stays with the runner; scripts see only the
 //! inferred state.
 
-use waymark::tools::{Target, ToolOptions};
+use waymark::tools::{TargetRef, ToolOptions};
 
 use crate::cli::{journey, run_journey};
 use crate::harness::{block_on, ok, open, tools, tools_with};
@@ -199,7 +199,7 @@ fn evidence_stands_through_a_fill_and_not_through_a_button_value() {
         probe.run("window.__waymark.cache.ev.kept = true").await;
         ok(&tools.fill("evidence.name", "Ada Lovelace").await);
         ok(&tools
-            .fill_target(&Target::Node(loose(&tools)), "by the door")
+            .fill_target(&TargetRef::Node(loose(&tools)), "by the door")
             .await);
         assert_eq!(probe.value("!!window.__waymark.cache.ev.kept").await, true);
         let after = tools.last_observation().expect("a read is held").evidence;

@@ -18,7 +18,7 @@ use waymark::tools::{
     Action, AllowedSet, Attribution, Changes, ErrorCode, GateContext, RoundTrip, ToolError,
     ToolOptions, Verb, pass_gates,
 };
-use waymark::trace::{Header, Trace};
+use waymark::trace::{Trace, TraceHeader};
 
 use crate::harness::{block_on, open, tools_with};
 
@@ -211,8 +211,8 @@ fn lines(path: &Path) -> Vec<String> {
         .collect()
 }
 
-fn header() -> Header {
-    Header::new(
+fn header() -> TraceHeader {
+    TraceHeader::new(
         "shapes",
         Path::new("shapes.rhai"),
         "HeadlessChrome/1.0",

@@ -2,7 +2,7 @@
 //! (stale once the page dropped it), and a point in page coordinates.
 
 use waymark::screen::View;
-use waymark::tools::{ErrorCode, Target};
+use waymark::tools::{ErrorCode, TargetRef};
 
 use crate::cli::{journey, run_journey};
 use crate::harness::{block_on, control, failed, ok, open, probed_tools, tools};
@@ -28,7 +28,7 @@ fn a_control_without_an_anchor_is_invoked_by_its_node() {
             .find(|n| n.label == "Plain button")
             .expect("the unanchored button is listed");
         assert_eq!(plain.role, "button");
-        let rt = tools.invoke_target(&Target::Node(plain.node)).await;
+        let rt = tools.invoke_target(&TargetRef::Node(plain.node)).await;
         ok(&rt);
         assert_eq!(rt.label.as_deref(), Some("Plain button"));
         assert_eq!(
@@ -44,7 +44,7 @@ fn a_control_without_an_anchor_is_invoked_by_its_node() {
 
         // A new document: the node is gone, and the read it came from is stale.
         open(&tools, "/widgets").await;
-        let rt = tools.invoke_target(&Target::Node(plain.node)).await;
+        let rt = tools.invoke_target(&TargetRef::Node(plain.node)).await;
         let e = failed(&rt, ErrorCode::StaleRead);
         assert!(e.message.contains("read the screen again"), "{}", e.message);
         tools.close().await;
@@ -64,7 +64,7 @@ fn a_point_is_pressed_exactly_there() {
             .expect("the counter is read");
         let [x, y, w, h] = counter.bbox.map(|v| v as f64);
         let rt = tools
-            .invoke_target(&Target::Point {
+            .invoke_target(&TargetRef::Point {
                 x: x + w / 2.0,
                 y: y + h / 2.0,
             })
@@ -76,7 +76,7 @@ fn a_point_is_pressed_exactly_there() {
         );
         // Beyond the document: nothing lies there.
         let rt = tools
-            .invoke_target(&Target::Point {
+            .invoke_target(&TargetRef::Point {
                 x: 5.0,
                 y: 1_000_000.0,
             })
@@ -84,7 +84,7 @@ fn a_point_is_pressed_exactly_there() {
         failed(&rt, ErrorCode::NotOnScreen);
 
         // A point read off one document is stale on the next one.
-        let point = Target::Point {
+        let point = TargetRef::Point {
             x: x + w / 2.0,
             y: y + h / 2.0,
         };

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use waymark::screen::View;
 use waymark::tools::{AllowedSet, Attribution, ErrorCode, ToolOptions};
-use waymark::trace::{Header, Trace};
+use waymark::trace::{Trace, TraceHeader};
 
 use crate::cli::{anchors, waymark};
 use crate::harness::{block_on, control, failed, ok, open, probed_tools, shared, tools_with};
@@ -26,9 +26,9 @@ fn of_kind<'a>(lines: &'a [Value], kind: &str) -> Vec<&'a Value> {
     lines.iter().filter(|l| l["kind"] == kind).collect()
 }
 
-fn header(journey: &str) -> Header {
+fn header(journey: &str) -> TraceHeader {
     let shared = shared();
-    Header::new(
+    TraceHeader::new(
         journey,
         Path::new("t.rhai"),
         shared.browser().version(),
