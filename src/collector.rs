@@ -14,8 +14,8 @@ mod source;
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::screen::Changes;
 use crate::screen::{Chrome, Evidence, RawControl, RawObservation, Records, Text, parse_reply};
-use crate::tools::Changes;
 
 use source::SOURCE;
 

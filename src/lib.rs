@@ -10,7 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod anchor;
-pub mod audit;
+pub use screen::audit;
 pub mod bench;
 pub mod browser;
 pub mod cli;
@@ -27,8 +27,10 @@ pub mod exit;
 pub mod journey;
 mod logging;
 mod mcp;
+pub mod protocol;
 pub mod read;
 pub mod registry;
+pub mod replay;
 mod report;
 pub mod run;
 pub mod screen;
@@ -36,7 +38,7 @@ pub mod session;
 pub mod settings;
 pub mod snapshot;
 pub mod tools;
-pub mod trace;
+pub use tools::trace;
 pub mod transcript;
 
 /// Keeps the memory a read frees for the next read instead of handing it back to the

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::audit::PerceptionAudit;
+use crate::screen::audit::PerceptionAudit;
 use crate::screen::{CutAt, InferredState, Truncation};
 
 /// `read --json --audit`: the screen with its audit beside its fields.

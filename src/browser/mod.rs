@@ -11,7 +11,10 @@ mod launch;
 mod naive;
 
 use std::future::Future;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
+
+use crate::control::ScreenshotSource;
 
 pub use accessibility::AxView;
 pub use chromium::{Chromium, ChromiumTab, TabCamera};
@@ -201,4 +204,26 @@ pub enum BrowserError {
     /// Any other protocol failure.
     #[error("browser protocol error: {0}")]
     Protocol(String),
+}
+
+/// A [`ScreenshotSource`] over a tab held weakly: once the tab is gone, it says so.
+pub fn screenshot_source<T: Tab + 'static>(tab: Weak<T>) -> ScreenshotSource {
+    Arc::new(move || {
+        let tab = tab.clone();
+        Box::pin(async move {
+            let tab = tab.upgrade().ok_or("the tab is closed")?;
+            tab.screenshot().await.map_err(|e| e.to_string())
+        })
+    })
+}
+
+/// A [`ScreenshotSource`] over a Chromium tab's camera (see [`ChromiumTab::camera`]): it
+/// does not keep the tab open.
+///
+/// [`ChromiumTab::camera`]: ChromiumTab::camera
+pub fn camera_source(camera: TabCamera) -> ScreenshotSource {
+    Arc::new(move || {
+        let camera = camera.clone();
+        Box::pin(async move { camera.screenshot().await.map_err(|e| e.to_string()) })
+    })
 }

@@ -12,7 +12,7 @@ use crate::run::{agent_journeys, compiled, exit_code, prepare_journeys, run_one,
 use crate::session::{RunError, Session};
 use crate::settings::{SNAPSHOT_DIR, Settings};
 use crate::snapshot::{SnapshotStore, UpdateMode};
-use crate::trace::TraceDir;
+use crate::tools::trace::TraceDir;
 
 /// Runs the journeys under `paths` (default `./journeys`) and returns the exit code.
 pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunError> {
@@ -69,7 +69,7 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
     }
     for agent in &agents {
         reporter.begin(&agent.name);
-        let outcome = crate::transcript::replay::run_one(&session, agent).await;
+        let outcome = crate::replay::run_one(&session, agent).await;
         reporter.finish(&outcome);
         outcomes.push(outcome);
     }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use globset::{Glob, GlobMatcher};
 use serde::{Deserialize, Deserializer};
 
-use crate::tools::ActionClass;
+use crate::protocol::ActionClass;
 
 /// A guardrail file, parsed.
 #[derive(Debug, Clone)]

@@ -400,7 +400,7 @@ impl Hub {
             .collect()
     }
 
-    /// Registers how the control page shows `tab` (see [`page::screenshot_source`]).
+    /// Registers how the control page shows `tab` (see [`crate::browser::screenshot_source`]).
     pub fn set_screenshot(&self, tab: TabId, source: ScreenshotSource) {
         let mut s = self.lock();
         if s.tabs.contains_key(&tab) {

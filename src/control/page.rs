@@ -11,7 +11,7 @@
 //! there stays in their browser window.
 
 use std::io;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -21,8 +21,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
-use super::{Hub, HubError, ScreenshotSource, TabId, TabState};
-use crate::browser::{Tab, TabCamera};
+use super::{Hub, HubError, TabId, TabState};
 
 /// How long `api/state?since=N` waits for a change before answering with the same state.
 /// Below the hub's presence window, so a page that is only long-polling stays present.
@@ -80,28 +79,6 @@ pub async fn serve(hub: Arc<Hub>) -> Result<ControlPage, io::Error> {
     Ok(ControlPage {
         url: format!("http://{addr}/{token}/"),
         shutdown: Some(shutdown),
-    })
-}
-
-/// A [`ScreenshotSource`] over a tab held weakly: once the tab is gone, it says so.
-pub fn screenshot_source<T: Tab + 'static>(tab: Weak<T>) -> ScreenshotSource {
-    Arc::new(move || {
-        let tab = tab.clone();
-        Box::pin(async move {
-            let tab = tab.upgrade().ok_or("the tab is closed")?;
-            tab.screenshot().await.map_err(|e| e.to_string())
-        })
-    })
-}
-
-/// A [`ScreenshotSource`] over a Chromium tab's camera (see [`ChromiumTab::camera`]): it
-/// does not keep the tab open.
-///
-/// [`ChromiumTab::camera`]: crate::browser::ChromiumTab::camera
-pub fn camera_source(camera: TabCamera) -> ScreenshotSource {
-    Arc::new(move || {
-        let camera = camera.clone();
-        Box::pin(async move { camera.screenshot().await.map_err(|e| e.to_string()) })
     })
 }
 

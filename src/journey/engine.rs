@@ -11,8 +11,8 @@ use rhai::{Dynamic, Engine, EvalAltResult, Position, Scope};
 use tokio::runtime::Handle;
 
 use super::Journey;
-use super::outcome::{self, FailureCode, Outcome};
 use crate::browser::Tab;
+use crate::protocol::{self as outcome, FailureCode, Outcome};
 use crate::screen::View;
 use crate::snapshot::{SnapshotError, SnapshotOptions, SnapshotStore};
 use crate::tools::{AllowedSet, ErrorCode, RoundTrip, TargetRef, Tools};

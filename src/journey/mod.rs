@@ -2,12 +2,11 @@
 //! one by one through the [`crate::tools`] gateway.
 
 mod engine;
-mod outcome;
 
 use std::path::{Path, PathBuf};
 
+pub use crate::protocol::{Failure, FailureCode, FailureKind, Outcome};
 pub use engine::{JourneyEnv, Limits, run_journey};
-pub use outcome::{Failure, FailureCode, FailureKind, Outcome};
 
 /// One journey file, compiled.
 pub struct Journey {
@@ -102,7 +101,7 @@ pub fn compile_all(found: Vec<(String, PathBuf)>) -> Result<Vec<Journey>, Discov
             })?;
             let compiled = engine
                 .compile(&source)
-                .map_err(|e| outcome::syntax_failure(&path, &source, &e));
+                .map_err(|e| crate::protocol::syntax_failure(&path, &source, &e));
             Ok(Journey {
                 name,
                 path,

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use super::inferred::{Control, Controls, CutAt, InferredState, Node, Sealed, Truncation, View};
 use super::raw::{RawControl, RawObservation};
 use super::role::Role;
-use crate::audit::PerceptionAudit;
 use crate::registry::Registry;
+use crate::screen::audit::PerceptionAudit;
 
 /// The inference step: turns evidence into the state everything downstream reads.
 /// `route` is the URL made app-relative by the caller; `elapsed_ms` the read's own cost;

@@ -24,12 +24,15 @@
 //! the viewport, the enabled actionable ones, then the rest in document order — whole
 //! controls only — and shows what it kept in document order.
 
+pub mod audit;
+mod changes;
 mod infer;
 mod inferred;
 mod raw;
 mod role;
 mod text;
 
+pub use changes::Changes;
 pub use infer::{description_len, infer};
 pub use inferred::{Control, Controls, CutAt, InferredState, Node, Truncation, View};
 pub use raw::{

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::Text;
-use crate::audit::PerceptionAudit;
+use crate::screen::audit::PerceptionAudit;
 
 /// What a control is and shows: its anchor and key, its name, role and state, its region.
 /// Both layers tell these alike — the raw one as the collector read them, the inferred one

@@ -8,7 +8,7 @@ use crate::demo::DemoError;
 use crate::exit::Exit;
 use crate::journey::DiscoverError;
 use crate::registry::RegistryError;
-use crate::trace::TraceError;
+use crate::tools::trace::TraceError;
 
 /// Why a run could not start.
 #[derive(Debug, thiserror::Error)]

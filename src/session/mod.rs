@@ -26,7 +26,7 @@ use crate::control::{Asker, Guardrail, Hub, JourneyKind, TabGates, TabId};
 use crate::registry::{Registry, RegistryError};
 use crate::settings::Settings;
 use crate::tools::Tools;
-use crate::trace::{Trace, TraceHeader};
+use crate::tools::trace::{Trace, TraceHeader};
 
 /// One command's run: the app, the browser (once asked for), the registry and the gates
 /// every tab it opens shares. Close it with [`Session::close`].
@@ -146,7 +146,7 @@ impl Session {
         if self.gated {
             let control = self.control(&open);
             self.hub
-                .set_screenshot(control.tab, page::camera_source(camera));
+                .set_screenshot(control.tab, crate::browser::camera_source(camera));
             tab = Some(control.tab);
             tools = tools.with_control(control);
         }

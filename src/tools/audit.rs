@@ -5,10 +5,10 @@
 use std::time::Duration;
 
 use super::Tools;
-use crate::audit::{self, PerceptionAudit};
 use crate::browser::Tab;
 use crate::collector;
 use crate::screen::RawControl;
+use crate::screen::audit::{self, PerceptionAudit};
 
 impl<T: Tab> Tools<T> {
     /// Audits `controls`, the elements the page knows by `ids`. Chromium answers for one

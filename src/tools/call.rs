@@ -12,7 +12,7 @@ use super::gate::{self, Action, AllowedSet, Gate, GateContext, Passage, Verb};
 use super::{ActionClass, Outcome, RoundTrip, Tools, ms_since};
 use crate::browser::Tab;
 use crate::control::{ConsentPolicy, JourneyKind, TabGates};
-use crate::trace::{Trace, Viewport};
+use crate::tools::trace::{Trace, Viewport};
 
 /// What the gates consult beside the call itself: the classes permitted now, the run's
 /// hub, tab and policies, and what the page and the person did since the last call.

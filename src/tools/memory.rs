@@ -6,9 +6,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};
 
-use crate::audit::PerceptionAudit;
 use crate::collector::HeldRead;
 use crate::screen::RawObservation;
+use crate::screen::audit::PerceptionAudit;
 
 /// What reads remember.
 #[derive(Default)]

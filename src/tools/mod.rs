@@ -14,13 +14,13 @@ mod act;
 mod audit;
 mod call;
 mod consent;
-mod error;
 mod gate;
 mod memory;
 mod refusal;
 mod result;
 mod route;
 mod target;
+pub mod trace;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -28,12 +28,13 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use url::Url;
 
-pub use error::{Attribution, ErrorCode, ToolError};
+pub use crate::protocol::{Attribution, ErrorCode, ToolError};
+pub use crate::screen::Changes;
 pub use gate::{
     Action, ActionClass, AllowedSet, Gate, GateContext, GateVerdict, Passage, UnknownClass, Verb,
     pass as pass_gates,
 };
-pub use result::{Changes, RoundTrip};
+pub use result::RoundTrip;
 pub use target::TargetRef;
 
 use act::Act;
@@ -44,7 +45,7 @@ use crate::browser::{BrowserError, Tab};
 use crate::collector::{self, CollectorRead, HeldRead};
 use crate::registry::Registry;
 use crate::screen::{Chrome, InferredState, JsDialog, View, infer};
-use crate::trace::Trace;
+use crate::tools::trace::Trace;
 
 /// Bounds and caps the tools work within.
 #[derive(Debug, Clone)]

@@ -3,9 +3,7 @@
 //! The first line is a [`TranscriptHeader`]; every other line is one [`Step`]: the tool, its
 //! arguments (a secret field's text replaced by `[redacted]`), and the round-trip result
 //! exactly as the agent received it — page text included, as evidence of what it saw.
-//! `waymark run` treats `*.agent.jsonl` files as agent journeys (see [`replay`]).
-
-pub mod replay;
+//! `waymark run` treats `*.agent.jsonl` files as agent journeys (see [`crate::replay`]).
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};

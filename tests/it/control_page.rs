@@ -308,7 +308,10 @@ fn a_screenshot_of_a_chromium_tab_is_a_png_until_the_person_takes_it() {
     block_on(tab.navigate(url.as_str(), Duration::from_secs(20))).expect("open /claims");
     let tab = Arc::new(tab);
     let id = hub.register("run", "claims");
-    hub.set_screenshot(id, page::screenshot_source(Arc::downgrade(&tab)));
+    hub.set_screenshot(
+        id,
+        waymark::browser::screenshot_source(Arc::downgrade(&tab)),
+    );
     let shot = call(&page, "GET", &format!("api/tabs/{id}/screenshot"));
     assert_eq!(shot.status, 200, "{}", shot.text());
     assert!(

@@ -4,6 +4,7 @@
 mod fixtures;
 mod harness;
 
+mod architecture;
 mod audit;
 mod cli;
 mod control_page;

@@ -8,12 +8,12 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use super::{Step, Transcript};
 use crate::browser::Tab;
 use crate::journey::{Failure, FailureCode, FailureKind, Outcome};
 use crate::mcp::Call;
 use crate::session::{Open, Session};
 use crate::tools::{Attribution, ErrorCode, Tools};
+use crate::transcript::{Step, Transcript};
 
 /// The first step whose result no longer matches the recording.
 #[derive(Debug, Clone, PartialEq)]

@@ -17,9 +17,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::{RawControl, Role};
 use crate::browser::AxView;
-use crate::screen::{RawControl, Role};
-use crate::tools::Attribution;
+use crate::protocol::Attribution;
 
 /// What the audit of one read found.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

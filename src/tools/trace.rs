@@ -25,9 +25,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 
-use crate::journey::Failure;
+use super::{Action, AllowedSet, Attribution, GateVerdict, RoundTrip, ToolOptions};
+use crate::protocol::Failure;
 use crate::screen::RawObservation;
-use crate::tools::{Action, AllowedSet, Attribution, GateVerdict, RoundTrip, ToolOptions};
 
 /// A raw layer whose JSON is larger than this (in bytes) is stored in a side file.
 pub const RAW_INLINE_MAX: usize = 256 * 1024;
@@ -154,7 +154,7 @@ impl TraceHeader {
             },
             max_controls: options.max_controls,
             retry_budget: RetryBudget {
-                context_lost: crate::tools::CONTEXT_LOST_RETRIES,
+                context_lost: super::CONTEXT_LOST_RETRIES,
             },
             os: Os {
                 name: std::env::consts::OS,
@@ -455,8 +455,8 @@ struct StepResult<'a> {
     label: Option<&'a str>,
     route_before: &'a str,
     route: &'a str,
-    changes: Option<&'a crate::tools::Changes>,
-    error: Option<&'a crate::tools::ToolError>,
+    changes: Option<&'a crate::screen::Changes>,
+    error: Option<&'a crate::protocol::ToolError>,
     elapsed_ms: f64,
 }
 
@@ -507,7 +507,7 @@ enum JourneyResult {
 
 #[derive(Serialize)]
 struct EndFailure<'a> {
-    code: Option<&'a crate::journey::FailureCode>,
+    code: Option<&'a crate::protocol::FailureCode>,
     message: &'a str,
     attribution: Attribution,
     line: Option<usize>,
@@ -517,7 +517,7 @@ struct EndFailure<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::journey::FailureKind;
+    use crate::protocol::FailureKind;
     use crate::registry::Registry;
     use crate::screen::Facts;
     use crate::screen::{RawControl, View, infer};

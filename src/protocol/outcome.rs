@@ -8,7 +8,7 @@ use rhai::{Dynamic, EvalAltResult, ParseError, Position};
 
 use serde::{Serialize, Serializer};
 
-use crate::tools::{Attribution, ErrorCode};
+use super::{Attribution, ErrorCode};
 
 /// What kind of failure ended a journey; it decides the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -196,7 +196,7 @@ fn place(pos: Position) -> (Option<usize>, Option<usize>) {
     (pos.line(), pos.position())
 }
 
-pub(super) fn syntax_failure(file: &Path, _source: &str, e: &ParseError) -> Failure {
+pub(crate) fn syntax_failure(file: &Path, _source: &str, e: &ParseError) -> Failure {
     let (line, column) = place(e.position());
     Failure {
         kind: FailureKind::Syntax,
@@ -212,7 +212,7 @@ pub(super) fn syntax_failure(file: &Path, _source: &str, e: &ParseError) -> Fail
 /// Classifies an error that ended a run: a tool error or expectation thrown as a map, a
 /// limit, or a mistake in the script. Errors inside script functions are unwrapped to the
 /// innermost, most precise place.
-pub(super) fn run_failure(file: &Path, err: &EvalAltResult, deadline: Duration) -> Failure {
+pub(crate) fn run_failure(file: &Path, err: &EvalAltResult, deadline: Duration) -> Failure {
     let failure = |kind, code, message, attribution, pos: Position| {
         let (line, column) = place(pos);
         Failure {

@@ -1,0 +1,12 @@
+//! The protocol every surface speaks, as types: a failure's code and attribution, a tool's
+//! error, a journey's outcome, the classes of action. A leaf: it depends on no other module
+//! of the crate, so every module may depend on it.
+
+mod class;
+mod error;
+mod outcome;
+
+pub use class::{ActionClass, UnknownClass};
+pub use error::{Attribution, ErrorCode, ToolError};
+pub use outcome::{Failure, FailureCode, FailureKind, Outcome};
+pub(crate) use outcome::{run_failure, syntax_failure};
