@@ -320,15 +320,10 @@ fn cut(raw: &RawObservation, view: &View) -> (Controls, Option<Truncation>, Opti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::screen::{Chrome, Facts, JsDialog};
+    use crate::screen::{Chrome, JsDialog};
 
     fn control(anchor: &str, region: &str) -> RawControl {
-        RawControl {
-            facts: Facts::named(anchor, anchor, "button", region),
-            secret: false,
-            focused: false,
-            bbox: [0, 2000, 10, 10],
-        }
+        RawControl::button(anchor, region)
     }
 
     fn raw(controls: Vec<RawControl>, total: usize) -> RawObservation {

@@ -264,12 +264,7 @@ mod tests {
     use super::*;
 
     fn control(anchor: &str, region: &str) -> RawControl {
-        RawControl {
-            facts: Facts::named(anchor, anchor, "button", region),
-            secret: false,
-            focused: false,
-            bbox: [0, 2000, 10, 10],
-        }
+        RawControl::button(anchor, region)
     }
 
     /// A control shows its facts and nothing of the evidence beside them: its JSON is its

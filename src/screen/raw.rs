@@ -92,6 +92,19 @@ pub struct RawControl {
     pub bbox: [i64; 4],
 }
 
+#[cfg(test)]
+impl RawControl {
+    /// A plain button named after its anchor in `region`, below the fold, for tests.
+    pub(crate) fn button(anchor: &str, region: &str) -> RawControl {
+        RawControl {
+            facts: Facts::named(anchor, anchor, "button", region),
+            secret: false,
+            focused: false,
+            bbox: [0, 2000, 10, 10],
+        }
+    }
+}
+
 impl Deref for RawControl {
     type Target = Facts;
 
