@@ -14,6 +14,7 @@ mod route;
 use std::collections::HashMap;
 use std::path::Path;
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::anchor::AnchorId;
@@ -168,32 +169,65 @@ impl Registry {
     }
 }
 
-#[derive(Deserialize)]
+/// `anchors.yaml`: every anchor an app promises, and the screens it is expected on.
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(title = "waymark anchor registry (anchors.yaml)")]
 struct RawRegistry {
+    /// The app's name, shown in every read (`app`).
     app: String,
+    /// The app's screens: each an id and the route pattern that identifies it.
     screens: Vec<RawScreen>,
+    /// Every anchor the app promises, with the screens it is expected on.
     anchors: Vec<RawAnchor>,
 }
 
-#[derive(Deserialize)]
+/// A screen of the app.
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Screen")]
 struct RawScreen {
+    /// Lowercase words joined by `-`, unique (`claim-detail`).
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
     id: String,
+    /// The paths the screen is shown on: `/` then segments, each literal text, `{name}` (one
+    /// segment) or, last only, `*` (the rest of the path), e.g. `/claims/{id}`.
+    #[schemars(regex(pattern = r"^/"))]
     route: String,
+    /// What the screen shows, in words a person (or an agent) can act on.
     description: Option<String>,
 }
 
-#[derive(Deserialize)]
+/// An anchor the app promises.
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Anchor")]
 struct RawAnchor {
+    /// A stable name for what the control is: dot-separated segments of `[a-z0-9_-]`, the
+    /// first starting with a letter (`claim.approve`), unique.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)*$"))]
     id: String,
+    /// What the control does, in words a person (or an agent) can act on.
     description: String,
+    /// Ids of the screens the anchor is expected on; at least one, all declared.
+    #[schemars(length(min = 1))]
     screens: Vec<String>,
+    /// The control repeats (a row per item) and is addressed with a key (`claims.open[1042]`).
     #[serde(default)]
     keyed: bool,
+    /// Its value changes from run to run (a timestamp, a generated number): snapshots redact it.
     #[serde(default)]
     volatile: bool,
+}
+
+/// The JSON Schema of `anchors.yaml`, generated from the types the registry is read into:
+/// what `anchors.schema.json` holds (a test keeps the two the same), for editors to complete
+/// and validate a registry with (`# yaml-language-server: $schema=anchors.schema.json`).
+pub fn json_schema() -> String {
+    let schema = schemars::schema_for!(RawRegistry);
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
 }
 
 /// The pass's value, or its first problem in file order with the rest attached.
@@ -352,6 +386,42 @@ mod tests {
     use miette::Diagnostic;
 
     use super::*;
+
+    /// `anchors.schema.json` is what the registry's types say; `WAYMARK_UPDATE_SCHEMA=1`
+    /// rewrites it after a change to them.
+    #[test]
+    fn the_checked_in_schema_is_the_one_the_types_generate() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("anchors.schema.json");
+        let generated = json_schema();
+        if std::env::var_os("WAYMARK_UPDATE_SCHEMA").is_some() {
+            std::fs::write(&path, &generated).expect("write anchors.schema.json");
+        }
+        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            checked_in == generated,
+            "anchors.schema.json is stale: run `WAYMARK_UPDATE_SCHEMA=1 cargo test --lib schema`"
+        );
+        for field in [
+            "\"app\"",
+            "\"screens\"",
+            "\"anchors\"",
+            "\"keyed\"",
+            "\"volatile\"",
+        ] {
+            assert!(generated.contains(field), "the schema lacks {field}");
+        }
+        assert!(generated.contains("\"additionalProperties\": false"));
+    }
+
+    /// Editors find the schema from the registry's first line.
+    #[test]
+    fn anchors_yaml_names_its_schema_on_its_first_line() {
+        let registry = include_str!("../../anchors.yaml");
+        assert_eq!(
+            registry.lines().next(),
+            Some("# yaml-language-server: $schema=anchors.schema.json")
+        );
+    }
 
     const VALID: &str = "\
 app: demo
