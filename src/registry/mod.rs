@@ -191,7 +191,8 @@ struct RawScreen {
     #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
     id: String,
     /// The paths the screen is shown on: `/` then segments, each literal text, `{name}` (one
-    /// segment) or, last only, `*` (the rest of the path), e.g. `/claims/{id}`.
+    /// segment) or, last only, `*` (the rest of the path), e.g. `/claims/{id}`; a hash-routed
+    /// app's screen goes on with `#` and the hash route, e.g. `/#/active`.
     #[schemars(regex(pattern = r"^/"))]
     route: String,
     /// What the screen shows, in words a person (or an agent) can act on.

@@ -7,11 +7,17 @@ use std::fmt;
 
 /// A route pattern: `/` followed by `/`-separated segments, each literal text, `{name}` (exactly
 /// one non-empty segment) or, last only, `*` (the rest of the path: zero or more segments).
+///
+/// A hash-routed app's screens differ only after the `#`: a pattern may go on with `#` and a
+/// pattern of the same kind for the fragment (`/#/active`, `/app#/items/{id}`; `#!/` too).
+/// Such a pattern matches a route only when its fragment matches; a pattern without one
+/// ignores the fragment, as it ignores the query.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoutePattern {
     text: String,
     segments: Vec<Segment>,
     rest: bool,
+    fragment: Option<Box<RoutePattern>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +29,26 @@ enum Segment {
 impl RoutePattern {
     /// Parses a pattern; the error says what is wrong with it, as a lowercase fragment.
     pub fn parse(pattern: &str) -> Result<RoutePattern, String> {
+        let Some((path, fragment)) = pattern.split_once('#') else {
+            return RoutePattern::parse_path(pattern);
+        };
+        let hash_path = fragment.strip_prefix('!').unwrap_or(fragment);
+        if !hash_path.starts_with('/') {
+            return Err(format!(
+                "its fragment `#{fragment}` is not a hash route: write `#/` and a path \
+                 (`/#/active`); a pattern matches the path and a hash route only"
+            ));
+        }
+        let fragment = RoutePattern::parse_path(hash_path)
+            .map_err(|why| format!("its hash route `#{fragment}`: {why}"))?;
+        let mut route = RoutePattern::parse_path(path)?;
+        route.text = pattern.to_owned();
+        route.fragment = Some(Box::new(fragment));
+        Ok(route)
+    }
+
+    /// A pattern of the path alone (no `#`).
+    fn parse_path(pattern: &str) -> Result<RoutePattern, String> {
         let Some(body) = pattern.strip_prefix('/') else {
             return Err("it must start with `/`".into());
         };
@@ -30,6 +56,7 @@ impl RoutePattern {
             text: pattern.to_owned(),
             segments: Vec::new(),
             rest: false,
+            fragment: None,
         };
         if body.is_empty() {
             return Ok(route);
@@ -62,9 +89,12 @@ impl RoutePattern {
                     "segment `{part}` mixes text with `{{`, `}}` or `*`; a parameter or `*` \
                      must be a whole segment"
                 ));
-            } else if part.contains(['?', '#']) {
+            } else if part.contains('#') {
+                return Err(format!("segment `{part}` contains a second `#`"));
+            } else if part.contains('?') {
                 return Err(format!(
-                    "segment `{part}` contains `?` or `#`; a pattern matches the path only"
+                    "segment `{part}` contains `?`; a pattern matches the path (and a hash \
+                     route after `#/`), never the query"
                 ));
             } else {
                 route.segments.push(Segment::Literal(part.to_owned()));
@@ -73,9 +103,18 @@ impl RoutePattern {
         Ok(route)
     }
 
-    /// Whether `path` is on this route. A query string, a fragment and one trailing `/` are
-    /// ignored; `path` must start with `/`.
+    /// Whether `path` is on this route. A query string, a fragment (unless the pattern names
+    /// a hash route) and one trailing `/` are ignored; `path` must start with `/`.
     pub fn matches(&self, path: &str) -> bool {
+        if let Some(pattern) = &self.fragment {
+            let Some((_, fragment)) = path.split_once('#') else {
+                return false;
+            };
+            let fragment = fragment.strip_prefix('!').unwrap_or(fragment);
+            if !pattern.matches(fragment) {
+                return false;
+            }
+        }
         let path = path.split(['?', '#']).next().unwrap_or_default();
         let Some(body) = path.strip_prefix('/') else {
             return false;
@@ -106,6 +145,21 @@ impl RoutePattern {
         if !self.matches(path) {
             return None;
         }
+        if let (Some(pattern), Some((path, fragment))) = (&self.fragment, path.split_once('#')) {
+            let bang = if fragment.starts_with('!') { "!" } else { "" };
+            let path = path.split('?').next().unwrap_or_default();
+            let hash = pattern.redact(fragment.strip_prefix('!').unwrap_or(fragment))?;
+            let mut out = self.redact_path(path)?;
+            out.push('#');
+            out.push_str(bang);
+            out.push_str(&hash);
+            return Some(out);
+        }
+        self.redact_path(path)
+    }
+
+    /// [`redact`](RoutePattern::redact) of the path alone.
+    fn redact_path(&self, path: &str) -> Option<String> {
         let body = path.strip_prefix('/').unwrap_or(path);
         let body = body.strip_suffix('/').unwrap_or(body);
         let parts = body.split('/').filter(|p| !p.is_empty());
@@ -205,8 +259,48 @@ mod tests {
                 "{pattern}"
             );
         }
-        for pattern in ["/claim-{id}", "/a*", "/{id", "/a?b", "/a#b"] {
+        for pattern in [
+            "/claim-{id}",
+            "/a*",
+            "/{id",
+            "/a?b",
+            "/a#b",
+            "/#",
+            "/#/a#/b",
+            "/#/a/",
+        ] {
             assert!(RoutePattern::parse(pattern).is_err(), "{pattern}");
         }
+    }
+
+    #[test]
+    fn hash_routes_match_on_their_fragment() {
+        let active = RoutePattern::parse("/#/active").unwrap();
+        for route in [
+            "/#/active",
+            "/#/active/",
+            "/#/active?x=1",
+            "/?q=1#/active",
+            "/#!/active",
+        ] {
+            assert!(active.matches(route), "{route}");
+        }
+        for route in ["/", "/#/", "/#/completed", "/#active", "/other#/active"] {
+            assert!(!active.matches(route), "{route}");
+        }
+        let item = RoutePattern::parse("/app#/items/{id}").unwrap();
+        assert!(item.matches("/app/#/items/7") && !item.matches("/app#/items"));
+        assert_eq!(
+            item.redact("/app#/items/7").as_deref(),
+            Some("/app#/items/{id}")
+        );
+        assert_eq!(active.redact("/#!/active").as_deref(), Some("/#!/active"));
+        // A pattern without a fragment ignores it, hash route or not.
+        assert!(RoutePattern::parse("/").unwrap().matches("/#/active"));
+        assert_eq!(
+            RoutePattern::parse("/a#b").unwrap_err(),
+            "its fragment `#b` is not a hash route: write `#/` and a path (`/#/active`); a \
+             pattern matches the path and a hash route only"
+        );
     }
 }

@@ -7,14 +7,27 @@ use super::{ErrorCode, ToolError, Tools};
 use crate::browser::Tab;
 
 impl<T: Tab> Tools<T> {
-    /// The route of `url` relative to the app (path and query), or the URL itself when it
-    /// is off the app's origin.
+    /// The route of `url` relative to the app (path, query, and the fragment when it is a
+    /// hash route: `#/…` or `#!/…`), or the URL itself when it is off the app's origin. An
+    /// in-page fragment (`#section`) is not part of the route: it names a place on the same
+    /// screen, while a hash-routed app shows a different screen after each `#/`.
     pub fn route_of(&self, url: &str) -> String {
         match Url::parse(url) {
-            Ok(u) if u.origin() == self.base.origin() => match u.query() {
-                Some(q) => format!("{}?{q}", u.path()),
-                None => u.path().to_string(),
-            },
+            Ok(u) if u.origin() == self.base.origin() => {
+                let mut route = u.path().to_string();
+                if let Some(q) = u.query() {
+                    route.push('?');
+                    route.push_str(q);
+                }
+                if let Some(f) = u
+                    .fragment()
+                    .filter(|f| f.starts_with('/') || f.starts_with("!/"))
+                {
+                    route.push('#');
+                    route.push_str(f);
+                }
+                route
+            }
             _ => url.to_string(),
         }
     }

@@ -103,3 +103,78 @@ fn the_app_sees_no_touch_screen() {
         tools.close().await;
     });
 }
+
+/// The registry of the hash-routed fixture app: a screen per `#/` route, the document alone
+/// last (a pattern without a fragment matches whatever follows the `#`).
+const HASH_REGISTRY: &str = "app: todos
+screens:
+  - id: todos-active
+    route: /hash-routes.html#/active
+  - id: todos-completed
+    route: /hash-routes.html#/completed
+  - id: todos-all
+    route: /hash-routes.html#/
+  - id: todos
+    route: /hash-routes.html
+anchors:
+  - id: todo.toggle
+    description: Marks one todo done or not done.
+    screens: [todos-active, todos-completed, todos-all]
+    keyed: true
+";
+
+fn hash_tools() -> waymark::tools::Tools<waymark::browser::ChromiumTab> {
+    let registry = waymark::registry::Registry::parse(HASH_REGISTRY, "hash.yaml")
+        .unwrap_or_else(|e| panic!("the hash registry: {e}"));
+    let tab = block_on(crate::harness::shared().browser().new_tab()).expect("open a tab");
+    waymark::tools::Tools::new(
+        tab,
+        crate::fixtures::base(),
+        std::sync::Arc::new(registry),
+        waymark::tools::ToolOptions::default(),
+    )
+}
+
+/// The keys of the todo toggles on screen.
+fn todos(screen: &waymark::screen::InferredState) -> Vec<String> {
+    screen
+        .controls
+        .iter()
+        .filter(|c| c.anchor == "todo.toggle")
+        .filter_map(|c| c.key.as_deref().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn a_hash_route_is_part_of_the_route_and_names_its_screen() {
+    let tools = hash_tools();
+    block_on(async {
+        let rt = tools.navigate("/hash-routes.html#/active").await;
+        let screen = ok(&rt);
+        assert_eq!(rt.route, "/hash-routes.html#/active");
+        assert_eq!(screen.screen.as_deref(), Some("todos-active"));
+        assert_eq!(todos(screen), ["Buy milk"]);
+
+        // A click on a hash link moves within the document: the route and screen follow.
+        let rt = tools.invoke("todos.completed", None).await;
+        let screen = ok(&rt);
+        assert_eq!(rt.route_before, "/hash-routes.html#/active");
+        assert_eq!(rt.route, "/hash-routes.html#/completed");
+        assert_eq!(screen.screen.as_deref(), Some("todos-completed"));
+        assert_eq!(todos(screen), ["Walk the dog"]);
+
+        // `navigate` to another hash route of the same document lands too.
+        let rt = tools.navigate("/hash-routes.html#/").await;
+        let screen = ok(&rt);
+        assert_eq!(rt.route, "/hash-routes.html#/");
+        assert_eq!(screen.screen.as_deref(), Some("todos-all"));
+        assert_eq!(todos(screen), ["Buy milk", "Walk the dog"]);
+
+        // An in-page fragment is a place on the screen, not a route.
+        let rt = tools.invoke("todos.help", None).await;
+        let screen = ok(&rt);
+        assert_eq!(rt.route, "/hash-routes.html");
+        assert_eq!(screen.screen.as_deref(), Some("todos"));
+    });
+    block_on(tools.close());
+}
