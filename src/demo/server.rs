@@ -351,6 +351,8 @@ mod tests {
         route: String,
         #[serde(default)]
         description: Option<String>,
+        #[serde(default)]
+        example: BTreeMap<String, String>,
     }
 
     #[derive(Deserialize)]

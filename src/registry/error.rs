@@ -123,6 +123,20 @@ pub enum RegistryError {
         /// Further problems of the same pass.
         others: Vec<RegistryError>,
     },
+    /// A screen's `example` does not give exactly its route's parameters.
+    #[error("{at}: screen `{screen}`'s example does not fit its route `{route}`: {reason}")]
+    InvalidExample {
+        /// Where the example is.
+        at: Box<Location>,
+        /// The screen's id.
+        screen: String,
+        /// The route as written.
+        route: String,
+        /// What is wrong with it.
+        reason: String,
+        /// Further problems of the same pass.
+        others: Vec<RegistryError>,
+    },
     /// A description that is empty or only whitespace.
     #[error(
         "{at}: {kind} `{id}` has an empty description; say what it is for, or leave \
@@ -187,6 +201,7 @@ impl RegistryError {
             | E::InvalidAnchorId { at, .. }
             | E::DuplicateAnchor { at, .. }
             | E::InvalidRoute { at, .. }
+            | E::InvalidExample { at, .. }
             | E::EmptyDescription { at, .. }
             | E::NoScreens { at, .. }
             | E::UnknownScreen { at, .. } => Some(at),
@@ -207,6 +222,7 @@ impl RegistryError {
             | E::InvalidAnchorId { others, .. }
             | E::DuplicateAnchor { others, .. }
             | E::InvalidRoute { others, .. }
+            | E::InvalidExample { others, .. }
             | E::EmptyDescription { others, .. }
             | E::NoScreens { others, .. }
             | E::UnknownScreen { others, .. } => Some(others),
@@ -222,6 +238,7 @@ impl RegistryError {
             | E::InvalidAnchorId { others, .. }
             | E::DuplicateAnchor { others, .. }
             | E::InvalidRoute { others, .. }
+            | E::InvalidExample { others, .. }
             | E::EmptyDescription { others, .. }
             | E::NoScreens { others, .. }
             | E::UnknownScreen { others, .. } => *others = rest,
@@ -240,6 +257,7 @@ impl RegistryError {
             E::InvalidAnchorId { .. } => ("invalid_anchor_id", "not an anchor id"),
             E::DuplicateAnchor { .. } => ("duplicate_anchor", "declared again here"),
             E::InvalidRoute { .. } => ("invalid_route", "invalid route"),
+            E::InvalidExample { .. } => ("invalid_example", "does not fit the route"),
             E::EmptyDescription { .. } => ("empty_description", "empty"),
             E::NoScreens { .. } => ("no_screens", "no screens"),
             E::UnknownScreen { .. } => ("unknown_screen", "not a declared screen"),

@@ -43,6 +43,10 @@ pub struct ScreenSpec {
     pub route: RoutePattern,
     /// What the screen shows, if the registry says.
     pub description: Option<String>,
+    /// A route on the screen that names a real page (its pattern filled with the registry's
+    /// `example` values), for tools that visit every screen (`waymark check`); `None` when
+    /// the pattern has parameters and the registry gives no example.
+    pub example: Option<String>,
 }
 
 /// An anchor the app promises.
@@ -84,6 +88,7 @@ impl Registry {
             .into_iter()
             .zip(routes)
             .map(|(screen, route)| ScreenSpec {
+                example: route.fill(&screen.example),
                 id: screen.id,
                 route,
                 description: screen.description,
@@ -197,6 +202,10 @@ struct RawScreen {
     route: String,
     /// What the screen shows, in words a person (or an agent) can act on.
     description: Option<String>,
+    /// A value for each of the route's parameters that names a real page of the app
+    /// (`{id: "1042"}` for `/claims/{id}`), so tools can visit the screen (`waymark check`).
+    #[serde(default)]
+    example: std::collections::BTreeMap<String, String>,
 }
 
 /// An anchor the app promises.
@@ -314,7 +323,18 @@ fn check_screens(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<RoutePattern>, Re
     let mut routes = Vec::with_capacity(raw.screens.len());
     for (i, screen) in raw.screens.iter().enumerate() {
         match RoutePattern::parse(&screen.route) {
-            Ok(route) => routes.push(route),
+            Ok(route) => {
+                if let Some(reason) = example_misfit(&route, &screen.example) {
+                    problems.push(RegistryError::InvalidExample {
+                        at: cx.at(&[Key("screens"), Index(i), Key("example")], None),
+                        screen: screen.id.clone(),
+                        route: screen.route.clone(),
+                        reason,
+                        others: Vec::new(),
+                    });
+                }
+                routes.push(route)
+            }
             Err(reason) => problems.push(RegistryError::InvalidRoute {
                 at: cx.at(
                     &[Key("screens"), Index(i), Key("route")],
@@ -343,6 +363,60 @@ fn check_screens(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<RoutePattern>, Re
         }
     }
     done(routes, problems)
+}
+
+/// What is wrong with `example` as values of `route`'s parameters (none given is fine: the
+/// screen is then not visited).
+fn example_misfit(
+    route: &RoutePattern,
+    example: &std::collections::BTreeMap<String, String>,
+) -> Option<String> {
+    if example.is_empty() {
+        return None;
+    }
+    let params = route.params();
+    let list = |names: Vec<&str>| {
+        names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let missing: Vec<&str> = params
+        .iter()
+        .copied()
+        .filter(|p| !example.contains_key(*p))
+        .collect();
+    let extra: Vec<&str> = example
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !params.contains(k))
+        .collect();
+    let empty: Vec<&str> = example
+        .iter()
+        .filter(|(_, v)| v.is_empty() || v.contains(['/', '?', '#']))
+        .map(|(k, _)| k.as_str())
+        .collect();
+    if !extra.is_empty() {
+        let expected = if params.is_empty() {
+            "it has none".to_string()
+        } else {
+            format!("its parameters are {}", list(params.clone()))
+        };
+        Some(format!(
+            "{} is not a parameter of the route ({expected})",
+            list(extra)
+        ))
+    } else if !missing.is_empty() {
+        Some(format!("no value for {}", list(missing)))
+    } else if !empty.is_empty() {
+        Some(format!(
+            "{} must be one path segment: not empty, without `/`, `?` or `#`",
+            list(empty)
+        ))
+    } else {
+        None
+    }
 }
 
 /// Pass 4: every anchor is described and names at least one screen, all declared.
@@ -387,6 +461,38 @@ mod tests {
     use miette::Diagnostic;
 
     use super::*;
+
+    #[test]
+    fn a_screen_example_fills_its_route_and_must_fit_it() {
+        let yaml = |example: &str| {
+            format!(
+                "app: a\nscreens:\n  - id: item\n    route: /items/{{id}}\n{example}anchors: []\n"
+            )
+        };
+        let registry = Registry::parse(&yaml("    example: {id: \"7\"}\n"), "a.yaml").unwrap();
+        assert_eq!(
+            registry.screen("item").unwrap().example.as_deref(),
+            Some("/items/7")
+        );
+        let registry = Registry::parse(&yaml(""), "a.yaml").unwrap();
+        assert_eq!(registry.screen("item").unwrap().example, None);
+        for (example, says) in [
+            (
+                "    example: {idd: \"7\"}\n",
+                "`idd` is not a parameter of the route (its parameters are `id`)",
+            ),
+            (
+                "    example: {id: \"a/b\"}\n",
+                "`id` must be one path segment",
+            ),
+        ] {
+            let e = Registry::parse(&yaml(example), "a.yaml")
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with("`a.yaml` line 5,"), "{e}");
+            assert!(e.contains(says), "{e}");
+        }
+    }
 
     /// `anchors.schema.json` is what the registry's types say; `WAYMARK_UPDATE_SCHEMA=1`
     /// rewrites it after a change to them.
@@ -481,6 +587,7 @@ anchors:
                 id: "claims-list".into(),
                 route: RoutePattern::parse("/claims").unwrap(),
                 description: Some("The claims awaiting review.".into()),
+                example: Some("/claims".into()),
             }
         );
         assert_eq!(registry.screens()[1].description, None);

@@ -181,6 +181,37 @@ impl RoutePattern {
         Some(out)
     }
 
+    /// The names of the pattern's parameters, the path's then the hash route's.
+    pub fn params(&self) -> Vec<&str> {
+        let own = self.segments.iter().filter_map(|s| match s {
+            Segment::Param(name) => Some(name.as_str()),
+            Segment::Literal(_) => None,
+        });
+        own.chain(self.fragment.iter().flat_map(|f| f.params()))
+            .collect()
+    }
+
+    /// A route on this pattern with each parameter given by `values` (a final `*` matches
+    /// nothing), or `None` when a parameter has no value.
+    pub fn fill(&self, values: &std::collections::BTreeMap<String, String>) -> Option<String> {
+        let mut out = String::new();
+        for segment in &self.segments {
+            out.push('/');
+            match segment {
+                Segment::Literal(text) => out.push_str(text),
+                Segment::Param(name) => out.push_str(values.get(name)?),
+            }
+        }
+        if out.is_empty() {
+            out.push('/');
+        }
+        if let Some(fragment) = &self.fragment {
+            out.push('#');
+            out.push_str(&fragment.fill(values)?);
+        }
+        Some(out)
+    }
+
     /// The pattern as written.
     pub fn as_str(&self) -> &str {
         &self.text
@@ -271,6 +302,30 @@ mod tests {
         ] {
             assert!(RoutePattern::parse(pattern).is_err(), "{pattern}");
         }
+    }
+
+    #[test]
+    fn a_pattern_filled_with_its_parameters_is_on_it() {
+        let values = |pairs: &[(&str, &str)]| {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect::<std::collections::BTreeMap<_, _>>()
+        };
+        for (pattern, pairs, route) in [
+            ("/claims/{id}", &[("id", "1042")][..], "/claims/1042"),
+            ("/", &[][..], "/"),
+            ("/a/*", &[][..], "/a"),
+            ("/app#/items/{item}", &[("item", "7")][..], "/app#/items/7"),
+        ] {
+            let p = RoutePattern::parse(pattern).unwrap();
+            let filled = p.fill(&values(pairs)).unwrap();
+            assert_eq!(filled, route);
+            assert!(p.matches(&filled), "{pattern}");
+        }
+        let p = RoutePattern::parse("/a/{x}#/b/{y}").unwrap();
+        assert_eq!(p.params(), ["x", "y"]);
+        assert_eq!(p.fill(&values(&[("x", "1")])), None);
     }
 
     #[test]
