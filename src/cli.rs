@@ -165,6 +165,26 @@ pub(crate) enum Command {
         #[arg(long, value_name = "FILE")]
         ceilings: Option<PathBuf>,
     },
+    /// Check that a build of the app keeps the registry's promises; with `--against`, what a
+    /// second build (a redesign) changed.
+    ///
+    /// Visits every screen anchors.yaml declares (a route with parameters through its
+    /// `example:` values) and reports each anchor declared there: found (its role, region,
+    /// label, state), missing, or ambiguous. Exit 1 when a declared anchor is missing or
+    /// ambiguous on a build checked.
+    Check {
+        /// A second build to compare with, e.g. a redesign's preview: the same screens,
+        /// anchor by anchor (removed, added, relabelled, role changed, moved region), with
+        /// the journeys that use each.
+        #[arg(long, value_name = "URL")]
+        against: Option<String>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Journeys whose uses of the anchors are reported [default: ./journeys].
+        #[arg(long = "journeys", value_name = "PATH")]
+        journeys: Vec<PathBuf>,
+    },
     /// Serve the embedded demo app and print its URL (until Ctrl-C).
     Demo,
     /// Serve the tools to an agent over MCP (stdio): navigate, read_screen, invoke, press,

@@ -13,6 +13,7 @@ pub mod anchor;
 pub use screen::audit;
 pub mod bench;
 pub mod browser;
+pub mod check;
 pub mod cli;
 pub mod cmd;
 mod collector;

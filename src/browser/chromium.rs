@@ -498,27 +498,6 @@ impl ChromiumTab {
     }
 }
 
-impl ChromiumTab {
-    /// Whether `url` names another fragment of the document the tab shows.
-    async fn same_document(&self, url: &str) -> bool {
-        let Ok(mut target) = url::Url::parse(url) else {
-            return false;
-        };
-        if target.fragment().is_none() {
-            return false;
-        }
-        let Ok(Some(current)) = self.page.url().await else {
-            return false;
-        };
-        let Ok(mut current) = url::Url::parse(&current) else {
-            return false;
-        };
-        target.set_fragment(None);
-        current.set_fragment(None);
-        target == current
-    }
-}
-
 /// Runs `params` (an evaluation returning by value) and answers the string it produced: the
 /// page's exception as a script error (or as the context lost, when the document went away
 /// under it), bounded by `timeout`.
@@ -579,7 +558,9 @@ impl Tab for ChromiumTab {
         // same-document navigation: Chromium loads nothing, and chromiumoxide's navigate
         // waits for a load that never comes. The page moves itself there instead, as a click
         // on a link to it would.
-        if self.same_document(url).await {
+        if let Ok(Some(current)) = self.page.url().await
+            && super::same_document(&current, url)
+        {
             let target =
                 serde_json::to_string(url).map_err(|e| BrowserError::Script(e.to_string()))?;
             let script = format!("(function () {{ location.href = {target}; return 'ok'; }})()");

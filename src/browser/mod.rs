@@ -227,3 +227,32 @@ pub fn camera_source(camera: TabCamera) -> ScreenshotSource {
         Box::pin(async move { camera.screenshot().await.map_err(|e| e.to_string()) })
     })
 }
+
+/// Whether `target` names another fragment of the document at `current` (a same-document
+/// navigation: a hash-routed app's next screen).
+pub(crate) fn same_document(current: &str, target: &str) -> bool {
+    let (Ok(mut current), Ok(mut target)) = (url::Url::parse(current), url::Url::parse(target))
+    else {
+        return false;
+    };
+    if target.fragment().is_none() {
+        return false;
+    }
+    current.set_fragment(None);
+    target.set_fragment(None);
+    current == target
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_document;
+
+    #[test]
+    fn only_a_fragment_of_the_same_document_is_a_same_document_navigation() {
+        assert!(same_document("http://a/app", "http://a/app#/active"));
+        assert!(same_document("http://a/app#/x", "http://a/app#/y"));
+        assert!(!same_document("http://a/app#/x", "http://a/app"));
+        assert!(!same_document("http://a/app?q=1", "http://a/app#/y"));
+        assert!(!same_document("http://a/other", "http://a/app#/y"));
+    }
+}

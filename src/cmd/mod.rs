@@ -3,6 +3,7 @@
 //! panic, an error printed once with its source spans).
 
 mod bench;
+mod check;
 mod mcp;
 mod profile;
 mod read;
@@ -86,6 +87,11 @@ async fn execute(cli: &Cli) -> Result<Exit, RunError> {
                 }
             }
         }
+        Command::Check {
+            against,
+            json,
+            journeys,
+        } => check::check(&settings, against.as_deref(), *json, journeys).await,
         Command::Mcp { record } => mcp::serve(&settings, record.as_deref()).await,
         Command::Profile {
             action: ProfileCommand::ImportCookies { domain, from },

@@ -185,6 +185,11 @@ impl Session {
 }
 
 impl SessionBuilder {
+    /// The registry the session will resolve anchors against.
+    pub fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
     /// A session with no gates: no guardrail, no control page, tabs nobody can take (a
     /// one-shot `read`).
     pub fn ungated(mut self) -> SessionBuilder {

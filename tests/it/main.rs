@@ -6,6 +6,7 @@ mod harness;
 
 mod architecture;
 mod audit;
+mod check;
 mod cli;
 mod control_page;
 mod cookies;
