@@ -1,6 +1,6 @@
-//! Fixture pages (`tests/fixtures/audit/*.html`), served on 127.0.0.1 by a small static
-//! server on the shared runtime (started once); the known-answer ones beside the read they
-//! must give (`NAME.expected.json`).
+//! Fixture pages (`tests/fixtures/audit/*.html`, and the accessible-name ones under
+//! `/accname/`), served on 127.0.0.1 by a small static server on the shared runtime (started
+//! once); the known-answer ones beside the read they must give (`NAME.expected.json`).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -29,7 +29,9 @@ pub fn base() -> Url {
                 .await
                 .expect("bind the fixture server");
             let addr = listener.local_addr().expect("the fixture server's address");
-            let app = axum::Router::new().route("/{name}", axum::routing::get(page));
+            let app = axum::Router::new()
+                .route("/{name}", axum::routing::get(page))
+                .route("/accname/{name}", axum::routing::get(accname_page));
             tokio::spawn(async move {
                 let _ = axum::serve(listener, app).await;
             });
@@ -63,6 +65,20 @@ async fn page(UrlPath(name): UrlPath<String>, headers: HeaderMap) -> Response {
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
     match plain.then(|| std::fs::read_to_string(dir().join(&name))) {
         Some(Ok(body)) if css => ([(header::CONTENT_TYPE, "text/css")], body).into_response(),
+        Some(Ok(body)) => Html(body).into_response(),
+        _ => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// The accessible-name pages (`tests/fixtures/accname/*.html`), at `/accname/NAME`.
+async fn accname_page(UrlPath(name): UrlPath<String>) -> Response {
+    let plain = name.ends_with(".html")
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/accname");
+    match plain.then(|| std::fs::read_to_string(dir.join(&name))) {
         Some(Ok(body)) => Html(body).into_response(),
         _ => StatusCode::NOT_FOUND.into_response(),
     }

@@ -4,6 +4,7 @@
 mod fixtures;
 mod harness;
 
+mod accname;
 mod architecture;
 mod audit;
 mod check;

@@ -11,31 +11,108 @@
   var SKIP_TAGS = { SCRIPT: 1, STYLE: 1, TEMPLATE: 1, NOSCRIPT: 1 };
 
   // Text alternative of a subtree (the "name from content" step), skipping `skip` (the
-  // control a wrapping label labels) and aria-hidden / `hidden` parts unless `referenced`
-  // (aria-labelledby targets count even when hidden).
+  // control a wrapping label labels) and hidden parts unless `referenced` (a hidden
+  // aria-labelledby target lends all its text). Only the subtree's own elements are styled
+  // (display: none, visibility, blocks): a control with text alone, the usual button or
+  // link, costs one DOM call.
   function textOf(node, referenced, skip) {
+    return partOf(node, referenced, skip, null);
+  }
+
+  // `cs`: the computed style of `node` when it is an element below the top of the walk.
+  function partOf(node, referenced, skip, cs) {
     if (node.nodeType === 3) return node.data;
     if (node.nodeType !== 1 || node === skip) return '';
-    var el = node;
-    if (SKIP_TAGS[el.tagName]) return '';
+    var el = node, tag = el.tagName;
+    if (SKIP_TAGS[tag]) return '';
     if (!referenced && (el.hidden || el.getAttribute('aria-hidden') === 'true')) return '';
+    if (cs && !referenced && cs.display === 'none') return '';
+    // A visibility: hidden element's own text is out, but a visible child of it is in.
+    var unseen = !!cs && !referenced && cs.visibility !== 'visible';
     var al = el.getAttribute('aria-label');
-    if (al && al.trim() && el !== skip) return ' ' + al + ' ';
-    if (el.tagName === 'IMG') return ' ' + (el.getAttribute('alt') || '') + ' ';
-    if (el.tagName === 'INPUT' && el !== skip) {
-      var t = el.type;
-      if (t === 'button' || t === 'submit' || t === 'reset') return ' ' + el.value + ' ';
-      if (t === 'image') return ' ' + (el.alt || '') + ' ';
-      return '';
+    if (al && al.trim()) return unseen ? '' : ' ' + al + ' ';
+    if (tag === 'IMG') return unseen ? '' : ' ' + (el.getAttribute('alt') || '') + ' ';
+    if (LIVE[tag] || cs) {
+      var embedded = embeddedOf(el, tag, skip);
+      if (embedded !== null) return unseen ? '' : ' ' + embedded + ' ';
     }
-    if (el.tagName === 'SELECT' || el.tagName === 'TEXTAREA') return '';
     var out = '';
+    var gen = !unseen && generatedOn();
+    if (gen) out = pseudoText(el, '::before');
+    var kids = tag === 'SLOT' ? el.assignedNodes({ flatten: true }) : null;
     var root = el.shadowRoot || el;
     // Text only (the usual button, link or label): its text nodes, in one DOM call.
-    if (root === el && !el.firstElementChild) out = el.textContent;
-    else for (var c = root.firstChild; c; c = c.nextSibling) out += textOf(c, referenced, skip);
-    var display = el.tagName === 'BR' || el.tagName === 'P' || el.tagName === 'DIV' || el.tagName === 'LI';
+    if (!kids && root === el && !el.firstElementChild) out += unseen ? '' : el.textContent;
+    else if (kids) for (var k = 0; k < kids.length; k++) out += childText(kids[k], referenced, skip, unseen);
+    else for (var c = root.firstChild; c; c = c.nextSibling) out += childText(c, referenced, skip, unseen);
+    if (gen) out += pseudoText(el, '::after');
+    var display = cs ? (cs.display !== 'inline' && cs.display !== 'contents') || tag === 'BR'
+      : tag === 'BR' || tag === 'P' || tag === 'DIV' || tag === 'LI';
     return display ? ' ' + out + ' ' : out;
+  }
+
+  function childText(c, referenced, skip, unseen) {
+    if (c.nodeType === 3) return unseen ? '' : c.data;
+    if (c.nodeType !== 1) return '';
+    return partOf(c, referenced, skip, getComputedStyle(c));
+  }
+
+  var RANGES = { slider: 1, spinbutton: 1, scrollbar: 1, progressbar: 1, meter: 1 };
+
+  // What an embedded control lends a name around it (accname 2C): a field its value, a
+  // list its chosen option, a range its value; null for an element that is none of these.
+  // The control being named lends nothing of itself, and a secret nothing at all.
+  function embeddedOf(el, tag, skip) {
+    if (el === skip) return '';
+    if (tag === 'INPUT') {
+      var t = el.type;
+      if (t === 'button' || t === 'submit' || t === 'reset') return el.value;
+      if (t === 'image') return el.alt || '';
+      if (t === 'checkbox' || t === 'radio' || t === 'file' || t === 'hidden') return '';
+      if (isSecret(el, tag, t) || (W.typed && W.typed.has(el))) return '';
+      return el.value;
+    }
+    if (tag === 'SELECT') {
+      var sel = [], opts = el.options;
+      for (var i = 0; i < opts.length; i++) if (opts[i].selected) sel.push(opts[i].text);
+      return sel.join(' ');
+    }
+    if (tag === 'TEXTAREA') return W.typed && W.typed.has(el) ? '' : el.value;
+    var role = el.getAttribute('role');
+    if (role && RANGES[role]) {
+      return el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') || '';
+    }
+    return null;
+  }
+
+  // Whether the page's style sheets can give an element generated content (a rule on
+  // ::before or ::after that sets `content`), as the last read found (see read); asking
+  // each element's pseudo-elements for their style would cost a dense read dearly. Before
+  // any read, assumed so.
+  function generatedOn() {
+    return W.generated !== false;
+  }
+  function generates(rule) {
+    var sel = rule.selectorText, style = styleOf(rule);
+    if (typeof sel === 'string' && /:(before|after)/i.test(sel) && style
+      && style.getPropertyValue('content')) return STOP;
+  }
+
+  // The text a pseudo-element's `content` puts in a name: its strings, or its alternative
+  // text when it has one (`content: "x" / "alt"`, which Chromium speaks set apart).
+  var QUOTED = /"((?:[^"\\]|\\.)*)"/g;
+  var CONTENT = /^\s*((?:"(?:[^"\\]|\\.)*"\s*)+)(?:\/\s*((?:"(?:[^"\\]|\\.)*"\s*)*))?$/;
+  function pseudoText(el, which) {
+    var v = getComputedStyle(el, which).content;
+    if (!v || v === 'none' || v === 'normal') return '';
+    var m = CONTENT.exec(v);
+    if (!m) return '';
+    var strings = function (s) {
+      var out = '';
+      s.replace(QUOTED, function (all, x) { out += x.replace(/\\(.)/g, '$1'); return ''; });
+      return out;
+    };
+    return m[2] !== undefined ? ' ' + strings(m[2]) + ' ' : strings(m[1]);
   }
 
   var TYPABLE = { text: 1, search: 1, email: 1, url: 1, tel: 1, password: 1 };
@@ -140,7 +217,8 @@
   // aria-labelledby, aria-label, native (input value / label[for] / wrapping label),
   // content (for roles named from content), alt, title, placeholder.
   function nameOf(el, role, labels, tag, type) {
-    var v = el.getAttribute('aria-labelledby');
+    // The misspelling Chromium accepts too, when the right one is absent.
+    var v = el.getAttribute('aria-labelledby') || el.getAttribute('aria-labeledby');
     if (v) {
       var root = rootNode(el);
       var parts = [];
@@ -160,11 +238,12 @@
       if (t === 'button' || t === 'submit' || t === 'reset') {
         return norm(el.value) || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '');
       }
-      if (t === 'image') return norm(el.alt || el.value) || 'Submit';
+      if (t === 'image') return norm(el.alt || el.value || el.title) || 'Submit';
     }
     var labs = labels.get(el);
     if (labs) {
-      var ls = norm(labs.map(function (l) { return textOf(l, false, el); }).join(' '));
+      // An empty label lends its title, as in Chromium.
+      var ls = norm(labs.map(function (l) { return textOf(l, false, el) || l.title; }).join(' '));
       if (ls) return ls;
     }
     if (NAME_FROM_CONTENT[role] || tag === 'BUTTON' || tag === 'A') {
@@ -175,10 +254,22 @@
       var alt = el.getAttribute('alt');
       if (alt && alt.trim()) return norm(alt);
     }
+    var caption = CAPTIONS[tag] && captionOf(el, CAPTIONS[tag]);
+    if (caption) return caption;
     v = el.getAttribute('title');
     if (v && v.trim()) return norm(v);
-    v = el.getAttribute('placeholder');
+    v = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder');
     if (v && v.trim()) return norm(v);
+    return '';
+  }
+
+  // Elements named by a child of theirs (HTML-AAM): a fieldset by its legend, a figure by
+  // its caption, a table by its caption.
+  var CAPTIONS = { FIELDSET: 'LEGEND', FIGURE: 'FIGCAPTION', TABLE: 'CAPTION' };
+  function captionOf(el, tag) {
+    for (var c = el.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.tagName === tag) return norm(textOf(c, false, null));
+    }
     return '';
   }
 

@@ -49,6 +49,10 @@
       // last scan (see hidersIn).
       hides: null,
       hidesSheets: null,
+      // Whether a style rule can give an element generated content (see generatedOn), and
+      // the sheets that answer is of.
+      generated: null,
+      generatedSheets: null,
       hiders: false,
       // The window scrolled: only what is pinned to the viewport moves (see pinnedControls,
       // null until found again after a mutation).
@@ -169,7 +173,7 @@
     [W, topState()].forEach(function (w) {
       if (!w) return;
       w.moved = true;
-      if (sheets) w.stateful = w.pinned = w.hides = null;
+      if (sheets) w.stateful = w.pinned = w.hides = w.generated = null;
     });
   }
 

@@ -149,5 +149,5 @@
       W.sheetFacts.set(href, { stateful: f.stateful, hides: f.hides, pinned: f.pinned, imports: f.imports });
       f.imports.forEach(askSheet);
     });
-    W.stateful = W.hides = W.pinned = null;
+    W.stateful = W.hides = W.pinned = W.generated = null;
   }

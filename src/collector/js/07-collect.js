@@ -202,11 +202,12 @@
       // As the document's first read: every root found and every control gathered again,
       // and what the style sheets hold asked again.
       W.rootsUnknown = true;
-      W.hides = null;
+      W.hides = W.generated = null;
       since = null;
     }
     visChecks = 0;
     var roots = collectRoots();
+    W.generated = ruleStops(roots, 'generated', generates);
     var prev = W.cache;
     // Whether the last read's records stand (see shifted): with a change to the window's
     // scroll alone, they stand but for the controls it names.

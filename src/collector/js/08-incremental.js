@@ -36,7 +36,8 @@
   var LOG_MOST = 500;
   // Attributes of an element that its descendants' records read (region, disabled state,
   // role, editability, name parts): a change to one gathers every control inside again.
-  var INHERITED = { 'data-anchor-region': 1, 'aria-label': 1, 'aria-labelledby': 1, role: 1,
+  var INHERITED = { 'data-anchor-region': 1, 'aria-label': 1, 'aria-labelledby': 1,
+    'aria-labeledby': 1, role: 1,
     disabled: 1, 'aria-disabled': 1, contenteditable: 1, inert: 1, hidden: 1, 'aria-hidden': 1 };
   // What names, disables or types controls other than the ones around it.
   var NAMING = 'label,legend,datalist,style,link';
