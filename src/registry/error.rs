@@ -21,7 +21,9 @@ pub struct Location {
     pub column: usize,
     /// The value at fault, in bytes.
     pub span: SourceSpan,
-    pub(super) src: NamedSource<Arc<str>>,
+    /// The file's text, to show the line at fault; `None` when that line is too long to show
+    /// (a one-line document of megabytes would be printed whole).
+    pub(super) src: Option<NamedSource<Arc<str>>>,
 }
 
 impl fmt::Display for Location {
@@ -303,7 +305,10 @@ impl miette::Diagnostic for RegistryError {
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.location()?.src)
+        self.location()?
+            .src
+            .as_ref()
+            .map(|src| src as &dyn miette::SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {

@@ -38,16 +38,49 @@ impl<'a> Cx<'a> {
     }
 
     fn location(&self, line: usize, column: usize, span: SourceSpan) -> Box<Location> {
+        // The line at fault is shown under the message, whole: not when it is huge.
+        let at = span.offset().min(self.text.len());
+        let start = self.text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let end = self.text[at..]
+            .find('\n')
+            .map_or(self.text.len(), |i| at + i);
+        let shown = end - start <= SHOWN_LINE;
         Box::new(Location {
             file: self.file.to_owned(),
             line,
             column,
             span,
-            src: self.named.clone(),
+            src: shown.then(|| self.named.clone()),
+        })
+    }
+
+    /// The error of a document that nests deeper than [`MAX_DEPTH`], at the bracket that
+    /// went past it: serde_yaml's scanner takes time quadratic in the depth of a flow
+    /// collection (a 200 kB line of `[` took 21 s), and no registry nests more than a few
+    /// levels.
+    pub(super) fn too_deep(&self) -> Option<RegistryError> {
+        let offset = too_deep_at(self.text)?;
+        let line = self.text[..offset].matches('\n').count() + 1;
+        let start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let column = self.text[start..offset].chars().count() + 1;
+        Some(RegistryError::Syntax {
+            at: self.location(line, column, (offset, 1).into()),
+            message: format!(
+                "it nests deeper than {MAX_DEPTH} levels of `[` and `{{`; a registry is lists of \
+                 screens and anchors, a few levels deep"
+            ),
         })
     }
 
     pub(super) fn syntax_error(&self, error: &serde_yaml::Error) -> RegistryError {
+        let clip = |message: String| match message.char_indices().nth(SHOWN_MESSAGE) {
+            Some((cut, _)) => format!(
+                "{}… ({} characters)",
+                &message[..cut],
+                message.chars().count()
+            ),
+            None => message,
+        };
         let (line, column) = error
             .location()
             .map_or((1, 1), |at| (at.line(), at.column()));
@@ -61,9 +94,63 @@ impl<'a> Cx<'a> {
         };
         RegistryError::Syntax {
             at: self.location(line, column, (offset, len).into()),
-            message,
+            message: clip(message),
         }
     }
+}
+
+/// Lines longer than this are not shown under a diagnostic.
+const SHOWN_LINE: usize = 400;
+
+/// serde_yaml's messages quote values whole: at most this many characters of one are shown.
+const SHOWN_MESSAGE: usize = 300;
+
+/// How deep `[` and `{` may nest in a registry.
+pub(super) const MAX_DEPTH: usize = 64;
+
+/// The byte offset of the first `[` or `{` that opens a flow collection deeper than
+/// [`MAX_DEPTH`], outside quoted scalars and comments. Brackets inside a plain scalar count
+/// too, which only matters if a description opened 64 of them without closing them.
+fn too_deep_at(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut comment = false;
+    let mut previous = '\n';
+    // The last character that was not a space: a quote opens a scalar only where a value
+    // can start, never inside a plain scalar (`the claim's note`).
+    let mut last = '\n';
+    for (i, c) in text.char_indices() {
+        if comment {
+            comment = c != '\n';
+        } else if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if q == '"' && c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+        } else {
+            match c {
+                '"' | '\'' if matches!(last, '\n' | ':' | '[' | '{' | ',' | '-') => quote = Some(c),
+                '#' if previous.is_whitespace() => comment = true,
+                '[' | '{' => {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        return Some(i);
+                    }
+                }
+                ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        previous = c;
+        if !c.is_whitespace() || c == '\n' {
+            last = c;
+        }
+    }
+    None
 }
 
 /// A step on the way from the document root to a value.

@@ -25,6 +25,9 @@ use locate::Cx;
 use locate::Step::{Index, Key};
 pub use route::RoutePattern;
 
+/// The largest registry file read: 16 MiB.
+const MAX_BYTES: u64 = 16 << 20;
+
 /// A loaded, validated anchor registry.
 #[derive(Debug, Clone)]
 pub struct Registry {
@@ -69,6 +72,20 @@ impl Registry {
     /// Reads and validates the registry at `path`; errors name the file as `path` is given.
     pub fn load(path: &Path) -> Result<Registry, RegistryError> {
         let file = path.display().to_string();
+        // A registry of ten thousand anchors is a few megabytes; anything far past that is
+        // not one, and is not read whole into memory to find out.
+        if let Ok(meta) = std::fs::metadata(path)
+            && meta.len() > MAX_BYTES
+        {
+            let why = format!(
+                "it is {} bytes; a registry is at most {MAX_BYTES} bytes",
+                meta.len()
+            );
+            return Err(RegistryError::Read {
+                file,
+                source: std::io::Error::new(std::io::ErrorKind::InvalidData, why),
+            });
+        }
         match std::fs::read_to_string(path) {
             Ok(source) => Registry::parse(&source, &file),
             Err(source) => Err(RegistryError::Read { file, source }),
@@ -78,6 +95,9 @@ impl Registry {
     /// Validates `source`, the text of a registry; `file_name` names it in errors.
     pub fn parse(source: &str, file_name: &str) -> Result<Registry, RegistryError> {
         let cx = Cx::new(file_name, source);
+        if let Some(error) = cx.too_deep() {
+            return Err(error);
+        }
         let raw: RawRegistry = serde_yaml::from_str(source).map_err(|e| cx.syntax_error(&e))?;
         let ids = check_ids(&cx, &raw)?;
         let routes = check_screens(&cx, &raw)?;
@@ -492,6 +512,55 @@ mod tests {
             assert!(e.starts_with("`a.yaml` line 5,"), "{e}");
             assert!(e.contains(says), "{e}");
         }
+    }
+
+    /// A hostile one-line document nesting 100,000 `[` took serde_yaml's scanner 21 s and
+    /// printed 200 kB: it is refused at the 65th level, and its line is not shown.
+    #[test]
+    fn a_deeply_nested_registry_is_refused_at_its_depth_without_its_line() {
+        let n = 100_000;
+        let text = format!(
+            "app: x\nscreens: {}{}\nanchors: []\n",
+            "[".repeat(n),
+            "]".repeat(n)
+        );
+        let e = Registry::parse(&text, "deep.yaml").unwrap_err();
+        let message = e.to_string();
+        assert!(
+            message.starts_with(
+                "invalid anchor registry `deep.yaml` at line 2, column 74: it nests deeper than 64"
+            ),
+            "{message}"
+        );
+        let shown = format!("{}", e.report());
+        assert!(shown.len() < 2_000, "{} bytes shown", shown.len());
+        // Brackets in quoted and plain scalars, and comments, are not nesting.
+        let fine = format!(
+            "app: x # {}\nscreens:\n  - id: a\n    route: /\n    description: \"{}\"\n  \
+             - id: b\n    route: /b\n    description: it's {}\nanchors: []\n",
+            "[".repeat(100),
+            "{".repeat(100),
+            "[".repeat(10) + "]".repeat(10).as_str()
+        );
+        if let Err(e) = Registry::parse(&fine, "fine.yaml") {
+            panic!("{e}\n{fine}");
+        }
+    }
+
+    /// serde_yaml quotes a value whole in its message: a huge one is cut.
+    #[test]
+    fn a_huge_value_in_a_syntax_error_is_quoted_in_part() {
+        let text = format!(
+            "app: [\"{}\"]\nscreens: []\nanchors: []\n",
+            "x".repeat(50_000)
+        );
+        let message = Registry::parse(&text, "big.yaml").unwrap_err().to_string();
+        assert!(
+            message.len() < 1_000,
+            "{} bytes: {}",
+            message.len(),
+            &message[..200]
+        );
     }
 
     /// `anchors.schema.json` is what the registry's types say; `WAYMARK_UPDATE_SCHEMA=1`
