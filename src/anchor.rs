@@ -11,6 +11,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::protocol::quoted;
+
 /// A stable semantic id of a control: dot-separated segments, each `[a-z0-9_-]+`, the first
 /// starting with a letter (`claim.approve`, `region-3.button-12`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -172,8 +174,8 @@ pub enum AnchorError {
     Empty,
     /// Two dots in a row, or a dot at the start or the end.
     #[error(
-        "`{id}` is not a valid anchor id: it has an empty segment (segments are joined by a \
-         single `.`, with none at either end)"
+        "`{}` is not a valid anchor id: it has an empty segment (segments are joined by a \
+         single `.`, with none at either end)", quoted(.id)
     )]
     EmptySegment {
         /// The id as given.
@@ -181,8 +183,8 @@ pub enum AnchorError {
     },
     /// A segment holds something other than `a-z`, `0-9`, `_` or `-`.
     #[error(
-        "`{id}` is not a valid anchor id: segment `{segment}` has a character outside \
-         [a-z0-9_-] ({character:?})"
+        "`{}` is not a valid anchor id: segment `{}` has a character outside \
+         [a-z0-9_-] ({character:?})", quoted(.id), quoted(.segment)
     )]
     InvalidCharacter {
         /// The id as given.
@@ -193,39 +195,39 @@ pub enum AnchorError {
         character: char,
     },
     /// The id starts with a digit, `_` or `-`.
-    #[error("`{id}` is not a valid anchor id: it must start with a letter (a-z)")]
+    #[error("`{}` is not a valid anchor id: it must start with a letter (a-z)", quoted(.id))]
     NoLeadingLetter {
         /// The id as given.
         id: String,
     },
     /// `id[]`: the brackets hold nothing.
-    #[error("`{reference}` is not a valid anchor reference: the key between `[` and `]` is empty")]
+    #[error("`{}` is not a valid anchor reference: the key between `[` and `]` is empty", quoted(.reference))]
     EmptyKey {
         /// The reference as given.
         reference: String,
     },
     /// `id[ ]`: the key is only whitespace.
-    #[error("`{reference}` is not a valid anchor reference: the key is only whitespace")]
+    #[error("`{}` is not a valid anchor reference: the key is only whitespace", quoted(.reference))]
     BlankKey {
         /// The reference as given.
         reference: String,
     },
     /// `id[key` with no closing bracket.
-    #[error("`{reference}` is not a valid anchor reference: `[` has no matching `]`")]
+    #[error("`{}` is not a valid anchor reference: `[` has no matching `]`", quoted(.reference))]
     UnclosedKey {
         /// The reference as given.
         reference: String,
     },
     /// A `]` before any `[`.
-    #[error("`{reference}` is not a valid anchor reference: `]` has no matching `[`")]
+    #[error("`{}` is not a valid anchor reference: `]` has no matching `[`", quoted(.reference))]
     UnopenedKey {
         /// The reference as given.
         reference: String,
     },
     /// Text after the key's closing `]`, as in `x[1][2]`.
     #[error(
-        "`{reference}` is not a valid anchor reference: `{text}` follows the key; a reference \
-         ends with its `]`"
+        "`{}` is not a valid anchor reference: `{}` follows the key; a reference \
+         ends with its `]`", quoted(.reference), quoted(.text)
     )]
     TrailingText {
         /// The reference as given.

@@ -13,6 +13,7 @@ use super::{browser_error, capture_error};
 use crate::anchor::{AnchorId, AnchorRef};
 use crate::browser::{BrowserError, Tab, is_known_key};
 use crate::collector::{FillFinished, Filled, Prepared, Settled, Typing, parse_answer};
+use crate::protocol::quoted;
 use crate::screen::InferredState;
 
 /// How an action touches its target.
@@ -204,6 +205,7 @@ impl<T: Tab> Tools<T> {
         watch: T::LoadWatch,
     ) -> Result<(InferredState, Option<Changes>), ToolError> {
         let start = Instant::now();
+        let shown = anchor.to_string();
         let quiet = self.options.quiet.as_millis() as u64;
         let max = self.options.settle_timeout.as_millis() as u64;
         let bound = self.options.settle_timeout + self.options.script_timeout;
@@ -244,7 +246,7 @@ impl<T: Tab> Tools<T> {
                 if f.status != "ok" {
                     return Err(ToolError::new(
                         ErrorCode::NotOnScreen,
-                        format!("`{anchor}` went away while it was being filled"),
+                        format!("`{}` went away while it was being filled", quoted(&shown)),
                     )
                     .attributed(Attribution::App));
                 }
@@ -262,7 +264,10 @@ impl<T: Tab> Tools<T> {
             return Err(ToolError::new(
                 ErrorCode::NotEditable,
                 format!(
-                    "`{anchor}` did not take the value: it holds `{actual}` instead of `{expected}`"
+                    "`{}` did not take the value: it holds `{}` instead of `{}`",
+                    quoted(&shown),
+                    quoted(actual),
+                    quoted(expected)
                 ),
             )
             .attributed(Attribution::App));
@@ -287,7 +292,8 @@ impl<T: Tab> Tools<T> {
                             ToolError::new(
                                 ErrorCode::Timeout,
                                 format!(
-                                    "the page `{anchor}` led to did not load within {} ms",
+                                    "the page `{}` led to did not load within {} ms",
+                                    quoted(&shown),
                                     after.as_millis()
                                 ),
                             )
@@ -300,8 +306,9 @@ impl<T: Tab> Tools<T> {
             _ => Err(ToolError::new(
                 ErrorCode::Timeout,
                 format!(
-                    "the page was still changing {max} ms after {} `{anchor}`",
-                    act.verb()
+                    "the page was still changing {max} ms after {} `{}`",
+                    act.verb(),
+                    quoted(&shown)
                 ),
             )),
         }

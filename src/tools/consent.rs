@@ -12,6 +12,7 @@ use super::{Attribution, ErrorCode, Outcome, RoundTrip, ToolError, Tools, ms_sin
 use crate::browser::Tab;
 use crate::collector;
 use crate::control::{Answer, TabGates};
+use crate::protocol::quoted;
 
 /// What an acting call does to its target, for the question.
 #[derive(Debug, Clone, Copy)]
@@ -37,17 +38,23 @@ impl<T: Tab> Tools<T> {
             return format!("Allow {} on {route}?", action.verb.tool());
         };
         let (label, secret) = self.seen(subject.target).unwrap_or_default();
+        // A person reads the question: inputs of any length are quoted in part, with it.
+        let target = subject.target.to_string();
         let control = if label.is_empty() {
-            format!("{}", subject.target)
+            quoted(&target).to_string()
         } else {
-            format!("\"{label}\" ({})", subject.target)
+            format!("\"{}\" ({})", quoted(&label), quoted(&target))
         };
         match (action.verb, subject.key_name, subject.text) {
-            (Verb::Press, Some(key), _) => format!("Press {key} on {control} on {route}?"),
+            (Verb::Press, Some(key), _) => {
+                format!("Press {} on {control} on {route}?", quoted(key))
+            }
             (Verb::Fill, _, Some(_)) if secret => {
                 format!("Fill {control} with a secret value on {route}?")
             }
-            (Verb::Fill, _, Some(text)) => format!("Fill {control} with \"{text}\" on {route}?"),
+            (Verb::Fill, _, Some(text)) => {
+                format!("Fill {control} with \"{}\" on {route}?", quoted(text))
+            }
             _ => format!("Press {control} on {route}?"),
         }
     }

@@ -43,6 +43,7 @@ use memory::{Memory, SheetFacts};
 
 use crate::browser::{BrowserError, Tab};
 use crate::collector::{self, CollectorRead, HeldRead};
+use crate::protocol::quoted;
 use crate::registry::Registry;
 use crate::screen::{Chrome, InferredState, JsDialog, View, infer};
 use crate::tools::trace::Trace;
@@ -358,12 +359,16 @@ impl<T: Tab> Tools<T> {
                     self.tab.stop_loading().await;
                     ToolError::new(
                         ErrorCode::Timeout,
-                        format!("`{route}` did not load within {} ms", after.as_millis()),
+                        format!(
+                            "`{}` did not load within {} ms",
+                            quoted(route),
+                            after.as_millis()
+                        ),
                     )
                 }
                 BrowserError::Navigation(why) => ToolError::new(
                     ErrorCode::NavigationFailed,
-                    format!("`{route}` could not be loaded: {why}"),
+                    format!("`{}` could not be loaded: {why}", quoted(route)),
                 )
                 .attributed(Attribution::Environment),
                 other => browser_error(other),
@@ -376,7 +381,7 @@ impl<T: Tab> Tools<T> {
                 None,
                 ToolError::new(
                     ErrorCode::NavigationFailed,
-                    format!("`{route}` answered HTTP {status}"),
+                    format!("`{}` answered HTTP {status}", quoted(route)),
                 ),
             ));
         }

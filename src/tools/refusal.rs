@@ -8,6 +8,7 @@ use super::{ErrorCode, ToolError, Tools, capture_error};
 use crate::anchor::AnchorRef;
 use crate::browser::Tab;
 use crate::collector::Prepared;
+use crate::protocol::quoted;
 
 impl<T: Tab> Tools<T> {
     pub(super) fn check(
@@ -16,9 +17,10 @@ impl<T: Tab> Tools<T> {
         target: &TargetRef,
         p: &Prepared,
     ) -> Result<(), ToolError> {
+        let shown = target.to_string();
         let named = match &p.label {
-            Some(l) if !l.is_empty() => format!("`{target}` (\"{l}\")"),
-            _ => format!("`{target}`"),
+            Some(l) if !l.is_empty() => format!("`{}` (\"{}\")", quoted(&shown), quoted(l)),
+            _ => format!("`{}`", quoted(&shown)),
         };
         let route = self.current_route();
         let err = |code, message: String| Err(ToolError::new(code, message));
@@ -50,7 +52,8 @@ impl<T: Tab> Tools<T> {
                 err(
                     ErrorCode::AmbiguousAnchor,
                     format!(
-                        "`{target}` matches {} controls on {route}; name one with a key (keys: {})",
+                        "`{}` matches {} controls on {route}; name one with a key (keys: {})",
+                        quoted(&shown),
                         p.count,
                         keys.join(", ")
                     ),
@@ -100,13 +103,14 @@ impl<T: Tab> Tools<T> {
     /// An anchor the page does not have: elsewhere (the registry says where), with another
     /// key, or unknown altogether.
     fn missing(&self, anchor: &AnchorRef, p: &Prepared, route: &str) -> ToolError {
+        let shown = anchor.to_string();
         if anchor.key.is_some() && p.unkeyed > 0 {
             return ToolError::new(
                 ErrorCode::NotOnScreen,
                 format!(
                     "no `{}` with key `{}` on {route} ({} with other keys)",
-                    anchor.id,
-                    anchor.key.as_deref().unwrap_or_default(),
+                    quoted(anchor.id.as_str()),
+                    quoted(anchor.key.as_deref().unwrap_or_default()),
                     p.unkeyed
                 ),
             );
@@ -115,13 +119,17 @@ impl<T: Tab> Tools<T> {
             Some(spec) => ToolError::new(
                 ErrorCode::NotOnScreen,
                 format!(
-                    "`{anchor}` is not on {route} (the registry expects it on: {})",
+                    "`{}` is not on {route} (the registry expects it on: {})",
+                    quoted(&shown),
                     spec.screens.join(", ")
                 ),
             ),
             None => ToolError::new(
                 ErrorCode::UnknownAnchor,
-                format!("`{anchor}` is not in the registry and not on {route}"),
+                format!(
+                    "`{}` is not in the registry and not on {route}",
+                    quoted(&shown)
+                ),
             ),
         }
     }

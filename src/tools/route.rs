@@ -5,6 +5,7 @@ use url::Url;
 
 use super::{ErrorCode, ToolError, Tools};
 use crate::browser::Tab;
+use crate::protocol::quoted;
 
 impl<T: Tab> Tools<T> {
     /// The route of `url` relative to the app (path, query, and the fragment when it is a
@@ -56,14 +57,15 @@ impl<T: Tab> Tools<T> {
         let url = self.base.join(route).map_err(|e| {
             ToolError::new(
                 ErrorCode::InvalidArgument,
-                format!("`{route}` is not a route: {e}"),
+                format!("`{}` is not a route: {e}", quoted(route)),
             )
         })?;
         if url.origin() != self.base.origin() {
             return Err(ToolError::new(
                 ErrorCode::OffOrigin,
                 format!(
-                    "`{route}` is off the app's origin {}; journeys navigate within the app",
+                    "`{}` is off the app's origin {}; journeys navigate within the app",
+                    quoted(route),
                     self.origin()
                 ),
             ));

@@ -602,3 +602,35 @@ fn a_person_who_takes_the_tab_mid_session_pauses_every_call_until_they_give_it_b
         s.stop().await;
     });
 }
+
+/// A 2 MB route was quoted whole in the error and again in the text beside it: a 4 MB reply
+/// into the agent's context. Every message quotes at most a couple of hundred characters of
+/// an input, with its length.
+#[test]
+fn a_huge_argument_is_quoted_in_part_with_its_length() {
+    run(async {
+        let s = Session::start(Person::new(false, false), &[]).await;
+        let route = format!("/{}", "a".repeat(2 << 20));
+        let nav = s.call("navigate", json!({"route": route})).await;
+        let said = text(&nav);
+        assert!(said.len() < 1_000, "{} bytes said", said.len());
+        assert!(said.contains("(2097153 characters)"), "{said}");
+        let value = serde_json::to_string(&nav.structured_content).expect("JSON");
+        assert!(
+            value.len() < 2_000,
+            "{} bytes of structured content",
+            value.len()
+        );
+        let anchor = format!("x{}", "y".repeat(1 << 20));
+        let invoked = s.call("invoke", json!({"anchor": anchor})).await;
+        let said = text(&invoked);
+        assert!(
+            said.len() < 1_000,
+            "{} bytes said: {}",
+            said.len(),
+            &said[..300]
+        );
+        assert!(said.contains("(1048577 characters)"), "{said}");
+        s.stop().await;
+    });
+}
