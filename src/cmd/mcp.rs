@@ -7,7 +7,7 @@ use std::sync::Arc;
 use rmcp::ServiceExt;
 
 use crate::exit::Exit;
-use crate::mcp::{DEFAULT_BUDGET, Server};
+use crate::mcp::{DEFAULT_BUDGET, Server, checked_stdio};
 use crate::session::{RunError, Session};
 use crate::settings::Settings;
 use crate::transcript::{Recorder, TranscriptHeader};
@@ -27,11 +27,14 @@ pub async fn serve(settings: &Settings, record: Option<&Path>) -> Result<Exit, R
         .transpose()?;
     let server = Server::new(session, recorder);
     let inner = Arc::clone(&server.inner);
+    let (stdio, written) = checked_stdio(tokio::io::stdin(), tokio::io::stdout());
     let running = server
-        .serve(rmcp::transport::stdio())
+        .serve(stdio)
         .await
         .map_err(|e| RunError::Mcp(e.to_string()))?;
     let ended = running.waiting().await;
+    // The last answers are on their way to stdout: let them out before anything closes.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), written).await;
     match Arc::try_unwrap(inner) {
         Ok(inner) => inner.close().await,
         // A clone of the server outlived the transport: its tab goes now, its browser

@@ -7,7 +7,9 @@ mod call;
 mod elicit;
 mod render;
 mod server;
+mod stdio;
 mod tools;
 
 pub use call::Call;
 pub(crate) use server::{DEFAULT_BUDGET, Server};
+pub(crate) use stdio::checked as checked_stdio;

@@ -634,3 +634,71 @@ fn a_huge_argument_is_quoted_in_part_with_its_length() {
         s.stop().await;
     });
 }
+
+/// A line that is not JSON got no answer at all (rmcp skips it): it gets JSON-RPC's parse
+/// error, with a null id, and the session goes on serving the next calls.
+#[test]
+fn a_line_that_is_not_json_gets_a_parse_error_and_the_next_calls_are_served() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_waymark"))
+        .args(["mcp", "--anchors", &anchors()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start waymark mcp");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (lines, read) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}});
+    let script = [
+        "this is not json".to_string(),
+        initialize.to_string(),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+        "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": ".to_string(),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}).to_string(),
+    ];
+    for line in &script {
+        writeln!(stdin, "{line}").expect("write a line");
+    }
+    stdin.flush().expect("flush");
+    let mut answers: Vec<Value> = Vec::new();
+    let parse_error = |a: &Value| a["error"]["code"] == -32700;
+    while !answers.iter().any(|a| a["id"] == 3)
+        || answers.iter().filter(|a| parse_error(a)).count() < 2
+    {
+        let line = read
+            .recv_timeout(LIMIT)
+            .unwrap_or_else(|_| panic!("no answer to tools/list; got {answers:?}"));
+        answers.push(serde_json::from_str(&line).expect("every line out is JSON"));
+    }
+    let parse_errors: Vec<&Value> = answers.iter().filter(|a| parse_error(a)).collect();
+    assert_eq!(parse_errors.len(), 2, "{answers:?}");
+    assert!(
+        parse_errors.iter().all(|e| e["id"].is_null()),
+        "{answers:?}"
+    );
+    assert!(
+        answers
+            .iter()
+            .any(|a| a["id"] == 1 && a["result"].is_object())
+    );
+    let tools = answers.iter().find(|a| a["id"] == 3).expect("tools/list");
+    assert!(
+        tools["result"]["tools"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty())
+    );
+    drop(stdin);
+    let status = child.wait().expect("the server ends with its input");
+    assert_eq!(status.code(), Some(0));
+}
