@@ -561,9 +561,7 @@ impl Tab for ChromiumTab {
         if let Ok(Some(current)) = self.page.url().await
             && super::same_document(&current, url)
         {
-            let target =
-                serde_json::to_string(url).map_err(|e| BrowserError::Script(e.to_string()))?;
-            let script = format!("(function () {{ location.href = {target}; return 'ok'; }})()");
+            let script = super::fragment_navigation(url)?;
             self.evaluate_with(&script, timeout, false).await?;
             return Ok(());
         }

@@ -243,6 +243,23 @@ pub(crate) fn same_document(current: &str, target: &str) -> bool {
     current == target
 }
 
+/// The script that moves a document to its fragment `url` and answers once the page has
+/// heard of it: after its `hashchange` listeners (a hash-routed app draws its next screen
+/// there), or at once when the fragment did not change (no event comes), and after 500 ms
+/// at most.
+pub(crate) fn fragment_navigation(url: &str) -> Result<String, BrowserError> {
+    let target = serde_json::to_string(url).map_err(|e| BrowserError::Script(e.to_string()))?;
+    Ok(format!(
+        "new Promise(function (done) {{ \
+           var finish = function () {{ removeEventListener('hashchange', finish); \
+             setTimeout(function () {{ done('ok'); }}, 0); }}; \
+           addEventListener('hashchange', finish); \
+           var before = location.href; location.href = {target}; \
+           if (location.href === before) finish(); \
+           setTimeout(finish, 500); }})"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::same_document;

@@ -301,7 +301,11 @@ impl<T: Tab> Tools<T> {
                         other => browser_error(other),
                     });
                 }
-                Ok((self.read().await?, None))
+                let state = self.read().await?;
+                match left_the_app(&state.route, &shown) {
+                    Some(error) => Err(error),
+                    None => Ok((state, None)),
+                }
             }
             _ => Err(ToolError::new(
                 ErrorCode::Timeout,
@@ -313,6 +317,34 @@ impl<T: Tab> Tools<T> {
             )),
         }
     }
+}
+
+/// The error of an action that took the tab off the app: to another origin (`route` is
+/// then the whole URL: see `route_of`), or to Chromium's error page when the page it led to
+/// could not be loaded. `None` while the tab is on the app.
+fn left_the_app(route: &str, shown: &str) -> Option<ToolError> {
+    if route.starts_with('/') {
+        return None;
+    }
+    let error = if route.starts_with("chrome-error:") {
+        ToolError::new(
+            ErrorCode::NavigationFailed,
+            format!(
+                "the page `{}` led to could not be loaded: Chromium shows its error page",
+                quoted(shown)
+            ),
+        )
+    } else {
+        ToolError::new(
+            ErrorCode::OffOrigin,
+            format!(
+                "`{}` led off the app, to `{}`; journeys stay on the app's origin",
+                quoted(shown),
+                quoted(route)
+            ),
+        )
+    };
+    Some(error.attributed(Attribution::App))
 }
 
 fn parse_target(target: &str, key: Option<&str>) -> Result<AnchorRef, ToolError> {
