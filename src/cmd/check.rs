@@ -18,6 +18,7 @@ struct Report<'a> {
     against: Option<&'a BuildCheck>,
     changes: Option<&'a Diff>,
     coverage: serde_json::Value,
+    against_coverage: Option<String>,
     used_by: &'a std::collections::BTreeMap<String, Vec<String>>,
 }
 
@@ -56,14 +57,17 @@ pub async fn check(
     };
     let diff = other.as_ref().map(|o| compare(&base, o, &used_by));
     let declared = registry.anchors().len();
+    // One coverage line per build checked, the same in both outputs.
+    let found = coverage(&base, declared, &used_by);
+    let against_found = other.as_ref().map(|o| coverage(o, declared, &used_by));
     if json {
-        let found = coverage(&base, declared, &used_by);
         let report = Report {
             base: &base,
             against: other.as_ref(),
             changes: diff.as_ref(),
             coverage: json!({"line": found.trim_end(), "declared": declared,
                              "used_by_journeys": used_by.len()}),
+            against_coverage: against_found.map(|line| line.trim_end().to_string()),
             used_by: &used_by,
         };
         match serde_json::to_string_pretty(&report) {
@@ -76,10 +80,10 @@ pub async fn check(
             print!("{}", table(other));
             print!("{}", changes(diff, &base.base, &other.base));
         }
-        print!(
-            "{}",
-            coverage(other.as_ref().unwrap_or(&base), declared, &used_by)
-        );
+        print!("{found}");
+        if let Some(line) = &against_found {
+            print!("against {line}");
+        }
     }
     let broken = base.broken().len() + other.as_ref().map_or(0, |o| o.broken().len());
     Ok(if broken > 0 {

@@ -88,7 +88,8 @@ fn check_against_the_same_build_names_no_change() {
         .says("no change to any declared anchor")
         .says("widgets.twin            AMBIGUOUS ×2")
         .says("not checked: return-detail: its route `/returns/{id}` needs `example:` values for `id`")
-        .says("coverage: 87 declared · 84 found · ");
+        .says("coverage: 87 declared · 84 found · ")
+        .says("against coverage: 87 declared · 84 found · ");
 }
 
 #[test]
