@@ -30,9 +30,17 @@ pub(crate) fn expression(op: &str, args: &serde_json::Value) -> String {
 /// scripts: it installs the collector and watches the value setters (and the listeners
 /// and animation frames) from the start, so a page script that keeps the setter it found
 /// (as React does for each field it mounts) still keeps one that tells the collector.
-pub(crate) fn early() -> String {
-    expression("early", &json!({}))
+/// With the registry's `matchers`, it gives them to the document too.
+pub(crate) fn early(matchers: Option<&crate::registry::Matchers>) -> String {
+    match matchers {
+        Some(m) => expression("early", &json!({ "matchers": m })),
+        None => expression("early", &json!({})),
+    }
 }
+
+/// What an operation answers in a document that does not hold the matchers its `mv`
+/// names: the caller sends them with the operation again.
+pub(crate) const NEED_MATCHERS: &str = "waymark:matchers";
 
 /// What [`installed`] answers in a document the collector was never sent to.
 pub(crate) const MISSING: &str = "waymark:missing";
@@ -87,6 +95,20 @@ pub(crate) struct Prepared {
     /// A select's options (no_option).
     #[serde(default)]
     pub options: Vec<String>,
+    /// The first five elements an ambiguous anchor found.
+    #[serde(default)]
+    pub candidates: Vec<Candidate>,
+}
+
+/// One of the elements an ambiguous anchor found, told apart for a person.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Candidate {
+    pub role: String,
+    pub name: String,
+    pub region: String,
+    pub path: String,
+    #[serde(default)]
+    pub key: Option<String>,
 }
 
 /// A delta changing at most this many records finds each among the held ids by a scan.

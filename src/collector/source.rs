@@ -27,6 +27,7 @@ joined!(
     "03-visibility.js",
     "04-state.js",
     "05-sheets.js",
+    "06-match.js",
     "06-roots.js",
     "07-collect.js",
     "08-incremental.js",
@@ -123,9 +124,9 @@ mod tests {
             twice.is_empty(),
             "declared twice (the later one wins): {twice:?}"
         );
-        // As many as the single file held before the split (109), and the seven helpers of
-        // names as Chromium computes them.
-        assert_eq!(names.len(), 116);
+        // As many as the single file held before the split (109), the seven helpers of
+        // names as Chromium computes them, and the twenty of registry matchers.
+        assert_eq!(names.len(), 136);
         for name in [
             "read",
             "prepare",

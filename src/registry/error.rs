@@ -154,6 +154,20 @@ pub enum RegistryError {
         /// Further problems of the same pass.
         others: Vec<RegistryError>,
     },
+    /// An anchor's `match:` (or `key:`) that cannot find anything as written.
+    #[error("{at}: anchor `{anchor}`'s {field} is invalid: {reason}")]
+    InvalidMatcher {
+        /// Where the value at fault is.
+        at: Box<Location>,
+        /// The anchor's id.
+        anchor: String,
+        /// The field at fault (`match.role`, `key`…).
+        field: String,
+        /// What is wrong, with the allowed values.
+        reason: String,
+        /// Further problems of the same pass.
+        others: Vec<RegistryError>,
+    },
     /// An anchor whose `screens` list is empty.
     #[error("{at}: anchor `{anchor}` lists no screens; name at least one declared screen")]
     NoScreens {
@@ -205,6 +219,7 @@ impl RegistryError {
             | E::InvalidRoute { at, .. }
             | E::InvalidExample { at, .. }
             | E::EmptyDescription { at, .. }
+            | E::InvalidMatcher { at, .. }
             | E::NoScreens { at, .. }
             | E::UnknownScreen { at, .. } => Some(at),
         }
@@ -226,6 +241,7 @@ impl RegistryError {
             | E::InvalidRoute { others, .. }
             | E::InvalidExample { others, .. }
             | E::EmptyDescription { others, .. }
+            | E::InvalidMatcher { others, .. }
             | E::NoScreens { others, .. }
             | E::UnknownScreen { others, .. } => Some(others),
         }
@@ -242,6 +258,7 @@ impl RegistryError {
             | E::InvalidRoute { others, .. }
             | E::InvalidExample { others, .. }
             | E::EmptyDescription { others, .. }
+            | E::InvalidMatcher { others, .. }
             | E::NoScreens { others, .. }
             | E::UnknownScreen { others, .. } => *others = rest,
         }
@@ -261,6 +278,7 @@ impl RegistryError {
             E::InvalidRoute { .. } => ("invalid_route", "invalid route"),
             E::InvalidExample { .. } => ("invalid_example", "does not fit the route"),
             E::EmptyDescription { .. } => ("empty_description", "empty"),
+            E::InvalidMatcher { .. } => ("invalid_matcher", "cannot match as written"),
             E::NoScreens { .. } => ("no_screens", "no screens"),
             E::UnknownScreen { .. } => ("unknown_screen", "not a declared screen"),
         }

@@ -9,6 +9,7 @@
 
 mod error;
 mod locate;
+mod matcher;
 mod route;
 
 use std::collections::HashMap;
@@ -23,6 +24,7 @@ pub(crate) use error::closest;
 pub use error::{Location, RegistryError};
 use locate::Cx;
 use locate::Step::{Index, Key};
+pub use matcher::{KeySource, MatchKind, Matcher, Matchers, TextPattern};
 pub use route::RoutePattern;
 
 /// The largest registry file read: 16 MiB.
@@ -35,7 +37,13 @@ pub struct Registry {
     screens: Vec<ScreenSpec>,
     anchors: Vec<AnchorSpec>,
     index: HashMap<AnchorId, usize>,
+    test_id_attribute: String,
+    /// The matchers for the collector; `None` when no anchor has one.
+    matchers: Option<std::sync::Arc<Matchers>>,
 }
+
+/// The attribute `test_id` matchers read when the registry names none.
+pub const TEST_ID_ATTRIBUTE: &str = "data-testid";
 
 /// A screen of the app: an id and the route pattern that identifies it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,6 +74,10 @@ pub struct AnchorSpec {
     /// Whether its value changes from run to run (a timestamp, a generated number), so
     /// snapshots redact it.
     pub volatile: bool,
+    /// How to find it on a page with no `data-anchor` for it.
+    pub matcher: Option<Matcher>,
+    /// What names each of its elements, when keyed and found by its matcher.
+    pub key: Option<KeySource>,
 }
 
 impl Registry {
@@ -102,6 +114,7 @@ impl Registry {
         let ids = check_ids(&cx, &raw)?;
         let routes = check_screens(&cx, &raw)?;
         check_references(&cx, &raw)?;
+        let matchers = check_matchers(&cx, &raw)?;
 
         let screens = raw
             .screens
@@ -118,12 +131,15 @@ impl Registry {
             .anchors
             .into_iter()
             .zip(ids)
-            .map(|(anchor, id)| AnchorSpec {
+            .zip(matchers)
+            .map(|((anchor, id), (matcher, key))| AnchorSpec {
                 id,
                 description: anchor.description,
                 screens: anchor.screens,
-                keyed: anchor.keyed,
+                keyed: anchor.keyed || key.is_some(),
                 volatile: anchor.volatile,
+                matcher,
+                key,
             })
             .collect();
         let index = anchors
@@ -131,11 +147,23 @@ impl Registry {
             .enumerate()
             .map(|(i, anchor)| (anchor.id.clone(), i))
             .collect();
+        let test_id_attribute = raw
+            .test_id_attribute
+            .unwrap_or_else(|| TEST_ID_ATTRIBUTE.to_string());
+        let matchers = Matchers::new(
+            &test_id_attribute,
+            anchors
+                .iter()
+                .filter_map(|a| Some((&a.id, a.matcher.as_ref()?, a.key.as_ref()))),
+        )
+        .map(std::sync::Arc::new);
         Ok(Registry {
             app: raw.app,
             screens,
             anchors,
             index,
+            test_id_attribute,
+            matchers,
         })
     }
 
@@ -147,7 +175,19 @@ impl Registry {
             screens: Vec::new(),
             anchors: Vec::new(),
             index: HashMap::new(),
+            test_id_attribute: TEST_ID_ATTRIBUTE.to_string(),
+            matchers: None,
         }
+    }
+
+    /// The attribute `test_id` matchers read (`test_id_attribute:`, default `data-testid`).
+    pub fn test_id_attribute(&self) -> &str {
+        &self.test_id_attribute
+    }
+
+    /// The matchers, as the collector takes them; `None` when no anchor has one.
+    pub fn matchers(&self) -> Option<&std::sync::Arc<Matchers>> {
+        self.matchers.as_ref()
     }
 
     /// The app's name.
@@ -176,10 +216,14 @@ impl Registry {
     }
 
     /// The first screen (in file order) whose pattern matches the route's path; query string
-    /// and fragment are ignored, a trailing '/' too (except for "/").
+    /// and fragment are ignored, a trailing '/' too (except for "/"). A screen whose pattern
+    /// names a hash route (`/#/active`) comes before any that does not: `/` is the app's
+    /// page under every hash route.
     pub fn screen_for_route(&self, route: &str) -> Option<&ScreenSpec> {
         self.screens
             .iter()
+            .filter(|screen| screen.route.has_fragment())
+            .chain(self.screens.iter().filter(|s| !s.route.has_fragment()))
             .find(|screen| screen.route.matches(route))
     }
 
@@ -205,6 +249,8 @@ struct RawRegistry {
     screens: Vec<RawScreen>,
     /// Every anchor the app promises, with the screens it is expected on.
     anchors: Vec<RawAnchor>,
+    /// The attribute `test_id` matchers read; `data-testid` when not given.
+    test_id_attribute: Option<String>,
 }
 
 /// A screen of the app.
@@ -248,6 +294,14 @@ struct RawAnchor {
     /// Its value changes from run to run (a timestamp, a generated number): snapshots redact it.
     #[serde(default)]
     volatile: bool,
+    /// How to find it on a page that has no `data-anchor` for it (a `data-anchor` on the
+    /// page still wins): one of `role` (with `name`), `label`, `placeholder`, `text`,
+    /// `test_id`, `css`, and `within` another anchor.
+    #[serde(rename = "match")]
+    matcher: Option<matcher::RawMatch>,
+    /// With `match`: what names each of its repeated elements (`text`, or `{attribute:
+    /// data-id}`); makes the anchor keyed.
+    key: Option<matcher::RawKey>,
 }
 
 /// The JSON Schema of `anchors.yaml`, generated from the types the registry is read into:
@@ -476,11 +530,213 @@ fn check_references(cx: &Cx<'_>, raw: &RawRegistry) -> Result<(), RegistryError>
     done((), problems)
 }
 
+/// An anchor's matcher and key, each when it has one.
+type MatcherAndKey = (Option<Matcher>, Option<KeySource>);
+
+/// Pass 5: matchers name one known way to match, `within` a declared anchor without a loop,
+/// `key` only with a matcher; the test id attribute is an attribute name.
+fn check_matchers(
+    cx: &Cx<'_>,
+    raw: &RawRegistry,
+) -> Result<Vec<MatcherAndKey>, RegistryError> {
+    let mut problems = Vec::new();
+    let invalid = |i: usize, anchor: &RawAnchor, field: &str, reason: String, plain| {
+        let mut path = vec![Key("anchors"), Index(i)];
+        for part in field.split('.') {
+            path.push(Key(match part {
+                "match" => "match",
+                "key" => "key",
+                "attribute" => "attribute",
+                "role" => "role",
+                "name" => "name",
+                "label" => "label",
+                "placeholder" => "placeholder",
+                "text" => "text",
+                "test_id" => "test_id",
+                "css" => "css",
+                _ => "within",
+            }));
+        }
+        RegistryError::InvalidMatcher {
+            at: cx.at(&path, plain),
+            anchor: anchor.id.clone(),
+            field: format!("`{field}`"),
+            reason,
+            others: Vec::new(),
+        }
+    };
+    if let Some(attr) = &raw.test_id_attribute
+        && !matcher::is_attribute_name(attr)
+    {
+        problems.push(RegistryError::InvalidMatcher {
+            at: cx.at(&[Key("test_id_attribute")], Some(attr)),
+            anchor: String::new(),
+            field: "`test_id_attribute`".into(),
+            reason: format!(
+                "`{}` is not an attribute name",
+                crate::protocol::quoted(attr)
+            ),
+            others: Vec::new(),
+        });
+    }
+    let position = |id: &str| raw.anchors.iter().position(|a| a.id == id);
+    let mut out = Vec::with_capacity(raw.anchors.len());
+    for (i, anchor) in raw.anchors.iter().enumerate() {
+        let mut matcher = None;
+        if let Some(m) = &anchor.matcher {
+            match matcher::compile(m) {
+                Ok(mut compiled) => {
+                    if let Some(w) = &m.within {
+                        match (position(w), AnchorId::new(w)) {
+                            (Some(j), Ok(id)) if j != i => {
+                                // A chain of `within` that comes back is no scope at all.
+                                let mut at = j;
+                                let mut steps = 0;
+                                let looped = loop {
+                                    let next = raw.anchors[at]
+                                        .matcher
+                                        .as_ref()
+                                        .and_then(|m| m.within.as_deref())
+                                        .and_then(position);
+                                    match next {
+                                        Some(n) if n == i => break true,
+                                        Some(n) if steps < raw.anchors.len() => {
+                                            at = n;
+                                            steps += 1;
+                                        }
+                                        _ => break false,
+                                    }
+                                };
+                                if looped {
+                                    problems.push(invalid(
+                                        i,
+                                        anchor,
+                                        "match.within",
+                                        format!(
+                                            "`{w}` is (or is within) `{}` itself: a loop",
+                                            anchor.id
+                                        ),
+                                        Some(w),
+                                    ));
+                                } else {
+                                    compiled.within = Some(id);
+                                }
+                            }
+                            (Some(_), _) => problems.push(invalid(
+                                i,
+                                anchor,
+                                "match.within",
+                                "an anchor cannot be within itself".into(),
+                                Some(w),
+                            )),
+                            (None, _) => {
+                                let ids: Vec<String> =
+                                    raw.anchors.iter().map(|a| a.id.clone()).collect();
+                                let near = closest(w, &ids)
+                                    .map(|n| format!("; did you mean `{n}`?"))
+                                    .unwrap_or_default();
+                                problems.push(invalid(
+                                    i,
+                                    anchor,
+                                    "match.within",
+                                    format!(
+                                        "`{}` is not a declared anchor{near}",
+                                        crate::protocol::quoted(w)
+                                    ),
+                                    Some(w),
+                                ));
+                            }
+                        }
+                    }
+                    matcher = Some(compiled);
+                }
+                Err(m) => problems.push(invalid(i, anchor, m.field, m.reason, None)),
+            }
+        }
+        let key = match (&anchor.key, &anchor.matcher) {
+            (None, Some(_)) if anchor.keyed => Some(KeySource::Text),
+            (None, _) => None,
+            (Some(_), None) => {
+                problems.push(invalid(
+                    i,
+                    anchor,
+                    "key",
+                    "`key` says how a matcher's elements are named: it needs `match`".into(),
+                    None,
+                ));
+                None
+            }
+            (Some(k), Some(_)) => match matcher::compile_key(k) {
+                Ok(k) => Some(k),
+                Err(m) => {
+                    problems.push(invalid(i, anchor, m.field, m.reason, None));
+                    None
+                }
+            },
+        };
+        out.push((matcher, key));
+    }
+    done(out, problems)
+}
+
 #[cfg(test)]
 mod tests {
     use miette::Diagnostic;
 
     use super::*;
+
+    #[test]
+    fn a_malformed_matcher_is_refused_naming_its_line_field_and_allowed_values() {
+        let yaml = |anchor: &str| {
+            format!(
+                "app: a\nscreens:\n  - id: s\n    route: /\nanchors:\n  - id: a.list\n    description: d\n    screens: [s]\n    match: {{role: list}}\n  - id: a.b\n    description: d\n    screens: [s]\n{anchor}"
+            )
+        };
+        let ok = Registry::parse(
+            &yaml("    match: {role: button, name: /^Save/i, within: a.list}\n    key: {attribute: data-id}\n"),
+            "a.yaml",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let b = ok.anchor("a.b").unwrap();
+        assert!(b.keyed);
+        assert_eq!(b.key, Some(KeySource::Attribute("data-id".into())));
+        assert_eq!(
+            b.matcher.as_ref().unwrap().to_string(),
+            "{role: button, name: /^Save/i, within: a.list}"
+        );
+        assert_eq!(ok.matchers().unwrap().list.len(), 2);
+        for (anchor, says) in [
+            (
+                "    match: {rol: button}\n",
+                "line 13, column 13: anchors[1].match: unknown field `rol`, expected one of `role`",
+            ),
+            (
+                "    match: {role: buton}\n",
+                "`a.yaml` line 13, column 19: anchor `a.b`'s `match.role` is invalid: `buton` is not an ARIA role; did you mean `button`?",
+            ),
+            (
+                "    match: {label: A, text: B}\n",
+                "line 13, column 12: anchor `a.b`'s `match` is invalid: it names label and text; give exactly one of role, label, placeholder, text, test_id, css",
+            ),
+            (
+                "    match: {role: button, within: a.lists}\n",
+                "line 13, column 35: anchor `a.b`'s `match.within` is invalid: `a.lists` is not a declared anchor; did you mean `a.list`?",
+            ),
+            (
+                "    key: text\n",
+                "line 13, column 10: anchor `a.b`'s `key` is invalid: `key` says how a matcher's elements are named: it needs `match`",
+            ),
+            (
+                "    match: {text: /a/g}\n",
+                "`g` is not a regex flag (allowed: d, i, m, s, u, v)",
+            ),
+        ] {
+            let e = Registry::parse(&yaml(anchor), "a.yaml")
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(says), "{e}\nwanted: {says}");
+        }
+    }
 
     #[test]
     fn a_screen_example_fills_its_route_and_must_fit_it() {
@@ -672,6 +928,8 @@ anchors:
                 screens: vec!["claim-detail".into()],
                 keyed: false,
                 volatile: false,
+                matcher: None,
+                key: None,
             }
         );
         assert!(registry.anchor("claims.row").unwrap().keyed);

@@ -103,6 +103,11 @@ impl RoutePattern {
         Ok(route)
     }
 
+    /// Whether the pattern names a hash route too (`/#/active`).
+    pub fn has_fragment(&self) -> bool {
+        self.fragment.is_some()
+    }
+
     /// Whether `path` is on this route. A query string, a fragment (unless the pattern names
     /// a hash route) and one trailing `/` are ignored; `path` must start with `/`.
     pub fn matches(&self, path: &str) -> bool {

@@ -202,6 +202,12 @@ fn same_role(collector: &str, ax: &AxView) -> bool {
             ("cell", "LayoutTableCell") | ("row", "LayoutTableRow") | ("table", "LayoutTable") => {
                 true
             }
+            // An output with no role of its own (see the collector's `shownRole`).
+            (
+                "text",
+                "generic" | "none" | "StaticText" | "paragraph" | "LabelText" | "time" | "strong"
+                | "emphasis" | "code",
+            ) => true,
             // A content-editable region: Chromium says generic-and-editable.
             ("textbox", "generic") => ax.editable,
             _ => false,

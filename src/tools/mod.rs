@@ -341,7 +341,12 @@ impl<T: Tab> Tools<T> {
             .memory
             .early
             .swap(true, std::sync::atomic::Ordering::Relaxed)
-            && let Err(e) = self.tab.on_new_document(&collector::early()).await
+            && let Err(e) = self
+                .tab
+                .on_new_document(&collector::early(
+                    self.registry.matchers().map(|m| m.as_ref()),
+                ))
+                .await
         {
             self.memory
                 .early
@@ -474,21 +479,35 @@ impl<T: Tab> Tools<T> {
                 serde_json::json!({"doc": taken.doc, "facts": taken.facts})
             })
         });
+        // The registry's matchers go by their version; a document without them asks.
+        let matchers = self.registry.matchers();
         let with_sheets;
-        let args = match sheets {
-            Some(sheets) => {
+        let args = match (sheets, matchers) {
+            (None, None) => args,
+            (sheets, matchers) => {
                 let mut all = args.clone();
-                all["sheets"] = sheets;
+                if let Some(sheets) = sheets {
+                    all["sheets"] = sheets;
+                }
+                if let Some(m) = matchers {
+                    all["mv"] = serde_json::json!(m.v);
+                }
                 with_sheets = all;
                 &with_sheets
             }
-            None => args,
         };
-        let reply = evaluate(collector::installed(op, args)).await?;
-        if reply != collector::MISSING {
-            return Ok(reply);
+        let mut reply = evaluate(collector::installed(op, args)).await?;
+        if reply == collector::MISSING {
+            reply = evaluate(collector::expression(op, args)).await?;
         }
-        evaluate(collector::expression(op, args)).await
+        if reply == collector::NEED_MATCHERS
+            && let Some(m) = matchers
+        {
+            let mut all = args.clone();
+            all["matchers"] = serde_json::json!(m.as_ref());
+            reply = evaluate(collector::installed(op, &all)).await?;
+        }
+        Ok(reply)
     }
 
     /// Works out, beside the calls, what the style sheets of another origin a read of

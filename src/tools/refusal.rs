@@ -43,22 +43,10 @@ impl<T: Tab> Tools<T> {
                 ErrorCode::NotOnScreen,
                 format!("nothing on {route} lies at {target}"),
             ),
-            ("ambiguous", _) => {
-                let keys: Vec<String> = p
-                    .keys
-                    .iter()
-                    .map(|k| k.clone().unwrap_or_else(|| "(no key)".into()))
-                    .collect();
-                err(
-                    ErrorCode::AmbiguousAnchor,
-                    format!(
-                        "`{}` matches {} controls on {route}; name one with a key (keys: {})",
-                        quoted(&shown),
-                        p.count,
-                        keys.join(", ")
-                    ),
-                )
-            }
+            ("ambiguous", _) => err(
+                ErrorCode::AmbiguousAnchor,
+                self.ambiguous(target, p, &route),
+            ),
             ("hidden", _) => err(
                 ErrorCode::NotOnScreen,
                 format!("{named} is in the page on {route} but not visible"),
@@ -100,15 +88,75 @@ impl<T: Tab> Tools<T> {
         }
     }
 
+    /// Several elements for one target: the first five told apart (role, name, region, a
+    /// short path), and a narrower matcher or a key to name one.
+    fn ambiguous(&self, target: &TargetRef, p: &Prepared, route: &str) -> String {
+        let shown = target.to_string();
+        let mut message = format!(
+            "`{}` matches {} controls on {route}",
+            quoted(&shown),
+            p.count
+        );
+        if p.candidates.is_empty() {
+            let keys: Vec<String> = p
+                .keys
+                .iter()
+                .map(|k| k.clone().unwrap_or_else(|| "(no key)".into()))
+                .collect();
+            message.push_str(&format!(
+                "; name one with a key (keys: {})",
+                keys.join(", ")
+            ));
+            return message;
+        }
+        message.push(':');
+        for (i, c) in p.candidates.iter().enumerate() {
+            message.push_str(&format!(
+                "\n  {}. {} \"{}\" in region {} ({}{})",
+                i + 1,
+                c.role,
+                quoted(&c.name),
+                c.region,
+                c.path,
+                c.key
+                    .as_deref()
+                    .map(|k| format!(", key \"{}\"", quoted(k)))
+                    .unwrap_or_default()
+            ));
+        }
+        if p.count > p.candidates.len() {
+            message.push_str(&format!("\n  … and {} more", p.count - p.candidates.len()));
+        }
+        let spec = match target {
+            TargetRef::Anchor(a) => self.registry.anchor(a.id.as_str()),
+            _ => None,
+        };
+        if let Some(hint) = spec.and_then(|s| narrower(s, &p.candidates)) {
+            message.push_str(&format!("\n{hint}"));
+        }
+        message
+    }
+
     /// An anchor the page does not have: elsewhere (the registry says where), with another
     /// key, or unknown altogether.
     fn missing(&self, anchor: &AnchorRef, p: &Prepared, route: &str) -> ToolError {
         let shown = anchor.to_string();
         if anchor.key.is_some() && p.unkeyed > 0 {
+            let keys: Vec<String> = p
+                .keys
+                .iter()
+                .flatten()
+                .map(|k| format!("\"{}\"", quoted(k)))
+                .collect();
+            let listed = if keys.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", keys.join(", "))
+            };
             return ToolError::new(
                 ErrorCode::NotOnScreen,
                 format!(
-                    "no `{}` with key `{}` on {route} ({} with other keys)",
+                    "no `{}` with key `{}` on {route} ({} with other keys{listed})",
                     quoted(anchor.id.as_str()),
                     quoted(anchor.key.as_deref().unwrap_or_default()),
                     p.unkeyed
@@ -116,14 +164,21 @@ impl<T: Tab> Tools<T> {
             );
         }
         match self.registry.anchor(anchor.id.as_str()) {
-            Some(spec) => ToolError::new(
-                ErrorCode::NotOnScreen,
-                format!(
-                    "`{}` is not on {route} (the registry expects it on: {})",
-                    quoted(&shown),
-                    spec.screens.join(", ")
-                ),
-            ),
+            Some(spec) => {
+                let matcher = match (&spec.matcher, &p.why) {
+                    (Some(m), Some(why)) => format!(": nothing matches {m} ({why})"),
+                    (Some(m), None) => format!(": nothing matches {m}"),
+                    (None, _) => String::new(),
+                };
+                ToolError::new(
+                    ErrorCode::NotOnScreen,
+                    format!(
+                        "`{}` is not on {route}{matcher} (the registry expects it on: {})",
+                        quoted(&shown),
+                        spec.screens.join(", ")
+                    ),
+                )
+            }
             None => ToolError::new(
                 ErrorCode::UnknownAnchor,
                 format!(
@@ -132,5 +187,39 @@ impl<T: Tab> Tools<T> {
                 ),
             ),
         }
+    }
+}
+
+/// A matcher that would tell `candidates` apart, or a key, as a line to show.
+fn narrower(
+    spec: &crate::registry::AnchorSpec,
+    candidates: &[crate::collector::Candidate],
+) -> Option<String> {
+    use crate::registry::MatchKind;
+    let first = candidates.first()?;
+    let differ =
+        |f: fn(&crate::collector::Candidate) -> &str| candidates.iter().any(|c| f(c) != f(first));
+    let within = spec
+        .matcher
+        .as_ref()
+        .and_then(|m| m.within.as_ref())
+        .map(|w| format!(", within: {w}"))
+        .unwrap_or_default();
+    let quote = |s: &str| serde_json::Value::from(s).to_string();
+    match &spec.matcher {
+        Some(m) if !matches!(m.kind, MatchKind::Role { name: Some(_), .. }) && differ(|c| &c.name) => Some(format!(
+            "narrow it by name, e.g. match: {{role: {}, name: {}{within}}}",
+            first.role,
+            quote(&first.name)
+        )),
+        Some(_) if differ(|c| &c.region) => Some(format!(
+            "narrow it with `within:` an anchor around one region (these are in {})",
+            candidates.iter().map(|c| c.region.as_str()).collect::<Vec<_>>().join(", ")
+        )),
+        Some(_) if !spec.keyed => Some(
+            "if it repeats by design, make it keyed (`key: text`, or `key: {attribute: data-id}`) and name one with a key".to_string(),
+        ),
+        None => Some("give each element its own `data-anchor`, or a `data-anchor-key` to name one with".to_string()),
+        _ => None,
     }
 }

@@ -181,6 +181,23 @@
       case 'H1': case 'H2': case 'H3': case 'H4': case 'H5': case 'H6': return 'heading';
       case 'LI': return 'listitem';
       case 'TD': return 'cell';
+      case 'TR': return 'row';
+      case 'TH': return 'columnheader';
+      case 'TABLE': return 'table';
+      case 'UL': case 'OL': case 'MENU': return 'list';
+      case 'NAV': return 'navigation';
+      case 'MAIN': return 'main';
+      case 'ARTICLE': return 'article';
+      case 'ASIDE': return 'complementary';
+      case 'FIELDSET': case 'DETAILS': return 'group';
+      case 'P': return 'paragraph';
+      case 'SECTION': case 'FORM':
+        // Named, a section is a region and a form a form; unnamed, neither is a landmark.
+        if (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) return (tag || el.tagName) === 'FORM' ? 'form' : 'region';
+        return 'generic';
+      case 'HEADER': case 'FOOTER':
+        if (el.closest('article,aside,main,nav,section')) return 'generic';
+        return (tag || el.tagName) === 'HEADER' ? 'banner' : 'contentinfo';
       case 'PROGRESS': return 'progressbar';
       case 'METER': return 'meter';
       case 'INPUT':
@@ -299,7 +316,7 @@
     var off = new Set();
     for (var i = 0; i < marked.length; i++) {
       off.add(marked[i]);
-      var inner = marked[i].querySelectorAll('[data-anchor]');
+      var inner = marked[i].querySelectorAll(W.M ? '[data-anchor],' + W.M.sel : '[data-anchor]');
       for (var j = 0; j < inner.length; j++) off.add(inner[j]);
     }
     return off;

@@ -36,7 +36,7 @@
         if (region !== wanted) continue;
         total++;
         var tag = sc.tags[i], type = tag === 'INPUT' ? el.type : undefined;
-        var role = roleOf(el, tag, type, sc.roles[i]);
+        var role = shownRole(el, roleOf(el, tag, type, sc.roles[i]));
         if (ids.length >= max) {
           bump(droppedByRegion, region);
           bump(droppedByRole, role);

@@ -87,9 +87,9 @@
     try { holders = document.querySelectorAll(selectors.join(',')); } catch (e) { return null; }
     var found = new Set();
     for (var i = 0; i < holders.length; i++) {
-      if (holders[i].hasAttribute('data-anchor')) found.add(holders[i]);
-      var inner = holders[i].querySelectorAll('[data-anchor]');
-      for (var j = 0; j < inner.length; j++) found.add(inner[j]);
+      if (anchorOf(holders[i]) !== null) found.add(holders[i]);
+      var inner = holders[i].querySelectorAll(W.M ? '[data-anchor],' + W.M.sel : '[data-anchor]');
+      for (var j = 0; j < inner.length; j++) if (!W.M || anchorOf(inner[j]) !== null) found.add(inner[j]);
     }
     W.pinned = { holders: holders.length, controls: Array.from(found) };
     return W.pinned;

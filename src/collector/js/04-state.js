@@ -70,11 +70,16 @@
       W.dirty = true;
       W.pinned = null;
       W.mutations++;
+      W.matchStale = true;
       // Past LOG_MOST records the log is dropped: the next read gathers everything again,
       // and the roots are found again until then (see collectRoots).
       if (W.log && W.log.length + records.length > LOG_MOST) W.log = null;
       else if (W.log) for (var j = 0; j < records.length; j++) W.log.push(records[j]);
     });
+    // The address as the page last heard of it: a hash route changed by an action is
+    // settled only once its `hashchange` has run (see quietWatch).
+    W.href = location.href;
+    window.addEventListener('hashchange', function () { W.href = location.href; }, true);
   }
 
   function watch(root) {
@@ -187,9 +192,9 @@
   // A shadow root was attached (see watchSetters): this document's next read finds its
   // roots again, and so does the top document's, as for a value (see valuesSet).
   function rootsAttached() {
-    W.rootsUnknown = W.dirty = true;
+    W.rootsUnknown = W.dirty = W.matchStale = true;
     var top = topState();
-    if (top) top.rootsUnknown = top.dirty = true;
+    if (top) top.rootsUnknown = top.dirty = top.matchStale = true;
   }
 
   // A value was set in script on `el` (an option: on its select; none named: on any

@@ -89,8 +89,13 @@
   var MARKED = '[aria-disabled="true"]';
   var TESTED = HIDERS + ',' + MARKED;
   var SCANNED = '[data-anchor],label,dialog[open],[role=dialog],[role=alertdialog],[data-anchor-region],' + TESTED;
+  // What a scan looks for: SCANNED, and every element a registry matcher can anchor.
+  function scanned() {
+    return W.M ? SCANNED + ',' + W.M.sel : SCANNED;
+  }
   function scan(root, budget) {
-    var found = root.querySelectorAll(SCANNED);
+    var found = root.querySelectorAll(scanned());
+    var of = W.matchOf ? W.matchOf.of : null;
     var s = { anchored: [], tags: [], anchors: [], roles: [], regions: [], labels: [], dialogs: [], marks: [],
       hiders: 0, untested: false };
     // The regions around the element at hand, innermost last, and their names.
@@ -99,6 +104,10 @@
     for (var i = 0; i < found.length; i++) {
       var el = found[i], tag = el.tagName, role = el.getAttribute('role');
       var anchor = el.getAttribute('data-anchor'), region = el.getAttribute('data-anchor-region');
+      if (anchor === null && of) {
+        var m = of.get(el);
+        if (m) anchor = m.a;
+      }
       if (anchor === null || s.anchored.length < budget) {
         if (el.matches(TESTED)) {
           if (el.matches(HIDERS)) s.hiders++;

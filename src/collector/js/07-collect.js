@@ -33,13 +33,16 @@
   function record(el, tag, type, role, region, labels, origin, off, anchor) {
     var rect = el.getBoundingClientRect();
     var x = rect.left, y = rect.top, w = rect.width, h = rect.height;
-    var key = el.getAttribute('data-anchor-key');
-    var label = nameOf(el, role, labels, tag, type);
+    var key = keyOf(el);
+    var names = W.matchOf && W.matchOf.names, label = names ? names.get(el) : undefined;
+    if (label === undefined) label = nameOf(el, role, labels, tag, type);
     var secret = isSecret(el, tag, type);
     var value = valueOf(el, tag, type, secret);
+    // An output (a counter, a status line, a heading) shows its text as its value.
+    if (value === null && !WIDGETS[role]) value = outputText(el);
     var checked = checkedOf(el, tag, type);
     return {
-      anchor: anchor === undefined ? el.getAttribute('data-anchor') : anchor,
+      anchor: anchor === undefined ? anchorOf(el) : anchor,
       key: key === null ? undefined : key,
       label: label,
       role: role,
@@ -134,7 +137,7 @@
       for (var i = 0; i < els.length; i++) {
         var el = els[i];
         // Most are anchored themselves: one attribute test spares them the walk up.
-        if (el.hasAttribute('data-anchor') || el.closest('[data-anchor]')) continue;
+        if (el.hasAttribute('data-anchor') || anchoredAt(el)) continue;
         ev.unanchored_total++;
         if (ev.unanchored.length >= caps.nodes) continue;
         if (!labels) labels = labelMap(roots);
@@ -169,7 +172,7 @@
   // The part of a read's answer besides the records: where the page is and what it holds.
   function headOf(token, total, droppedByRegion, droppedByRole, dialog) {
     var active = deepActive();
-    var focusEl = active && active.closest ? active.closest('[data-anchor]') : null;
+    var focusEl = active && active.closest ? anchoredAt(active) : null;
     var focusId = focusEl ? (idIn(focusEl) || null) : null;
     var nav = performance.getEntriesByType('navigation')[0];
     return {
@@ -206,7 +209,9 @@
       since = null;
     }
     visChecks = 0;
+    if (whole) W.matchStale = true;
     var roots = collectRoots();
+    matched();
     W.generated = ruleStops(roots, 'generated', generates);
     var prev = W.cache;
     // Whether the last read's records stand (see shifted): with a change to the window's
@@ -303,9 +308,11 @@
       // changed without a mutation when there was input: it is read again.
       var hit = prev && !whole && prev.max === max && W.log ? affectedBy(W.log) : null;
       if (!hit) W.refIds = new Set();
+      // Elements a matcher gave, took or changed an anchor or key since are gathered again.
+      if (hit && W.matchChanged) W.matchChanged.forEach(function (el) { hit.add(el); });
       // The last scan stands when the roots are the same and no mutation could have added,
       // removed or renamed what it found (see scanHolds).
-      var scans = hit && prev.roots === roots && scanHolds(W.log) ? prev.scanned
+      var scans = hit && prev.roots === roots && scanHolds(W.log) && !W.matchMoved ? prev.scanned
         : scanAll(roots, max);
       // Scanned again, the hiders are counted afresh; else what the mutations made one adds.
       W.hiders = scans === (prev && prev.scanned) ? W.hiders || hidersIn(W.log) : false;
@@ -330,7 +337,7 @@
             role = prev.pastRole[known];
             region = prev.pastRegion[known];
           } else {
-            role = roleOf(el, tag, type, sc.roles[i]);
+            role = shownRole(el, roleOf(el, tag, type, sc.roles[i]));
             region = sc.regions[i] !== null ? sc.regions[i] : outerRegion(el, r.region);
           }
           if (ids.length >= max) {
@@ -379,6 +386,8 @@
       ev = stands ? prev.ev : gatherEvidence(roots, caps);
     }
     W.dirty = false;
+    W.matchChanged = null;
+    W.matchMoved = false;
     W.valuesDirty = false;
     W.moved = false;
     W.stirred = false;

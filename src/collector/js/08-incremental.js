@@ -50,13 +50,18 @@
   // root or a frame — and the read must gather everything.
   function affectedBy(log) {
     var hit = new Set(), refs = W.refIds;
+    var of = W.matchOf ? W.matchOf.of : null;
     function up(n) {
+      if (of) {
+        for (var m = n; m; m = m.parentElement) if (m.hasAttribute('data-anchor') || of.has(m)) hit.add(m);
+        return;
+      }
       for (var a = n.closest('[data-anchor]'); a; a = a.parentElement && a.parentElement.closest('[data-anchor]')) hit.add(a);
     }
     function down(n) {
-      if (n.hasAttribute('data-anchor')) hit.add(n);
-      var inner = n.querySelectorAll('[data-anchor]');
-      for (var i = 0; i < inner.length; i++) hit.add(inner[i]);
+      if (n.hasAttribute('data-anchor') || (of && of.has(n))) hit.add(n);
+      var inner = n.querySelectorAll(of ? '[data-anchor],' + W.M.sel : '[data-anchor]');
+      for (var i = 0; i < inner.length; i++) if (!of || inner[i].hasAttribute('data-anchor') || of.has(inner[i])) hit.add(inner[i]);
     }
     // n sits in something that names or types other controls.
     function inside(n) {
@@ -130,8 +135,9 @@
   // element it could find was added or removed (a label included, which names others), and
   // none had an attribute it reads changed. Text changes never matter.
   function scanHolds(log) {
+    var sel = scanned();
     function unscanned(x) {
-      return x.nodeType !== 1 || !(x.matches(SCANNED) || x.querySelector(SCANNED));
+      return x.nodeType !== 1 || !(x.matches(sel) || x.querySelector(sel));
     }
     for (var i = 0; i < log.length; i++) {
       var m = log[i];

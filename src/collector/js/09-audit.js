@@ -10,7 +10,7 @@
       if (!found) {
         found = new Map();
         (W.roots || []).forEach(function (r) {
-          var els = r.root.querySelectorAll('[data-anchor]');
+          var els = r.root.querySelectorAll(scanned());
           for (var i = 0; i < els.length; i++) {
             var n = idIn(els[i]);
             if (n) found.set(n, els[i]);

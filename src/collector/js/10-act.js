@@ -10,6 +10,9 @@
   }
 
   function findAll(anchor, key) {
+    // An anchor a registry matcher finds on this page (none of its elements marked).
+    var byMatcher = matchedFor(anchor, key);
+    if (byMatcher) return byMatcher;
     var c = W.cache;
     // The last read's scan, when nothing changed since, found every anchored element, the
     // ones a cut left out included: look it up instead of matching a selector against the
@@ -198,11 +201,15 @@
     var found = findAll(a.anchor, a.key);
     if (found.length === 0) {
       var others = a.key !== null && a.key !== undefined ? findAll(a.anchor, null).length : 0;
-      return { info: { status: 'not_found', count: 0, unkeyed: others } };
+      var info = { status: 'not_found', count: 0, unkeyed: others };
+      if (others) info.keys = findAll(a.anchor, null).slice(0, 6).map(function (f) { return keyOf(f.el); });
+      var mo = W.matchOf;
+      if (mo && mo.failed.length) info.why = mo.failed.join('; ');
+      return { info: info };
     }
     if (found.length > 1) {
-      var keys = found.slice(0, 6).map(function (f) { return f.el.getAttribute('data-anchor-key'); });
-      return { info: { status: 'ambiguous', count: found.length, keys: keys } };
+      var keys = found.slice(0, 6).map(function (f) { return keyOf(f.el); });
+      return { info: { status: 'ambiguous', count: found.length, keys: keys, candidates: candidates(found) } };
     }
     return { el: found[0].el };
   }

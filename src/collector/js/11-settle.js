@@ -123,6 +123,7 @@
     return armed ? armed.done : quietWatch(quietMs, maxMs, W.acted).done;
   }
   var FRAMES_MOST = 3;
+  var HASH_MOST_MS = 500;
 
   // A watch for quiet (see settle), counting the page's animation frames asked for from
   // `from` on (default: now). `remark` takes the mutations so far as the baseline and
@@ -148,6 +149,12 @@
       function check(confirmed) {
         if (window.__wmNav) return resolve('navigating');
         var now = performance.now();
+        // A hash route the action moved to, whose hashchange has not run yet: the app
+        // renders the route then (bounded: a hash set by replaceState fires none).
+        if (location.href !== W.href && now - start < HASH_MOST_MS
+          && location.href.split('#')[0] === W.href.split('#')[0]) {
+          return setTimeout(check, 5);
+        }
         if (W.mutations === mark && !(window.__wmInflight > 0)) {
           var left = since + quietMs - now;
           if (left > 0) return setTimeout(check, left);

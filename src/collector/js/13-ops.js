@@ -4,6 +4,11 @@
 
   takeSheets(args && args.sheets);
 
+  // The registry's matchers, named by their version: a document that lacks this version
+  // asks for them (the runner sends them with the same operation again), once.
+  if (args && args.matchers) takeMatchers(args.matchers);
+  else if (args && args.mv !== undefined && (!W.M || W.M.v !== args.mv)) return 'waymark:matchers';
+
   switch (op) {
     case 'read':
       return read(args.max, args.since, args.region, args.evidence, args.whole === true);

@@ -1,0 +1,404 @@
+// Registry matchers: anchors for the elements a page does not mark with `data-anchor`.
+
+  // The matchers as the runner sends them (see registry::Matchers), compiled once per
+  // document and version: {v, tid, list: [{a, k, role, name, t, v, w, key, shown}]}, where
+  // `name` and `t` are {s: text} or {re, f}, `w` the index of the `within` matcher (or the
+  // anchor, when that one is found by its data-anchor only), `key` null, 'text' or {attr}.
+  // Grouped by kind, so one pass over each root's candidates serves every matcher: a
+  // 10,000-anchor registry costs a lookup per candidate, not a scan per anchor.
+  function takeMatchers(m) {
+    var M = { v: m.v, tid: m.tid, list: m.list, roles: {}, label: group(), placeholder: group(),
+      text: group(), testId: new Map(), css: [], topo: [], sel: '', anyText: false };
+    var sels = [];
+    m.list.forEach(function (e, i) {
+      var t = e.k === 'role' ? e.name : e.t;
+      if (t) {
+        if (t.re !== undefined) {
+          try { e.rx = new RegExp(t.re, t.f); } catch (err) { e.bad = 'the pattern /' + t.re + '/' + t.f + ' is not a JavaScript regular expression: ' + err.message; return; }
+        }
+      }
+      switch (e.k) {
+        case 'role': {
+          var g = M.roles[e.role] || (M.roles[e.role] = group());
+          if (!e.name) g.any.push(i); else add(g, e, e.name, i);
+          sels.push('[role]', IMPLICIT[e.role] || '');
+          break;
+        }
+        case 'label': add(M.label, e, e.t, i); sels.push(LABELLED); break;
+        case 'placeholder': add(M.placeholder, e, e.t, i); sels.push('[placeholder]'); break;
+        case 'text': add(M.text, e, e.t, i); M.anyText = true; break;
+        case 'test_id': {
+          var l = M.testId.get(e.v);
+          if (l) l.push(i); else M.testId.set(e.v, [i]);
+          sels.push('[' + m.tid + ']');
+          break;
+        }
+        case 'css':
+          try { document.createDocumentFragment().querySelector(e.v); } catch (err) { e.bad = 'the selector ' + JSON.stringify(e.v) + ' is not valid CSS'; return; }
+          M.css.push(i);
+          sels.push(e.v);
+          break;
+      }
+    });
+    // `within` matchers after the one they are within; a loop was refused by the registry.
+    var placed = new Array(m.list.length);
+    function place(i, depth) {
+      if (placed[i] || depth > m.list.length) return;
+      var w = m.list[i].w;
+      if (typeof w === 'number') place(w, depth + 1);
+      placed[i] = true;
+      M.topo.push(i);
+    }
+    for (var i = 0; i < m.list.length; i++) place(i, 0);
+    // What a scan must also find: every element a matcher can give an anchor to (a text
+    // matcher: any element).
+    M.sel = M.anyText ? '*' : uniq(sels.filter(Boolean)).join(',');
+    W.M = M;
+    W.matchOf = null;
+    W.matchStale = true;
+  }
+
+  function group() { return { exact: new Map(), re: [], any: [] }; }
+  function add(g, e, t, i) {
+    if (t.re !== undefined) g.re.push(i);
+    else { var l = g.exact.get(t.s); if (l) l.push(i); else g.exact.set(t.s, [i]); }
+  }
+  function uniq(a) { return a.filter(function (x, i) { return a.indexOf(x) === i; }); }
+
+  // The elements a role may be implicit on (the explicit ones carry `role`); roleOf decides.
+  var IMPLICIT = {
+    button: 'button,input,summary', link: 'a[href],area[href]', textbox: 'input,textarea,[contenteditable]',
+    searchbox: 'input', checkbox: 'input', radio: 'input', combobox: 'select,input', listbox: 'select',
+    slider: 'input', spinbutton: 'input', heading: 'h1,h2,h3,h4,h5,h6', listitem: 'li', list: 'ul,ol,menu',
+    row: 'tr', cell: 'td', columnheader: 'th', rowheader: 'th', table: 'table', img: 'img', option: 'option',
+    status: 'output', dialog: 'dialog', progressbar: 'progress', meter: 'meter', navigation: 'nav',
+    main: 'main', article: 'article', region: 'section', form: 'form', group: 'fieldset,details',
+    paragraph: 'p', complementary: 'aside', banner: 'header', contentinfo: 'footer', generic: 'div,span'
+  };
+  var LABELLED = 'input,select,textarea,button,meter,output,progress,[aria-label],[aria-labelledby],[aria-labeledby]';
+  // What a repeated element's row is when no `within` says: the nearest of these.
+  var ROW = 'li,tr,[role=row],[role=listitem],[role=option],[role=treeitem],[role=article],article';
+  var ROW_ROLES = { row: 1, listitem: 1, option: 1, treeitem: 1, article: 1 };
+  // What a row's key leaves out: the text of its buttons and fields (an icon, "Delete").
+  var NOT_KEY = { BUTTON: 1, SELECT: 1, TEXTAREA: 1, INPUT: 1 };
+
+  function tests(e, t, s) {
+    if (e.bad) return false;
+    return e.rx ? (e.rx.lastIndex = 0, e.rx.test(s)) : s === t.s;
+  }
+
+  // The indices of `g`'s matchers that `s` satisfies, pushed onto `out`.
+  function matching(g, s, out, list, field) {
+    var l = g.exact.get(s);
+    if (l) for (var i = 0; i < l.length; i++) out.push(l[i]);
+    for (var j = 0; j < g.re.length; j++) {
+      var e = list[g.re[j]];
+      if (tests(e, e[field], s)) out.push(g.re[j]);
+    }
+  }
+
+  // An element's label texts: its `<label>`s, what its aria-labelledby names, its aria-label.
+  function labelTexts(el, labels) {
+    var out = [], labs = labels.get(el);
+    if (labs) for (var i = 0; i < labs.length; i++) out.push(norm(textOf(labs[i], false, el)));
+    var v = el.getAttribute('aria-labelledby') || el.getAttribute('aria-labeledby');
+    if (v) {
+      var root = rootNode(el);
+      out.push(norm(v.trim().split(/\s+/).map(function (id) {
+        var ref = root.getElementById(id);
+        return ref ? textOf(ref, hiddenRef(ref), null) : '';
+      }).join(' ')));
+    }
+    v = el.getAttribute('aria-label');
+    if (v) out.push(norm(v));
+    return out;
+  }
+
+  // An element's own text: its text nodes, not its children's (as Testing Library reads it).
+  function ownText(el) {
+    var s = '';
+    for (var n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) s += n.data;
+    return norm(s);
+  }
+
+  // The element above `el` in the flat tree: its parent, or its shadow root's host.
+  function above(el) {
+    if (el.parentElement) return el.parentElement;
+    var r = el.parentNode;
+    return r && r.host ? r.host : null;
+  }
+
+  // A row's text, as a key: its text runs joined by spaces (cells run together in
+  // textContent), collapsed, at most 120 characters.
+  function rowText(row) {
+    var parts = [];
+    (function walk(node, depth) {
+      if (depth > 64) return;
+      for (var n = node.firstChild; n; n = n.nextSibling) {
+        if (n.nodeType === 3) parts.push(n.data);
+        else if (n.nodeType !== 1 || SKIP_TAGS[n.tagName] || NOT_KEY[n.tagName] || n.getAttribute('role') === 'button') continue;
+        else if (n.shadowRoot) walk(n.shadowRoot, depth + 1);
+        else if (n.tagName === 'SLOT') {
+          var assigned = n.assignedNodes({ flatten: true });
+          if (!assigned.length) walk(n, depth + 1);
+          for (var i = 0; i < assigned.length; i++) {
+            if (assigned[i].nodeType === 3) parts.push(assigned[i].data);
+            else walk(assigned[i], depth + 1);
+          }
+        } else walk(n, depth + 1);
+      }
+    })(row.shadowRoot || row, 0);
+    var s = norm(parts.join(' '));
+    return s.length > 120 ? s.slice(0, 120) : s;
+  }
+
+  // The anchors the registry's matchers give the page's elements: {of: Map element ->
+  // {a: anchor, k: key}, by: Map anchor -> [{el, k}] (document order), names: Map element
+  // -> accessible name (for the read to reuse), failed: [why]}. Worked out again after any
+  // mutation; `changed` then lists the elements whose anchor or key changed, and `moved`
+  // says whether any element gained or lost one (the read's scan is then taken again).
+  function matched() {
+    var M = W.M;
+    if (!M) return null;
+    if (W.matchOf && !W.matchStale) return W.matchOf;
+    var roots = collectRoots();
+    var list = M.list, hits = list.map(function () { return []; });
+    var labels = null, names = new Map();
+    // Anchors the page marks itself: their matchers stand aside (data-anchor wins).
+    var marked = new Map();
+    roots.forEach(function (r) {
+      var root = r.root;
+      var own = root.querySelectorAll('[data-anchor]');
+      for (var i = 0; i < own.length; i++) {
+        var a = own[i].getAttribute('data-anchor'), l = marked.get(a);
+        if (l) l.push(own[i]); else marked.set(a, [own[i]]);
+      }
+      var found = [], els, el, k;
+      function hit(el, idx) {
+        for (var j = 0; j < idx.length; j++) hits[idx[j]].push(el);
+      }
+      if (Object.keys(M.roles).length) {
+        var sel = [];
+        Object.keys(M.roles).forEach(function (role) { sel.push('[role]', IMPLICIT[role] || ''); });
+        els = root.querySelectorAll(uniq(sel.filter(Boolean)).join(','));
+        for (k = 0; k < els.length; k++) {
+          el = els[k];
+          if (el.hasAttribute('data-anchor')) continue;
+          var role = roleOf(el), g = M.roles[role];
+          if (!g) continue;
+          found.length = 0;
+          for (var x = 0; x < g.any.length; x++) found.push(g.any[x]);
+          if (g.exact.size || g.re.length) {
+            if (!labels) labels = labelMap(roots);
+            var name = nameOf(el, role, labels);
+            names.set(el, name);
+            matching(g, name, found, list, 'name');
+          }
+          hit(el, found);
+        }
+      }
+      var lab = M.label;
+      if (lab.exact.size || lab.re.length) {
+        if (!labels) labels = labelMap(roots);
+        els = root.querySelectorAll(LABELLED);
+        for (k = 0; k < els.length; k++) {
+          el = els[k];
+          if (el.hasAttribute('data-anchor')) continue;
+          var texts = labelTexts(el, labels);
+          if (!texts.length) continue;
+          found.length = 0;
+          for (var q = 0; q < texts.length; q++) matching(lab, texts[q], found, list, 't');
+          hit(el, uniq(found));
+        }
+      }
+      var ph = M.placeholder;
+      if (ph.exact.size || ph.re.length) {
+        els = root.querySelectorAll('[placeholder]');
+        for (k = 0; k < els.length; k++) {
+          el = els[k];
+          if (el.hasAttribute('data-anchor')) continue;
+          found.length = 0;
+          matching(ph, norm(el.getAttribute('placeholder')), found, list, 't');
+          hit(el, found);
+        }
+      }
+      if (M.testId.size) {
+        els = root.querySelectorAll('[' + M.tid + ']');
+        for (k = 0; k < els.length; k++) {
+          el = els[k];
+          if (el.hasAttribute('data-anchor')) continue;
+          var ids = M.testId.get(el.getAttribute(M.tid));
+          if (ids) hit(el, ids);
+        }
+      }
+      M.css.forEach(function (i) {
+        var els = root.querySelectorAll(list[i].v);
+        for (var k = 0; k < els.length; k++) if (!els[k].hasAttribute('data-anchor')) hits[i].push(els[k]);
+      });
+      if (M.anyText) {
+        var tx = M.text, doc = root.nodeType === 9 ? root : root.ownerDocument;
+        var walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+        for (el = walker.nextNode(); el; el = walker.nextNode()) {
+          if (SKIP_TAGS[el.tagName]) continue;
+          var mine = ownText(el);
+          if (!mine) continue;
+          found.length = 0;
+          matching(tx, mine, found, list, 't');
+          if (!found.length) continue;
+          // Text inside a control names the control.
+          var target = el.closest(INTERACTIVE) || el;
+          if (target.hasAttribute('data-anchor')) continue;
+          for (var f = 0; f < found.length; f++) {
+            var h = hits[found[f]];
+            if (h[h.length - 1] !== target) h.push(target);
+          }
+        }
+      }
+    });
+    var of = new Map(), by = new Map(), failed = [];
+    M.topo.forEach(function (i) {
+      var e = list[i];
+      if (marked.has(e.a)) return;
+      var scope = null;
+      if (e.w !== null && e.w !== undefined) {
+        scope = new Set();
+        var parent = typeof e.w === 'number' ? by.get(list[e.w].a) : null;
+        if (parent) parent.forEach(function (p) { scope.add(p.el); });
+        (marked.get(typeof e.w === 'number' ? list[e.w].a : e.w) || []).forEach(function (p) { scope.add(p); });
+      }
+      var out = [];
+      hits[i].forEach(function (el) {
+        var row = null;
+        if (scope) {
+          for (row = above(el); row && !scope.has(row); row = above(row)) {}
+          if (!row) return;
+        }
+        var key;
+        if (e.key === 'text') {
+          // The row: the element itself when it is one, else its `within` anchor's
+          // element, else its nearest row.
+          if (el.matches(ROW) || ROW_ROLES[roleOf(el)]) row = el;
+          else if (!row) row = el.closest(ROW) || el;
+          key = rowText(row);
+        } else if (e.key) {
+          var holder = el.closest('[' + CSS.escape(e.key.attr) + ']');
+          key = holder ? holder.getAttribute(e.key.attr) : '';
+        }
+        // An element shows in a read under the first anchor that finds it; an action on
+        // any anchor that finds it finds it.
+        if (!of.has(el)) of.set(el, { a: e.a, k: key });
+        out.push({ el: el, k: key });
+      });
+      if (e.bad) failed.push(e.a + ': ' + e.bad);
+      by.set(e.a, out);
+    });
+    // What changed since the last pass, for the read's incremental gathering.
+    var prev = W.matchOf, changed = [], moved = !prev;
+    if (prev) {
+      of.forEach(function (m, el) {
+        var o = prev.of.get(el);
+        if (!o || o.a !== m.a) { moved = true; changed.push(el); } else if (o.k !== m.k) changed.push(el);
+      });
+      prev.of.forEach(function (o, el) {
+        if (!of.has(el)) { moved = true; changed.push(el); }
+      });
+    }
+    W.matchOf = { of: of, by: by, names: names, failed: failed };
+    // Kept until a read takes them in (see read).
+    W.matchChanged = (W.matchChanged || []).concat(changed);
+    W.matchMoved = W.matchMoved || moved;
+    W.matchStale = false;
+    return W.matchOf;
+  }
+
+  // The anchor an element carries, or a matcher gives it; null for neither.
+  function anchorOf(el) {
+    var a = el.getAttribute('data-anchor');
+    if (a !== null) return a;
+    var mo = W.matchOf;
+    var m = mo && mo.of.get(el);
+    return m ? m.a : null;
+  }
+
+  // The key of an anchored element: its data-anchor-key, or its matcher's key.
+  function keyOf(el) {
+    var k = el.getAttribute('data-anchor-key');
+    if (k !== null) return k;
+    var mo = W.matchOf;
+    var m = mo && mo.of.get(el);
+    return m && m.k !== undefined ? m.k : null;
+  }
+
+  // The nearest element at or above `el` with an anchor (its own or a matcher's).
+  function anchoredAt(el) {
+    var mo = W.matchOf;
+    for (var a = el; a; a = a.parentElement) {
+      if (a.hasAttribute('data-anchor') || (mo && mo.of.has(a))) return a;
+    }
+    return null;
+  }
+
+  // The elements a matcher gives `anchor` (with `key`: the one(s) whose key is it, exactly,
+  // else containing it for text keys), or null when no matcher serves the anchor here.
+  function matchedFor(anchor, key) {
+    var mo = matched();
+    if (!mo) return null;
+    var list = mo.by.get(anchor);
+    if (!list) return null;
+    if (key === null || key === undefined) return list.map(function (m) { return { el: m.el }; });
+    var exact = list.filter(function (m) { return m.k === key; });
+    if (exact.length) return exact.map(function (m) { return { el: m.el }; });
+    var e = W.M.list.find(function (x) { return x.a === anchor; });
+    if (!e || e.key !== 'text') return [];
+    return list.filter(function (m) { return m.k && m.k.indexOf(key) >= 0; })
+      .map(function (m) { return { el: m.el }; });
+  }
+
+  // The roles a person operates; any other anchored element is an output (a counter, a
+  // status line, a heading), whose text is its value.
+  var WIDGETS = {};
+  ('button link checkbox radio switch tab menuitem menuitemcheckbox menuitemradio option combobox '
+    + 'textbox searchbox slider spinbutton listbox treeitem scrollbar gridcell generic')
+    .split(' ').forEach(function (r) { WIDGETS[r] = 1; });
+
+  // An output's text: collapsed, at most 200 characters.
+  function outputText(el) {
+    var s = norm(el.textContent);
+    return s.length > 200 ? s.slice(0, 199) + '…' : s;
+  }
+
+  // The role a read shows for an anchored element: an element with no role of its own
+  // that a matcher found is `text`, and shows its text as its value.
+  function shownRole(el, role) {
+    return role === 'generic' && !el.hasAttribute('data-anchor') ? 'text' : role;
+  }
+
+  // A short path to an element, for a person to find it: up to its last three steps.
+  function shortPath(el) {
+    var steps = [];
+    for (var n = el; n && n.nodeType === 1 && steps.length < 3; n = above(n)) {
+      var s = n.tagName.toLowerCase();
+      if (n.id) { steps.unshift(s + '#' + n.id); break; }
+      var cls = (n.getAttribute('class') || '').trim().split(/\s+/)[0];
+      if (cls) s += '.' + cls;
+      var p = n.parentElement;
+      if (p) {
+        var same = 0, at = 0;
+        for (var c = p.firstElementChild; c; c = c.nextElementSibling) {
+          if (c.tagName === n.tagName) { same++; if (c === n) at = same; }
+        }
+        if (same > 1) s += ':nth-of-type(' + at + ')';
+      }
+      steps.unshift(s);
+    }
+    return steps.join(' > ');
+  }
+
+  // What a person needs to tell apart the elements an ambiguous anchor found: the first five.
+  function candidates(found) {
+    return found.slice(0, 5).map(function (f) {
+      var el = f.el, role = roleOf(el);
+      var labels = new Map([[el, Array.prototype.slice.call(el.labels || [])]]);
+      return { role: role, name: nameOf(el, role, labels), region: regionOf(el, null), path: shortPath(el), key: keyOf(el) };
+    });
+  }
