@@ -185,6 +185,16 @@ pub(crate) enum Command {
         #[arg(long = "journeys", value_name = "PATH")]
         journeys: Vec<PathBuf>,
     },
+    /// Propose registry entries for the controls a screen offers without an anchor.
+    ///
+    /// Reads ROUTE and prints, as YAML to paste into anchors.yaml, an entry per control
+    /// without an anchor: an id, a description, the screen, and the most robust matcher
+    /// (role and name, label, placeholder, test id, text, CSS last) that finds that control
+    /// and nothing else on the page. A report only: nothing is written.
+    Suggest {
+        /// The screen to read, e.g. `/` or `/claims/1042`.
+        route: String,
+    },
     /// Serve the embedded demo app and print its URL (until Ctrl-C).
     Demo,
     /// Serve the tools to an agent over MCP (stdio): navigate, read_screen, invoke, press,

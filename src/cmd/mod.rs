@@ -8,6 +8,7 @@ mod mcp;
 mod profile;
 mod read;
 mod run;
+mod suggest;
 
 use std::time::Duration;
 
@@ -100,6 +101,7 @@ async fn execute(cli: &Cli) -> Result<Exit, RunError> {
             domain,
             from,
         )),
+        Command::Suggest { route } => suggest::suggest(route, &settings).await,
         Command::Demo => {
             let demo = DemoApp::start().await?;
             println!("{}", demo.base_url());

@@ -535,10 +535,7 @@ type MatcherAndKey = (Option<Matcher>, Option<KeySource>);
 
 /// Pass 5: matchers name one known way to match, `within` a declared anchor without a loop,
 /// `key` only with a matcher; the test id attribute is an attribute name.
-fn check_matchers(
-    cx: &Cx<'_>,
-    raw: &RawRegistry,
-) -> Result<Vec<MatcherAndKey>, RegistryError> {
+fn check_matchers(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<MatcherAndKey>, RegistryError> {
     let mut problems = Vec::new();
     let invalid = |i: usize, anchor: &RawAnchor, field: &str, reason: String, plain| {
         let mut path = vec![Key("anchors"), Index(i)];

@@ -14,6 +14,7 @@ mod act;
 mod audit;
 mod call;
 mod consent;
+mod describe;
 mod gate;
 mod memory;
 mod refusal;
@@ -30,6 +31,7 @@ use url::Url;
 
 pub use crate::protocol::{Attribution, ErrorCode, ToolError};
 pub use crate::screen::Changes;
+pub use describe::{Found, NodeFacts};
 pub use gate::{
     Action, ActionClass, AllowedSet, Gate, GateContext, GateVerdict, Passage, UnknownClass, Verb,
     pass as pass_gates,

@@ -246,3 +246,47 @@ fn a_journey_written_with_matchers_only_passes_on_both_builds() {
         run.exits(0).says("1 passed");
     }
 }
+
+#[test]
+fn suggest_proposes_a_registry_whose_every_entry_finds_its_control_alone() {
+    let cwd = tempfile::tempdir().expect("a temp dir");
+    for build in BUILDS {
+        let url = base(build);
+        let run = waymark(
+            cwd.path(),
+            ["suggest", "/", "--base-url", url.as_str()],
+            &[],
+        );
+        run.exits(0);
+        let proposed = Registry::parse(&run.stdout, "suggested.yaml")
+            .unwrap_or_else(|e| panic!("{build}: {}\n{}", e.report(), run.stdout));
+        let ids: Vec<String> = proposed
+            .anchors()
+            .iter()
+            .map(|a| a.id.to_string())
+            .collect();
+        for wanted in [
+            "header.new-todo",
+            "main.mark-all-as-complete",
+            "footer.clear-completed",
+        ] {
+            assert!(
+                ids.iter().any(|id| id == wanted),
+                "{build}: {wanted} not in {ids:?}"
+            );
+        }
+        let tab = block_on(shared().browser().new_tab()).expect("a tab");
+        let tools = Tools::new(tab, url, Arc::new(proposed.clone()), ToolOptions::default());
+        block_on(async {
+            let screen = open(&tools, "/").await;
+            for id in &ids {
+                let n = screen
+                    .controls
+                    .iter()
+                    .filter(|c| c.anchor.as_str() == id)
+                    .count();
+                assert_eq!(n, 1, "{build}: {id} found {n} times\n{}", run.stdout);
+            }
+        });
+    }
+}

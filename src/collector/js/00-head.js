@@ -34,6 +34,10 @@
 //                                                 could not tell that from typing; once the
 //                                                 value is in, its change event and the
 //                                                 first quiet window
+//   describe {ids, tid}                        -> what suggest builds matchers from, per node of
+//                                                 the last read's evidence (see describeNodes)
+//   count   {candidates}                       -> what matchers would find now, by anchor
+//                                                 (see countMatches)
 //   elements {ids}                             -> the elements a read named, as objects (not
 //                                                 a JSON string: for accessibility queries)
 //

@@ -9,9 +9,10 @@
   }
 
   // The region of an element in no `data-anchor-region` of its own tree: the one its tree
-  // inherits, else its landmark's name, else `page`.
+  // inherits (unless that is only `page`), else its landmark's name, else `page`. A web
+  // component's landmarks (its header, main, footer) are in its shadow tree.
   function outerRegion(el, inherited) {
-    if (inherited) return inherited;
+    if (inherited && inherited !== 'page') return inherited;
     var lm = el.closest(LANDMARKS);
     if (lm) return norm(lm.getAttribute('aria-label')) || lm.getAttribute('role') || lm.tagName.toLowerCase();
     return 'page';

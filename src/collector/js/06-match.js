@@ -402,3 +402,42 @@
       return { role: role, name: nameOf(el, role, labels), region: regionOf(el, null), path: shortPath(el), key: keyOf(el) };
     });
   }
+
+  // What `waymark suggest` builds matchers from, for the unanchored controls a read listed
+  // (by their node ids): tag, id, placeholder, test id, own text, label texts, a short path.
+  function describeNodes(ids, tid) {
+    var labels = null;
+    return ids.map(function (id) {
+      var el = (W.nodes && W.nodes.get(id)) || null;
+      if (!el || !el.isConnected) return null;
+      if (!labels) labels = labelMap(collectRoots());
+      var text = ownText(el) || outputText(el);
+      return {
+        tag: el.tagName.toLowerCase(), id: el.id || null, placeholder: el.getAttribute('placeholder'),
+        test_id: el.getAttribute(tid), text: text.length > 80 ? text.slice(0, 80) : text,
+        labels: labelTexts(el, labels).filter(Boolean), path: shortPath(el)
+      };
+    });
+  }
+
+  // What `matchers` would find on the page now, by anchor: the node ids of the first three
+  // elements, and how many. The page's own matchers are put back after.
+  function countMatches(m) {
+    var saved = { M: W.M, of: W.matchOf, changed: W.matchChanged, moved: W.matchMoved, stale: W.matchStale };
+    var out = {};
+    try {
+      takeMatchers(m);
+      var mo = matched();
+      m.list.forEach(function (e) {
+        var found = mo.by.get(e.a) || [];
+        out[e.a] = { count: found.length, nodes: found.slice(0, 3).map(function (f) { return idOf(f.el); }), bad: e.bad || null };
+      });
+    } finally {
+      W.M = saved.M;
+      W.matchOf = saved.of;
+      W.matchChanged = saved.changed;
+      W.matchMoved = saved.moved;
+      W.matchStale = saved.stale;
+    }
+    return out;
+  }

@@ -16,6 +16,10 @@
       return stringify(prepare(args));
     case 'elements':
       return elementsOf(args.ids);
+    case 'describe':
+      return stringify(describeNodes(args.ids, args.tid));
+    case 'count':
+      return stringify(countMatches(args.candidates));
     case 'early':
       // Run in a new document before its own scripts (see collector::early).
       watchSetters(window);
