@@ -255,6 +255,8 @@ struct Limits {
     collector_ratio: Option<f64>,
     invoke_page_ratio: Option<f64>,
     fill_page_ratio: Option<f64>,
+    anchored_whole_ratio: Option<f64>,
+    anchored_invoke_ratio: Option<f64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -268,6 +270,8 @@ struct RouteLimits {
     collector_ratio: Option<f64>,
     invoke_page_ratio: Option<f64>,
     fill_page_ratio: Option<f64>,
+    anchored_whole_ratio: Option<f64>,
+    anchored_invoke_ratio: Option<f64>,
 }
 
 /// What a run must have done for a ratio to be measured.
@@ -277,6 +281,8 @@ enum Needs {
     WholeRead,
     Invoke,
     Fill,
+    /// The same page with data-anchor measured in the run (see `vs_route`).
+    Anchored,
 }
 
 impl Needs {
@@ -287,6 +293,7 @@ impl Needs {
             Needs::WholeRead => "read whole",
             Needs::Invoke => "invoke",
             Needs::Fill => "fill",
+            Needs::Anchored => "measure the same page with data-anchor",
         }
     }
 
@@ -297,13 +304,14 @@ impl Needs {
             Needs::WholeRead => r.read.whole.is_some(),
             Needs::Invoke => r.invoke.is_some(),
             Needs::Fill => r.fill.is_some(),
+            Needs::Anchored => r.vs_route.is_some(),
         }
     }
 }
 
 /// Each ratio, with what the run must have done for it to be measured. The page ratios
 /// also need a page floor (see [`Ceilings::check`]).
-const RATIOS: [(&str, Needs); 7] = [
+const RATIOS: [(&str, Needs); 9] = [
     ("read_ratio", Needs::Read),
     ("whole_ratio", Needs::WholeRead),
     ("invoke_ratio", Needs::Invoke),
@@ -311,10 +319,12 @@ const RATIOS: [(&str, Needs); 7] = [
     ("collector_ratio", Needs::WholeRead),
     ("invoke_page_ratio", Needs::Invoke),
     ("fill_page_ratio", Needs::Fill),
+    ("anchored_whole_ratio", Needs::Anchored),
+    ("anchored_invoke_ratio", Needs::Anchored),
 ];
 
-/// Where the ratios over the page floor start in [`RATIOS`].
-const PAGE_RATIOS: usize = 4;
+/// Where the ratios over the page floor are in [`RATIOS`].
+const PAGE_RATIOS: std::ops::Range<usize> = 4..7;
 
 impl Ceilings {
     /// Loads and checks a ceilings file.
@@ -394,7 +404,7 @@ impl Ceilings {
                 let (name, needs) = RATIOS[i];
                 let why = if !needs.done(r) {
                     Some(format!("the run did not {}", needs.verb()))
-                } else if i >= PAGE_RATIOS && !floored {
+                } else if PAGE_RATIOS.contains(&i) && !floored {
                     Some("no page floor above the clock's resolution".to_string())
                 } else {
                     None
@@ -420,7 +430,7 @@ impl Ceilings {
 }
 
 impl Limits {
-    fn get_all(&self) -> [Option<f64>; 7] {
+    fn get_all(&self) -> [Option<f64>; 9] {
         [
             self.read_ratio,
             self.whole_ratio,
@@ -429,12 +439,14 @@ impl Limits {
             self.collector_ratio,
             self.invoke_page_ratio,
             self.fill_page_ratio,
+            self.anchored_whole_ratio,
+            self.anchored_invoke_ratio,
         ]
     }
 }
 
 impl RouteLimits {
-    fn get_all(&self) -> [Option<f64>; 7] {
+    fn get_all(&self) -> [Option<f64>; 9] {
         [
             self.read_ratio,
             self.whole_ratio,
@@ -443,11 +455,13 @@ impl RouteLimits {
             self.collector_ratio,
             self.invoke_page_ratio,
             self.fill_page_ratio,
+            self.anchored_whole_ratio,
+            self.anchored_invoke_ratio,
         ]
     }
 }
 
-fn ratios(r: &RouteReport) -> [Option<f64>; 7] {
+fn ratios(r: &RouteReport) -> [Option<f64>; 9] {
     [
         r.read_ratio,
         r.whole_ratio,
@@ -456,6 +470,8 @@ fn ratios(r: &RouteReport) -> [Option<f64>; 7] {
         r.collector_ratio,
         r.invoke_page_ratio,
         r.fill_page_ratio,
+        r.anchored_whole_ratio,
+        r.anchored_invoke_ratio,
     ]
 }
 

@@ -80,6 +80,14 @@ pub enum BenchError {
         /// Why.
         why: String,
     },
+    /// The registry a page names (`<meta name="bench-registry">`) could not be had.
+    #[error("the registry `{route}` names: {why}")]
+    Registry {
+        /// The route.
+        route: String,
+        /// Why.
+        why: String,
+    },
     /// `--invoke auto` or `--fill auto` on a page that names no bench target.
     #[error("`--{flag} auto` on `{route}`: {why}")]
     Auto {
@@ -107,6 +115,8 @@ pub(crate) struct Plan {
     pub(crate) route: String,
     invoke: Option<String>,
     fill: Option<String>,
+    /// The registry the page names for itself, when it does.
+    pub(crate) registry: Option<std::sync::Arc<crate::registry::Registry>>,
 }
 
 /// A route that could not be measured: what was being done, and the tool's error.
@@ -125,15 +135,22 @@ pub(crate) async fn plan(
     cookies: &[Cookie],
 ) -> Result<Plan, BenchError> {
     let auto = |flag: &Option<String>| flag.as_deref() == Some("auto");
-    let targets = if auto(&options.invoke) || auto(&options.fill) {
-        let flag = if auto(&options.invoke) {
-            "invoke"
-        } else {
-            "fill"
-        };
-        Some(page::bench_targets(base, route, flag, cookies).await?)
+    let flag = if auto(&options.invoke) {
+        "invoke"
     } else {
-        None
+        "fill"
+    };
+    // The page's own metas: its targets (needed for `auto`) and its registry, if it names one.
+    let targets = match page::bench_targets(base, route, flag, cookies).await {
+        Ok(targets) => Some(targets),
+        Err(e) if auto(&options.invoke) || auto(&options.fill) => return Err(e),
+        Err(_) => None,
+    };
+    let registry = match targets.as_ref().and_then(|t| t.registry.as_deref()) {
+        Some(path) => Some(std::sync::Arc::new(
+            page::registry(base, route, path, cookies).await?,
+        )),
+        None => None,
     };
     let pick = |flag: &'static str, given: &Option<String>, found: Option<&Option<String>>| match (
         given.as_deref(),
@@ -158,10 +175,58 @@ pub(crate) async fn plan(
             targets.as_ref().map(|t| &t.click),
         )?,
         fill: pick("fill", &options.fill, targets.as_ref().map(|t| &t.fill))?,
+        registry,
     })
 }
 
 /// The truncation seen across a route's reads.
+/// The route of the same page with data-anchor, for a route of a page found through
+/// matchers (`matchers=1` in its query); `None` for any other route.
+pub fn anchored_twin(route: &str) -> Option<String> {
+    let (path, query) = route.split_once('?')?;
+    let params: Vec<&str> = query.split('&').collect();
+    if !params.contains(&"matchers=1") {
+        return None;
+    }
+    let rest: Vec<&str> = params.into_iter().filter(|p| *p != "matchers=1").collect();
+    Some(if rest.is_empty() {
+        path.to_string()
+    } else {
+        format!("{path}?{}", rest.join("&"))
+    })
+}
+
+/// Gives each matcher route of `report` whose anchored twin was measured in the same run
+/// its `anchored_*` ratios.
+pub fn pair_anchored(report: &mut BenchReport) {
+    let medians: Vec<(String, Option<f64>, Option<f64>)> = report
+        .routes
+        .iter()
+        .map(|r| {
+            (
+                r.route.clone(),
+                r.read.whole.as_ref().map(|w| w.median_ms),
+                r.invoke.as_ref().map(|i| i.median_ms),
+            )
+        })
+        .collect();
+    for r in &mut report.routes {
+        let Some(twin) = anchored_twin(&r.route) else {
+            continue;
+        };
+        let Some((_, whole, invoke)) = medians.iter().find(|(route, ..)| *route == twin) else {
+            continue;
+        };
+        let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) if b > 0.0 => Some(round(a / b)),
+            _ => None,
+        };
+        r.anchored_whole_ratio = ratio(r.read.whole.as_ref().map(|w| w.median_ms), *whole);
+        r.anchored_invoke_ratio = ratio(r.invoke.as_ref().map(|i| i.median_ms), *invoke);
+        r.vs_route = Some(twin);
+    }
+}
+
 #[derive(Default)]
 struct Cuts {
     deepest: Option<Cut>,
@@ -318,6 +383,9 @@ pub(crate) async fn measure<T: Tab>(
         collector_ratio: ratio(whole.as_ref().and_then(|w| w.in_page_median_ms), floor),
         invoke_page_ratio: ratio(invoke.as_ref().map(|t| t.median_ms), floor),
         fill_page_ratio: ratio(fill.as_ref().map(|t| t.median_ms), floor),
+        anchored_whole_ratio: None,
+        anchored_invoke_ratio: None,
+        vs_route: None,
         page_floor,
         read: ReadTimes {
             first_ms: round(first.elapsed_ms),
@@ -405,5 +473,22 @@ mod tests {
         assert_eq!(spread(&[3.0, 1.0, 2.0]), (2.0, 1.0, 3.0));
         assert_eq!(spread(&[4.0, 1.0, 2.0, 3.0]), (2.5, 1.0, 4.0));
         assert_eq!(spread(&[0.1234567]), (0.123, 0.123, 0.123));
+    }
+    #[test]
+    fn a_matcher_route_is_compared_with_the_same_route_without_matchers() {
+        assert_eq!(
+            anchored_twin("/dense?n=10000&matchers=1").as_deref(),
+            Some("/dense?n=10000")
+        );
+        assert_eq!(
+            anchored_twin("/dense?matchers=1&n=5").as_deref(),
+            Some("/dense?n=5")
+        );
+        assert_eq!(
+            anchored_twin("/dense?matchers=1").as_deref(),
+            Some("/dense")
+        );
+        assert_eq!(anchored_twin("/dense?n=10000"), None);
+        assert_eq!(anchored_twin("/dense"), None);
     }
 }

@@ -26,6 +26,9 @@ pub(super) struct Targets {
     pub click: Option<String>,
     /// `bench-fill-target`: what `--fill auto` fills.
     pub fill: Option<String>,
+    /// `bench-registry`: where the registry the page is benched with is (a page without
+    /// data-anchor, found through matchers).
+    pub registry: Option<String>,
 }
 
 /// The `<meta name>` that names the target of `--invoke auto` or `--fill auto`.
@@ -68,7 +71,32 @@ pub(super) async fn bench_targets(
     Ok(Targets {
         click: meta_content(&html, meta_name("invoke")),
         fill: meta_content(&html, meta_name("fill")),
+        registry: meta_content(&html, "bench-registry"),
     })
+}
+
+/// The registry at `path` of the app at `base`, fetched and validated.
+pub(super) async fn registry(
+    base: &Url,
+    route: &str,
+    path: &str,
+    cookies: &[Cookie],
+) -> Result<crate::registry::Registry, BenchError> {
+    let bad = |why: String| BenchError::Registry {
+        route: route.to_string(),
+        why,
+    };
+    let url = base
+        .join(path)
+        .map_err(|e| bad(format!("`{path}` is not a route: {e}")))?;
+    let (status, text) = tokio::time::timeout(Duration::from_secs(30), get(&url, cookies))
+        .await
+        .map_err(|_| unreachable(&url, "no answer within 30 s".into()))?
+        .map_err(|why| unreachable(&url, why))?;
+    if status != 200 {
+        return Err(bad(format!("`{url}` answered HTTP {status}")));
+    }
+    crate::registry::Registry::parse(&text, url.as_str()).map_err(|e| bad(e.to_string()))
 }
 
 fn unreachable(url: &Url, why: String) -> BenchError {

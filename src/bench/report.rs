@@ -73,6 +73,17 @@ pub struct RouteReport {
     /// `fill.median_ms / page_floor.median_ms`.
     #[serde(default)]
     pub fill_page_ratio: Option<f64>,
+    /// On a page found through matchers (`&matchers=1`), its whole read's median against
+    /// the same page's with data-anchor, measured in the same run (`vs_route`): what
+    /// resolving anchors by matcher costs a read that reuses nothing.
+    #[serde(default)]
+    pub anchored_whole_ratio: Option<f64>,
+    /// The same for an invoke.
+    #[serde(default)]
+    pub anchored_invoke_ratio: Option<f64>,
+    /// The route the `anchored_*` ratios compare with.
+    #[serde(default)]
+    pub vs_route: Option<String>,
 }
 
 /// Median, fastest and slowest of a sample, in milliseconds.
@@ -279,6 +290,24 @@ pub fn table(report: &BenchReport) -> String {
                 ));
             }
         }
+        if let Some(vs) = &r.vs_route {
+            for (what, ratio) in [
+                ("whole read", r.anchored_whole_ratio),
+                ("invoke", r.anchored_invoke_ratio),
+            ] {
+                rows.push([
+                    String::new(),
+                    String::new(),
+                    format!("{what} vs"),
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                    opt(ratio, 2),
+                    format!("by matcher: median over `{vs}`'s (data-anchor), this run"),
+                ]);
+            }
+        }
     }
     let mut widths = head.map(str::len);
     for row in &rows {
@@ -374,6 +403,9 @@ pub(super) mod tests {
             collector_ratio: Some(4.0),
             invoke_page_ratio: Some(1.5),
             fill_page_ratio: None,
+            anchored_whole_ratio: None,
+            anchored_invoke_ratio: None,
+            vs_route: None,
         }
     }
 

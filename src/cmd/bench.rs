@@ -3,7 +3,8 @@
 //! saved baseline and the ceilings that make it a CI gate.
 
 use crate::bench::{
-    BenchError, BenchOptions, BenchReport, Ceilings, compare, load_baseline, measure, plan, table,
+    BenchError, BenchOptions, BenchReport, Ceilings, compare, load_baseline, measure,
+    pair_anchored, plan, table,
 };
 use crate::exit::Exit;
 use crate::session::{Open, RunError, Session};
@@ -41,7 +42,11 @@ pub async fn bench(
     let mut failures = Vec::new();
     for plan in &plans {
         eprintln!("bench: {} ({} runs)", plan.route, options.runs);
-        let surface = match session.open(Open::script(&plan.route)).await {
+        let open = match &plan.registry {
+            Some(registry) => Open::script(&plan.route).with_registry(registry.clone()),
+            None => Open::script(&plan.route),
+        };
+        let surface = match session.open(open).await {
             Ok(surface) => surface,
             Err(e) => {
                 session.close().await;
@@ -62,6 +67,7 @@ pub async fn bench(
         }
     }
     session.close().await;
+    pair_anchored(&mut report);
 
     let mut code = Exit::Passed;
     if options.json {

@@ -288,6 +288,86 @@ impl Generator {
 /// A deterministic dense "business screen" with `n` anchored controls, byte for byte what
 /// `python3 ../shared/bench/gen-dense.py n` prints. `n` should be at least 10, as the script demands.
 pub fn dense_page(n: usize) -> String {
+    dense_build(n, None)
+}
+
+/// The same page with no `data-anchor` at all, every control's name made unique on the
+/// page (its anchor added in brackets: `Save (region-3.button-2)`), and the registry whose
+/// matchers find each control by role and name, or by its `<label>`: the page a bench
+/// measures matcher resolution on, against the anchored one. The page names its registry
+/// in `<meta name="bench-registry">` (served at `/dense/anchors.yaml?n=N`).
+pub fn dense_matched(n: usize) -> (String, String) {
+    let mut registry = String::with_capacity(n * 140 + 256);
+    registry.push_str(
+        "# The anchors of /dense?matchers=1, found by matchers (the page has no data-anchor).\n\
+         app: dense\nscreens:\n  - id: dense\n    route: /dense\n    description: a dense business screen\nanchors:\n",
+    );
+    let page = dense_build(n, Some(&mut registry));
+    (page, registry)
+}
+
+/// `control` (one control's markup, with its `data-anchor`) without the attribute, its name
+/// made unique, and its registry entry appended to `registry`.
+fn unanchor(control: &str, kind: Kind, registry: &mut String) -> String {
+    let Some(at) = control.find(" data-anchor=\"") else {
+        return control.to_string();
+    };
+    let rest = &control[at + 14..];
+    let anchor = &rest[..rest.find('"').unwrap_or(0)];
+    let mut s = format!("{}{}", &control[..at], &rest[anchor.len() + 1..]);
+    let tag = format!(" ({anchor})");
+    let unesc = |t: &str| {
+        t.replace("&quot;", "\"")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&")
+    };
+    // Inserts the tag where the name ends (before `end`, after `from`), and gives the name.
+    let mut mark = |from: &str, end: &str| -> Option<String> {
+        let start = s.find(from)? + from.len();
+        let stop = start + s[start..].find(end)?;
+        let name = format!("{}{tag}", unesc(&s[start..stop]));
+        s.insert_str(stop, &esc(&tag).to_string());
+        Some(name)
+    };
+    let role = match kind {
+        Kind::Button => "button",
+        Kind::Input => "textbox",
+        Kind::Select => "combobox",
+        Kind::Checkbox => "checkbox",
+        Kind::Link => "link",
+    };
+    let matcher = if let Some(name) = mark("aria-label=\"", "\"") {
+        format!("{{role: {role}, name: {}}}", serde_json::Value::from(name))
+    } else if let Some(name) = mark("<label for=", "</label>") {
+        // (The tag went after the label's text; the name is that text.)
+        let text = name.split_once('>').map_or(name.as_str(), |(_, t)| t);
+        format!("{{label: {}}}", serde_json::Value::from(text))
+    } else if let Some(name) = mark("placeholder=\"", "\"") {
+        format!("{{role: {role}, name: {}}}", serde_json::Value::from(name))
+    } else {
+        // Named by its content: the text between the start tag's `>` and the end tag.
+        let end = if matches!(kind, Kind::Link) {
+            "</a>"
+        } else {
+            "</button>"
+        };
+        let stop = s.find(end).unwrap_or(s.len());
+        let start = s[..stop].rfind('>').map_or(stop, |i| i + 1);
+        let name = format!("{}{tag}", unesc(&s[start..stop]));
+        s.insert_str(stop, &esc(&tag).to_string());
+        format!("{{role: {role}, name: {}}}", serde_json::Value::from(name))
+    };
+    let _ = writeln!(
+        registry,
+        "  - id: {anchor}\n    description: a {} of the dense page\n    screens: [dense]\n    match: {matcher}",
+        kind.name()
+    );
+    s
+}
+
+/// The dense page; with `registry`, as [`dense_matched`] builds it.
+fn dense_build(n: usize, mut registry: Option<&mut String>) -> String {
     let mut gen_ = Generator {
         rnd: Lcg(20_240_601),
         uid: 0,
@@ -337,7 +417,10 @@ pub fn dense_page(n: usize) -> String {
                         let _ = write!(out, "<td>SKU-{:05} {}</td>", k * 100 + r, esc(item));
                     }
                     if i < count {
-                        let control = gen_.emit_control(&mut region, kind, i, Some(&row_label));
+                        let mut control = gen_.emit_control(&mut region, kind, i, Some(&row_label));
+                        if let Some(registry) = registry.as_deref_mut() {
+                            control = unanchor(&control, kind, registry);
+                        }
                         let _ = write!(out, "<td>{control}</td>");
                         i += 1;
                     } else {
@@ -357,7 +440,10 @@ pub fn dense_page(n: usize) -> String {
                 } else if is_last && i + 1 == count {
                     kind = Kind::Button;
                 }
-                let control = gen_.emit_control(&mut region, kind, i, None);
+                let mut control = gen_.emit_control(&mut region, kind, i, None);
+                if let Some(registry) = registry.as_deref_mut() {
+                    control = unanchor(&control, kind, registry);
+                }
                 let _ = writeln!(out, "<div class=\"f\">{control}</div>");
                 if i % 20 == 19 && i + 1 != count {
                     let _ = write!(
@@ -379,6 +465,11 @@ pub fn dense_page(n: usize) -> String {
     );
     let click = gen_.click_target.or(gen_.any_click).unwrap_or_default();
     let fill = gen_.fill_target.or(gen_.any_fill).unwrap_or_default();
+    let names = if registry.is_some() {
+        format!("<meta name=\"bench-registry\" content=\"/dense/anchors.yaml?n={n}\">\n")
+    } else {
+        String::new()
+    };
     let mut page = String::with_capacity(out.len() + 1024);
     let _ = write!(
         page,
@@ -386,7 +477,7 @@ pub fn dense_page(n: usize) -> String {
          <title>Dense business screen ({n} controls)</title>\n\
          <meta name=\"bench-count\" content=\"{n}\">\n\
          <meta name=\"bench-click-target\" content=\"{click}\">\n\
-         <meta name=\"bench-fill-target\" content=\"{fill}\">\n{STYLE}"
+         <meta name=\"bench-fill-target\" content=\"{fill}\">\n{names}{STYLE}"
     );
     page.push_str(&out);
     page
@@ -397,31 +488,69 @@ pub fn dense_page(n: usize) -> String {
 pub(crate) struct DenseQuery {
     #[serde(default)]
     n: Option<String>,
+    /// `1`: the page without data-anchor, found through its registry's matchers.
+    #[serde(default)]
+    matchers: Option<String>,
 }
 
 /// Controls on `/dense` without `?n=`, so the bare route (as in `anchors.yaml`) still works.
 const DEFAULT_N: usize = 200;
 
-/// `GET /dense?n=N` (dense), N in 10..=100000.
+/// `GET /dense?n=N` (dense), N in 10..=100000; with `&matchers=1`, the page without
+/// data-anchor (see [`dense_matched`]).
 pub(crate) async fn serve(Query(q): Query<DenseQuery>) -> Response {
-    let n = match q.n.as_deref().map(|n| n.trim().parse::<usize>()) {
-        None => DEFAULT_N,
-        Some(Ok(n)) if (10..=100_000).contains(&n) => n,
-        Some(_) => {
-            return (
+    let n = match count(&q) {
+        Ok(n) => n,
+        Err(refused) => return *refused,
+    };
+    if q.matchers.as_deref() == Some("1") {
+        return html(dense_matched(n).0);
+    }
+    html(dense_page(n))
+}
+
+/// `GET /dense/anchors.yaml?n=N`: the registry of `/dense?n=N&matchers=1`.
+pub(crate) async fn serve_registry(Query(q): Query<DenseQuery>) -> Response {
+    match count(&q) {
+        Ok(n) => (
+            [(header::CONTENT_TYPE, "application/yaml; charset=utf-8")],
+            dense_matched(n).1,
+        )
+            .into_response(),
+        Err(refused) => *refused,
+    }
+}
+
+/// `?n=`, or the answer refusing it.
+fn count(q: &DenseQuery) -> Result<usize, Box<Response>> {
+    match q.n.as_deref().map(|n| n.trim().parse::<usize>()) {
+        None => Ok(DEFAULT_N),
+        Some(Ok(n)) if (10..=100_000).contains(&n) => Ok(n),
+        Some(_) => Err(Box::new(
+            (
                 StatusCode::BAD_REQUEST,
                 [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
                 "n must be a whole number from 10 to 100000\n",
             )
-                .into_response();
-        }
-    };
-    html(dense_page(n))
+                .into_response(),
+        )),
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::dense_page;
+    use super::{dense_matched, dense_page};
+
+    #[test]
+    fn the_matched_page_has_no_data_anchor_and_a_registry_entry_per_control() {
+        let (page, registry) = dense_matched(137);
+        assert!(!page.contains("data-anchor=\""), "a data-anchor is left");
+        assert!(page.contains("data-anchor-region=\"region-0\""));
+        let registry = crate::registry::Registry::parse(&registry, "dense.yaml")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(registry.anchors().len(), 137);
+        assert!(registry.matchers().is_some());
+    }
 
     #[test]
     fn dense_page_matches_the_script_byte_for_byte() {

@@ -18,6 +18,6 @@ mod server;
 mod state;
 mod widgets;
 
-pub use dense::dense_page;
+pub use dense::{dense_matched, dense_page};
 pub(crate) use server::serve_until_dropped;
 pub use server::{DemoApp, DemoError};

@@ -110,6 +110,7 @@ fn router(state: AppState) -> Router {
         .route("/widgets/frame", get(widgets::frame))
         .route("/widgets/later", get(widgets::later))
         .route("/dense", get(dense::serve))
+        .route("/dense/anchors.yaml", get(dense::serve_registry))
         .route("/api/saves", get(api_saves))
         .fallback(fallback)
         .with_state(state)

@@ -58,6 +58,7 @@ pub struct Open {
     kind: JourneyKind,
     asker: Option<Asker>,
     trace: Option<(PathBuf, PathBuf)>,
+    registry: Option<Arc<Registry>>,
 }
 
 /// One tab of a session: its tools, ready for every tool call, and what ends with it.
@@ -130,7 +131,9 @@ impl Session {
         let mut tools = Tools::new(
             tab,
             self.app.base.clone(),
-            Arc::clone(&self.registry),
+            open.registry
+                .clone()
+                .unwrap_or_else(|| Arc::clone(&self.registry)),
             options,
         );
         let trace = match &open.trace {
@@ -247,6 +250,7 @@ impl Open {
             kind: JourneyKind::Script,
             asker: None,
             trace: None,
+            registry: None,
         }
     }
 
@@ -258,12 +262,20 @@ impl Open {
             kind: JourneyKind::Agent,
             asker: Some(asker),
             trace: None,
+            registry: None,
         }
     }
 
     /// Traces the tab's calls to `path`, naming the journey file `journey` in its header.
     pub fn traced(mut self, path: PathBuf, journey: &Path) -> Open {
         self.trace = Some((path, journey.to_path_buf()));
+        self
+    }
+
+    /// Resolves anchors against `registry` in this tab instead of the session's (a page
+    /// that names its own, as the bench's matcher pages do).
+    pub fn with_registry(mut self, registry: Arc<Registry>) -> Open {
+        self.registry = Some(registry);
         self
     }
 }

@@ -75,7 +75,10 @@
     main: 'main', article: 'article', region: 'section', form: 'form', group: 'fieldset,details',
     paragraph: 'p', complementary: 'aside', banner: 'header', contentinfo: 'footer', generic: 'div,span'
   };
+  var LABEL_NAMED = { INPUT: 1, SELECT: 1, TEXTAREA: 1 };
+  var UNLABELLED = { button: 1, submit: 1, reset: 1, image: 1, hidden: 1 };
   var LABELLED = 'input,select,textarea,button,meter,output,progress,[aria-label],[aria-labelledby],[aria-labeledby]';
+  // (LABELLED: what a scan must find for label matchers; the pass itself starts from labels.)
   // What a repeated element's row is when no `within` says: the nearest of these.
   var ROW = 'li,tr,[role=row],[role=listitem],[role=option],[role=treeitem],[role=article],article';
   var ROW_ROLES = { row: 1, listitem: 1, option: 1, treeitem: 1, article: 1 };
@@ -162,8 +165,20 @@
     if (!M) return null;
     if (W.matchOf && !W.matchStale) return W.matchOf;
     var roots = collectRoots();
-    var list = M.list, hits = list.map(function () { return []; });
+    var list = M.list, hits = new Array(list.length);
     var labels = null, names = new Map();
+    // What the last pass learnt of each candidate (role, name, label texts), less what the
+    // mutations since may have changed (see staleFacts): a pass after a click that changed
+    // one line of a 10,000-control page names one element again, not 10,000.
+    var facts = W.facts;
+    if (!facts || !W.log || facts.size > 4 * (W.factsFor || 0) + 1000 || staleFacts(W.log, facts)) {
+      facts = W.facts = new Map();
+    }
+    function factOf(el) {
+      var f = facts.get(el);
+      if (!f) { f = { role: roleOf(el), name: undefined, texts: undefined }; facts.set(el, f); }
+      return f;
+    }
     // Anchors the page marks itself: their matchers stand aside (data-anchor wins).
     var marked = new Map();
     roots.forEach(function (r) {
@@ -175,7 +190,7 @@
       }
       var found = [], els, el, k;
       function hit(el, idx) {
-        for (var j = 0; j < idx.length; j++) hits[idx[j]].push(el);
+        for (var j = 0; j < idx.length; j++) (hits[idx[j]] || (hits[idx[j]] = [])).push(el);
       }
       if (Object.keys(M.roles).length) {
         var sel = [];
@@ -184,28 +199,49 @@
         for (k = 0; k < els.length; k++) {
           el = els[k];
           if (el.hasAttribute('data-anchor')) continue;
-          var role = roleOf(el), g = M.roles[role];
+          var fact = factOf(el), role = fact.role, g = M.roles[role];
           if (!g) continue;
           found.length = 0;
           for (var x = 0; x < g.any.length; x++) found.push(g.any[x]);
           if (g.exact.size || g.re.length) {
-            if (!labels) labels = labelMap(roots);
-            var name = nameOf(el, role, labels);
-            names.set(el, name);
-            matching(g, name, found, list, 'name');
+            if (fact.name === undefined) {
+              if (!labels) labels = labelMap(roots);
+              fact.name = nameOf(el, role, labels);
+            }
+            names.set(el, fact.name);
+            matching(g, fact.name, found, list, 'name');
           }
           hit(el, found);
         }
       }
       var lab = M.label;
       if (lab.exact.size || lab.re.length) {
-        if (!labels) labels = labelMap(roots);
-        els = root.querySelectorAll(LABELLED);
+        // Only what has a label: each label's control, and what names itself by ARIA (a
+        // field without either has no label text to match, and is not looked at).
+        els = root.querySelectorAll('label,[aria-label],[aria-labelledby],[aria-labeledby]');
+        var seen = new Set();
         for (k = 0; k < els.length; k++) {
           el = els[k];
-          if (el.hasAttribute('data-anchor')) continue;
-          var texts = labelTexts(el, labels);
+          if (el.tagName === 'LABEL' && !el.hasAttribute('aria-label')) el = el.control;
+          if (!el || seen.has(el) || el.hasAttribute('data-anchor')) continue;
+          seen.add(el);
+          var lf = factOf(el);
+          if (lf.texts === undefined) {
+            if (!labels) labels = labelMap(roots);
+            // A field with one label and no ARIA name is named by that label's text: the
+            // name its role's matchers took already is it (see nameOf).
+            var labs = labels.get(el);
+            if (lf.name && labs && labs.length === 1 && LABEL_NAMED[el.tagName]
+              && (el.tagName !== 'INPUT' || !UNLABELLED[el.type]) && !el.hasAttribute('aria-label')
+              && !el.hasAttribute('aria-labelledby') && !el.hasAttribute('aria-labeledby')) lf.texts = [lf.name];
+            else lf.texts = labelTexts(el, labels);
+          }
+          var texts = lf.texts;
           if (!texts.length) continue;
+          // A field named by its one label alone is named by that label's text (see nameOf):
+          // the read takes the name from here instead of computing it again.
+          if (texts.length === 1 && texts[0] && !names.has(el) && LABEL_NAMED[el.tagName]
+            && (el.tagName !== 'INPUT' || !UNLABELLED[el.type])) names.set(el, texts[0]);
           found.length = 0;
           for (var q = 0; q < texts.length; q++) matching(lab, texts[q], found, list, 't');
           hit(el, uniq(found));
@@ -233,7 +269,7 @@
       }
       M.css.forEach(function (i) {
         var els = root.querySelectorAll(list[i].v);
-        for (var k = 0; k < els.length; k++) if (!els[k].hasAttribute('data-anchor')) hits[i].push(els[k]);
+        for (var k = 0; k < els.length; k++) if (!els[k].hasAttribute('data-anchor')) (hits[i] || (hits[i] = [])).push(els[k]);
       });
       if (M.anyText) {
         var tx = M.text, doc = root.nodeType === 9 ? root : root.ownerDocument;
@@ -249,7 +285,7 @@
           var target = el.closest(INTERACTIVE) || el;
           if (target.hasAttribute('data-anchor')) continue;
           for (var f = 0; f < found.length; f++) {
-            var h = hits[found[f]];
+            var h = hits[found[f]] || (hits[found[f]] = []);
             if (h[h.length - 1] !== target) h.push(target);
           }
         }
@@ -267,7 +303,7 @@
         (marked.get(typeof e.w === 'number' ? list[e.w].a : e.w) || []).forEach(function (p) { scope.add(p); });
       }
       var out = [];
-      hits[i].forEach(function (el) {
+      (hits[i] || []).forEach(function (el) {
         var row = null;
         if (scope) {
           for (row = above(el); row && !scope.has(row); row = above(row)) {}
@@ -293,8 +329,9 @@
       by.set(e.a, out);
     });
     // What changed since the last pass, for the read's incremental gathering.
-    var prev = W.matchOf, changed = [], moved = !prev;
-    if (prev) {
+    // (A whole read gathers everything: it needs no list.)
+    var prev = W.matchOf, changed = [], moved = !prev || W.matchWhole;
+    if (prev && !W.matchWhole) {
       of.forEach(function (m, el) {
         var o = prev.of.get(el);
         if (!o || o.a !== m.a) { moved = true; changed.push(el); } else if (o.k !== m.k) changed.push(el);
@@ -304,11 +341,41 @@
       });
     }
     W.matchOf = { of: of, by: by, names: names, failed: failed };
+    W.factsFor = names.size + of.size;
     // Kept until a read takes them in (see read).
     W.matchChanged = (W.matchChanged || []).concat(changed);
     W.matchMoved = W.matchMoved || moved;
     W.matchStale = false;
     return W.matchOf;
+  }
+
+  // Drops from `facts` what the mutations in `log` may have changed: the facts of every
+  // element at or above a changed node (a name from content reads the whole subtree).
+  // True when a change may reach further — a label, a legend, an id or what an
+  // aria-labelledby names, an attribute every descendant reads, a shadow root — and every
+  // fact must be learnt again.
+  function staleFacts(log, facts) {
+    var refs = W.refIds;
+    function far(x) {
+      if (x.nodeType !== 1) return false;
+      if (x.matches(NAMING) || x.querySelector(NAMING)) return true;
+      if (refs.size && x.id && refs.has(x.id)) return true;
+      return false;
+    }
+    for (var i = 0; i < log.length; i++) {
+      var m = log[i], n = m.type === 'characterData' ? m.target.parentNode : m.target;
+      if (!n || n.nodeType !== 1) return true;
+      if (!n.isConnected) continue;
+      if (n.closest(NAMING)) return true;
+      if (m.type === 'attributes') {
+        if (m.attributeName === 'id' || m.attributeName === 'for' || INHERITED[m.attributeName]) return true;
+      } else if (m.type === 'childList') {
+        var lists = [m.addedNodes, m.removedNodes];
+        for (var l = 0; l < 2; l++) for (var k = 0; k < lists[l].length; k++) if (far(lists[l][k])) return true;
+      }
+      for (var a = n; a; a = above(a)) facts.delete(a);
+    }
+    return false;
   }
 
   // The anchor an element carries, or a matcher gives it; null for neither.

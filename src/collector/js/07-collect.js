@@ -209,9 +209,11 @@
       since = null;
     }
     visChecks = 0;
-    if (whole) W.matchStale = true;
+    if (whole) { W.matchStale = true; W.facts = null; }
     var roots = collectRoots();
+    W.matchWhole = whole;
     matched();
+    W.matchWhole = false;
     W.generated = ruleStops(roots, 'generated', generates);
     var prev = W.cache;
     // Whether the last read's records stand (see shifted): with a change to the window's
