@@ -38,6 +38,7 @@ pub mod screen;
 pub mod session;
 pub mod settings;
 pub mod snapshot;
+pub mod suite;
 pub mod tools;
 pub use tools::trace;
 pub mod transcript;
