@@ -32,7 +32,7 @@ pub mod protocol;
 pub mod read;
 pub mod registry;
 pub mod replay;
-mod report;
+pub mod report;
 pub mod run;
 pub mod screen;
 pub mod session;
