@@ -14,7 +14,7 @@ use crate::control::ConsentPolicy;
 use crate::journey::Limits;
 use crate::settings::{Settings, TRACE_DIR};
 use crate::snapshot::Unreferenced;
-use crate::suite::{Shard, SuiteOptions};
+use crate::suite::{ReportTarget, Shard, SuiteOptions};
 use crate::tools::ToolOptions;
 
 /// waymark runs journeys through a web application in a real headless Chromium.
@@ -133,6 +133,10 @@ pub(crate) enum Command {
         /// (.waymark/last-run.json); with no record, or nothing failed, run them all.
         #[arg(long)]
         last_failed: bool,
+        /// Write a report when the run ends: junit=PATH (JUnit XML) or json=PATH (the run
+        /// as data, see report.schema.json). May be given more than once.
+        #[arg(long, value_name = "FORMAT=PATH", value_parser = clap::value_parser!(ReportTarget))]
+        report: Vec<ReportTarget>,
     },
     /// Read one screen and print its controls.
     Read {
@@ -260,6 +264,7 @@ impl Cli {
                 retries,
                 shard,
                 last_failed,
+                report,
                 ..
             } => (
                 *update_snapshots,
@@ -269,7 +274,7 @@ impl Cli {
                     retries: *retries,
                     shard: *shard,
                     last_failed: *last_failed,
-                    reports: Vec::new(),
+                    reports: report.clone(),
                 },
             ),
             _ => (false, Unreferenced::Ignore, None, SuiteOptions::default()),

@@ -1,15 +1,15 @@
-//! `waymark run [PATH...]`: everything checked (registry, journeys, trace folder,
-//! guardrail, profile) before the app and the browser start; then the shard's
+//! `waymark run [PATH...]`: everything checked (registry, journeys, trace and report
+//! folders, guardrail, profile) before the app and the browser start; then the shard's
 //! journeys (those `--last-failed` picks), each in a fresh tab and again while it fails
-//! under `--retries`, a line each; the summary, the history in `.waymark/` and the
-//! exit code.
+//! under `--retries`, a line each; the summary, the history in `.waymark/`, the reports,
+//! and the exit code.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 use crate::exit::Exit;
-use crate::report::Reporter;
+use crate::report::{Reporter, Reports};
 use crate::run::{Planned, plan, run_attempts, unreferenced};
 use crate::session::{RunError, Session};
 use crate::settings::{SNAPSHOT_DIR, Settings};
@@ -22,6 +22,7 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
     let builder = Session::builder(settings)?;
     let options = &settings.suite;
     let planned = plan(paths)?;
+    let reports = Reports::prepare(&options.reports)?;
     let history = History::default();
     let ids: Vec<_> = planned.iter().map(Planned::id).collect();
     let selection = select(&ids, options.shard, options.last_failed, &history);
@@ -96,6 +97,7 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
     };
     reporter.summary(run.counts());
     history.record(&run);
+    reports.write(&run)?;
     let mut code = run.exit();
     // Only a full run that passed can say which snapshots nothing references any more.
     let full = paths.is_empty() && selection.shard.is_none() && selection.skipped.is_empty();
