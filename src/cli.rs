@@ -14,6 +14,7 @@ use crate::control::ConsentPolicy;
 use crate::journey::Limits;
 use crate::settings::{Settings, TRACE_DIR};
 use crate::snapshot::Unreferenced;
+use crate::suite::{ReportTarget, Shard, SuiteOptions};
 use crate::tools::ToolOptions;
 
 /// waymark runs journeys through a web application in a real headless Chromium.
@@ -117,6 +118,25 @@ pub(crate) enum Command {
         /// Write no traces (overrides `--trace` and `WAYMARK_TRACE`).
         #[arg(long, env = "WAYMARK_NO_TRACE")]
         no_trace: bool,
+        /// Run a failing journey again, in a fresh tab, up to N more times; one that then
+        /// passes is flaky (exit 0 unless every attempt failed). A script that is bad input
+        /// is never retried.
+        #[arg(long, env = "WAYMARK_RETRIES", default_value_t = 0, value_name = "N",
+              value_parser = clap::value_parser!(u32).range(0..=100))]
+        retries: u32,
+        /// Run shard I of N (from 1), for a CI matrix: shards 1..N together run each
+        /// journey once, balanced by .waymark/durations.json when it has their durations,
+        /// else dealt out in path order.
+        #[arg(long, value_name = "I/N", value_parser = clap::value_parser!(Shard))]
+        shard: Option<Shard>,
+        /// Run only the journeys that failed or were flaky in the last run
+        /// (.waymark/last-run.json); with no record, or nothing failed, run them all.
+        #[arg(long)]
+        last_failed: bool,
+        /// Write a report when the run ends: junit=PATH (JUnit XML) or json=PATH (the run
+        /// as data, see report.schema.json). May be given more than once.
+        #[arg(long, value_name = "FORMAT=PATH", value_parser = clap::value_parser!(ReportTarget))]
+        report: Vec<ReportTarget>,
     },
     /// Read one screen and print its controls.
     Read {
@@ -245,21 +265,32 @@ fn percent(text: &str) -> Result<f64, String> {
 impl Cli {
     /// The settings the flags, the environment and the defaults make.
     pub(crate) fn settings(&self) -> Settings {
-        let (update_snapshots, unreferenced, trace) = match &self.command {
+        let (update_snapshots, unreferenced, trace, suite) = match &self.command {
             Command::Run {
                 update_snapshots,
                 unreferenced_snapshots,
                 trace,
                 no_trace,
+                retries,
+                shard,
+                last_failed,
+                report,
                 ..
             } => (
                 *update_snapshots,
                 *unreferenced_snapshots,
                 (!no_trace).then(|| trace.clone().unwrap_or_else(|| TRACE_DIR.into())),
+                SuiteOptions {
+                    retries: *retries,
+                    shard: *shard,
+                    last_failed: *last_failed,
+                    reports: report.clone(),
+                },
             ),
-            _ => (false, Unreferenced::Ignore, None),
+            _ => (false, Unreferenced::Ignore, None, SuiteOptions::default()),
         };
         Settings {
+            suite,
             update_snapshots,
             unreferenced,
             trace,

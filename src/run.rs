@@ -1,16 +1,147 @@
 //! Running journeys: finding and compiling them before anything starts, running each in a
-//! fresh tab of the session, and the exit code their outcomes make. `waymark run`
-//! (`cmd::run`) and the test harness drive journeys through here.
+//! fresh tab of the session (again, under `--retries`, while it fails), and the exit code
+//! their outcomes make. `waymark run` (`cmd::run`) and the test harness drive journeys
+//! through here.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
-use crate::exit::Exit;
 use crate::journey::{self, Journey, JourneyEnv, Outcome};
 use crate::session::{Open, RunError, Session};
 use crate::snapshot::{SnapshotStore, Unreferenced};
+use crate::suite::{Attempt, JourneyId, JourneyRun};
+use crate::tools::trace::TraceDir;
 use crate::tools::{Attribution, ErrorCode};
+use crate::transcript::Transcript;
+
+pub use crate::suite::exit_code;
+
+/// A journey of either kind, found and checked, waiting for its turn.
+pub enum Planned {
+    /// A Rhai script (compiled, or why it did not compile).
+    Script(Journey),
+    /// An agent's recorded tool calls, replayed.
+    Agent(Transcript),
+}
+
+impl Planned {
+    /// Its name and file.
+    pub fn id(&self) -> JourneyId {
+        let (name, path) = match self {
+            Planned::Script(j) => (&j.name, &j.path),
+            Planned::Agent(t) => (&t.name, &t.path),
+        };
+        JourneyId {
+            name: name.clone(),
+            path: path.clone(),
+        }
+    }
+
+    /// False for a script that did not compile: it fails without a browser.
+    pub fn runnable(&self) -> bool {
+        match self {
+            Planned::Script(j) => j.compiled.is_ok(),
+            Planned::Agent(_) => true,
+        }
+    }
+
+    /// The outcome of a script that did not compile, as the one attempt it gets.
+    pub fn not_run(&self) -> Option<JourneyRun> {
+        let Planned::Script(journey) = self else {
+            return None;
+        };
+        let outcome = compiled(journey.clone()).err()?;
+        Some(JourneyRun {
+            id: self.id(),
+            attempts: vec![Attempt {
+                outcome: *outcome,
+                trace: None,
+                started: SystemTime::now(),
+            }],
+        })
+    }
+}
+
+/// Every journey under `paths` (default `./journeys`): the scripts, compiled, then the
+/// agent journeys (`*.agent.jsonl`), read and checked.
+pub fn plan(paths: &[PathBuf]) -> Result<Vec<Planned>, RunError> {
+    let agents = agent_journeys(paths)?;
+    let scripts: Vec<PathBuf> = paths
+        .iter()
+        .filter(|p| !crate::transcript::is_agent_journey(p))
+        .cloned()
+        .collect();
+    // Only agent journeys were named, or only they were found.
+    let journeys = if !paths.is_empty() && scripts.is_empty() {
+        Vec::new()
+    } else {
+        match prepare_journeys(&scripts) {
+            Err(RunError::NoJourneys(_)) if !agents.is_empty() => Vec::new(),
+            other => other?,
+        }
+    };
+    Ok(journeys
+        .into_iter()
+        .map(Planned::Script)
+        .chain(agents.into_iter().map(Planned::Agent))
+        .collect())
+}
+
+/// Runs `planned` in fresh tabs until it passes, up to `retries` more times after a failure
+/// (a script that is bad input is never run again), each attempt traced under `traces`
+/// (`name.jsonl`, then `name.attempt-2.jsonl`…). `retrying` hears of each failed attempt
+/// that will be followed by another, with its number and the number allowed.
+pub async fn run_attempts(
+    session: &Session,
+    snapshots: &Arc<SnapshotStore>,
+    planned: &Planned,
+    retries: u32,
+    mut traces: Option<&mut TraceDir>,
+    mut retrying: impl FnMut(&Attempt, u32, u32),
+) -> JourneyRun {
+    let allowed = retries.saturating_add(1);
+    let id = planned.id();
+    let mut first_trace: Option<PathBuf> = None;
+    let mut attempts = Vec::new();
+    for number in 1..=allowed {
+        let started = SystemTime::now();
+        let (outcome, trace) = match planned {
+            Planned::Script(journey) => {
+                let trace = match (traces.as_deref_mut(), journey.compiled.is_ok()) {
+                    (Some(traces), true) => Some(match &first_trace {
+                        None => traces.path_for(&journey.name),
+                        Some(first) => traces.attempt_path(first, number),
+                    }),
+                    _ => None,
+                };
+                if number == 1 {
+                    first_trace.clone_from(&trace);
+                }
+                run_one(session, snapshots, journey.clone(), trace).await
+            }
+            Planned::Agent(transcript) => (crate::replay::run_one(session, transcript).await, None),
+        };
+        let again = number < allowed
+            && outcome
+                .failure
+                .as_ref()
+                .is_some_and(|f| !f.kind.is_bad_input());
+        let attempt = Attempt {
+            outcome,
+            trace,
+            started,
+        };
+        if again {
+            retrying(&attempt, number, allowed);
+        }
+        attempts.push(attempt);
+        if !again {
+            break;
+        }
+    }
+    JourneyRun { id, attempts }
+}
 
 /// The journeys under `paths` (default `./journeys`), compiled.
 pub fn prepare_journeys(paths: &[PathBuf]) -> Result<Vec<Journey>, RunError> {
@@ -69,7 +200,7 @@ pub fn unreferenced(snapshots: &SnapshotStore, mode: Unreferenced) -> bool {
 }
 
 /// The failure of a journey whose browser went away under it (or never gave it a tab).
-pub(crate) fn environment_failure(name: &str, file: &std::path::Path, message: String) -> Outcome {
+pub(crate) fn environment_failure(name: &str, file: &Path, message: String) -> Outcome {
     Outcome {
         name: name.to_string(),
         failure: Some(journey::Failure {
@@ -144,18 +275,4 @@ pub fn compiled(journey: Journey) -> Result<Journey, Box<Outcome>> {
             output: Vec::new(),
         })),
     }
-}
-
-/// [`Exit::Passed`] when all passed; [`Exit::BadInput`] when a script was bad input; else
-/// [`Exit::Failed`] when any failed.
-pub fn exit_code(outcomes: &[Outcome]) -> Exit {
-    let failures = outcomes.iter().filter_map(|o| o.failure.as_ref());
-    let mut code = Exit::Passed;
-    for f in failures {
-        if f.kind.is_bad_input() {
-            return Exit::BadInput;
-        }
-        code = Exit::Failed;
-    }
-    code
 }

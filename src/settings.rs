@@ -9,6 +9,7 @@ use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
 use crate::journey::Limits;
 use crate::snapshot::Unreferenced;
+use crate::suite::SuiteOptions;
 use crate::tools::ToolOptions;
 
 /// Where snapshots live: `snapshots/` in the current directory.
@@ -46,6 +47,9 @@ pub struct Settings {
     pub control_page: bool,
     /// The profile whose cookies each journey's browser context starts with.
     pub profile: Option<String>,
+    /// `run`'s handling of the journeys as a whole: retries, shard, `--last-failed`,
+    /// reports.
+    pub suite: SuiteOptions,
 }
 
 impl Default for Settings {
@@ -66,6 +70,7 @@ impl Default for Settings {
             guardrail: None,
             control_page: false,
             profile: None,
+            suite: SuiteOptions::default(),
         }
     }
 }

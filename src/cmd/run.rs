@@ -1,84 +1,107 @@
-//! `waymark run [PATH...]`: everything checked (registry, journeys, trace folder, guardrail,
-//! profile) before the app and the browser start, then each journey in a fresh tab, a line
-//! each, the summary and the exit code.
+//! `waymark run [PATH...]`: everything checked (registry, journeys, trace and report
+//! folders, guardrail, profile) before the app and the browser start; then the shard's
+//! journeys (those `--last-failed` picks), each in a fresh tab and again while it fails
+//! under `--retries`, a line each; the summary, the history in `.waymark/`, the reports,
+//! and the exit code.
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::{Instant, SystemTime};
 
 use crate::exit::Exit;
-use crate::journey::Outcome;
-use crate::report::Reporter;
-use crate::run::{agent_journeys, compiled, exit_code, prepare_journeys, run_one, unreferenced};
+use crate::report::{Reporter, Reports};
+use crate::run::{Planned, plan, run_attempts, unreferenced};
 use crate::session::{RunError, Session};
 use crate::settings::{SNAPSHOT_DIR, Settings};
 use crate::snapshot::{SnapshotStore, UpdateMode};
+use crate::suite::{History, JourneyRun, SuiteRun, select};
 use crate::tools::trace::TraceDir;
 
 /// Runs the journeys under `paths` (default `./journeys`) and returns the exit code.
 pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunError> {
     let builder = Session::builder(settings)?;
-    let agents = agent_journeys(paths)?;
-    let scripts: Vec<PathBuf> = paths
+    let options = &settings.suite;
+    let planned = plan(paths)?;
+    let reports = Reports::prepare(&options.reports)?;
+    let history = History::default();
+    let ids: Vec<_> = planned.iter().map(Planned::id).collect();
+    let selection = select(&ids, options.shard, options.last_failed, &history);
+    let (started, clock) = (SystemTime::now(), Instant::now());
+    let mut slots: Vec<Option<Planned>> = planned.into_iter().map(Some).collect();
+    let chosen: Vec<Planned> = selection
+        .run
         .iter()
-        .filter(|p| !crate::transcript::is_agent_journey(p))
-        .cloned()
+        .filter_map(|&i| slots[i].take())
         .collect();
-    // Only agent journeys were named, or only they were found.
-    let journeys = if !paths.is_empty() && scripts.is_empty() {
-        Vec::new()
-    } else {
-        match prepare_journeys(&scripts) {
-            Err(RunError::NoJourneys(_)) if !agents.is_empty() => Vec::new(),
-            other => other?,
-        }
-    };
-    if agents.is_empty() && journeys.iter().all(|j| j.compiled.is_err()) {
-        // Nothing can run: report the scripts without starting an app or a browser.
-        let reporter = Reporter::new(journeys.len());
-        let outcomes: Vec<Outcome> = journeys
-            .into_iter()
-            .filter_map(|j| compiled(j).err().map(|o| *o))
-            .collect();
-        outcomes.iter().for_each(|o| reporter.finish(o));
-        reporter.summary(&outcomes);
-        return Ok(exit_code(&outcomes));
-    }
-    let mut traces = settings
-        .trace
-        .as_deref()
-        .map(TraceDir::create)
-        .transpose()?;
-    let session = builder.start().await?;
-    let browser = session.browser().await?;
+    let reporter = Reporter::new(chosen.len());
+    selection.notes.iter().for_each(|note| reporter.note(note));
+    let allowed = options.retries.saturating_add(1);
+    let mut done: Vec<(usize, JourneyRun)> = Vec::with_capacity(ids.len());
     let snapshots = Arc::new(SnapshotStore::new(
         SNAPSHOT_DIR,
         UpdateMode::from_env(settings.update_snapshots),
     ));
-    let reporter = Reporter::new(journeys.len() + agents.len());
-    reporter.start(session.base(), browser.version());
-    let mut outcomes = Vec::with_capacity(journeys.len());
-    for journey in journeys {
-        reporter.begin(&journey.name);
-        let trace = match (&mut traces, journey.compiled.is_ok()) {
-            (Some(traces), true) => Some(traces.path_for(&journey.name)),
-            _ => None,
-        };
-        let (outcome, trace) = run_one(&session, &snapshots, journey, trace).await;
-        reporter.finish_traced(&outcome, trace.as_deref());
-        outcomes.push(outcome);
+    if !chosen.iter().any(Planned::runnable) {
+        // Nothing can run: report the scripts without starting an app or a browser.
+        for (&at, planned) in selection.run.iter().zip(&chosen) {
+            if let Some(journey) = planned.not_run() {
+                reporter.finish(&journey, allowed);
+                done.push((at, journey));
+            }
+        }
+    } else {
+        let mut traces = settings
+            .trace
+            .as_deref()
+            .map(TraceDir::create)
+            .transpose()?;
+        let session = builder.start().await?;
+        let browser = session.browser().await?;
+        reporter.start(session.base(), browser.version());
+        for (&at, planned) in selection.run.iter().zip(&chosen) {
+            let name = planned.id().name;
+            reporter.begin(&name, 1);
+            let journey = run_attempts(
+                &session,
+                &snapshots,
+                planned,
+                options.retries,
+                traces.as_mut(),
+                |attempt, number, of| {
+                    reporter.retrying(&name, attempt, number, of);
+                    reporter.begin(&name, number + 1);
+                },
+            )
+            .await;
+            reporter.finish(&journey, allowed);
+            done.push((at, journey));
+        }
+        session.close().await;
     }
-    for agent in &agents {
-        reporter.begin(&agent.name);
-        let outcome = crate::replay::run_one(&session, agent).await;
-        reporter.finish(&outcome);
-        outcomes.push(outcome);
+    for &at in &selection.skipped {
+        done.push((
+            at,
+            JourneyRun {
+                id: ids[at].clone(),
+                attempts: Vec::new(),
+            },
+        ));
     }
-    session.close().await;
-    reporter.summary(&outcomes);
-    let mut code = exit_code(&outcomes);
+    done.sort_by_key(|(at, _)| *at);
+    let run = SuiteRun {
+        started,
+        elapsed: clock.elapsed(),
+        shard: selection.shard,
+        retries: options.retries,
+        journeys: done.into_iter().map(|(_, journey)| journey).collect(),
+    };
+    reporter.summary(run.counts());
+    history.record(&run);
+    reports.write(&run)?;
+    let mut code = run.exit();
     // Only a full run that passed can say which snapshots nothing references any more.
-    if paths.is_empty() && code == Exit::Passed && !unreferenced(&snapshots, settings.unreferenced)
-    {
+    let full = paths.is_empty() && selection.shard.is_none() && selection.skipped.is_empty();
+    if full && code == Exit::Passed && !unreferenced(&snapshots, settings.unreferenced) {
         code = Exit::Failed;
     }
     Ok(code)

@@ -9,6 +9,7 @@ pub use crate::protocol::{Failure, FailureCode, FailureKind, Outcome};
 pub use engine::{JourneyEnv, Limits, run_journey};
 
 /// One journey file, compiled.
+#[derive(Clone)]
 pub struct Journey {
     /// Name shown in reports: the path under the journeys folder, without `.rhai`.
     pub name: String,

@@ -115,7 +115,7 @@ impl std::fmt::Display for ErrorCode {
 }
 
 /// Who a failure is attributed to, so the fix goes to the right place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Attribution {
     /// The script's or the agent's logic.

@@ -8,6 +8,7 @@ use crate::demo::DemoError;
 use crate::exit::Exit;
 use crate::journey::DiscoverError;
 use crate::registry::RegistryError;
+use crate::suite::ReportError;
 use crate::tools::trace::TraceError;
 
 /// Why a run could not start.
@@ -60,6 +61,9 @@ pub enum RunError {
     /// A transcript cannot be written (`mcp --record`) or read (an agent journey).
     #[error(transparent)]
     Transcript(#[from] crate::transcript::TranscriptError),
+    /// A `--report` file cannot be written.
+    #[error(transparent)]
+    Report(#[from] ReportError),
     /// The MCP session could not start or broke down.
     #[error("the MCP session failed: {0}")]
     Mcp(String),
@@ -74,6 +78,7 @@ impl RunError {
             | RunError::NoJourneys(_)
             | RunError::BaseUrl { .. }
             | RunError::Trace(_)
+            | RunError::Report(_)
             | RunError::Transcript(_)
             | RunError::Guardrail(_) => Exit::BadInput,
             RunError::Unreachable { .. }

@@ -204,9 +204,44 @@ impl TraceDir {
             };
             let path = self.root.join(file);
             if self.used.insert(path.clone()) {
+                self.forget_attempts(&path);
                 return path;
             }
             n += 1;
+        }
+    }
+
+    /// The trace file of a journey's attempt `attempt` (`--retries`; from 2) beside its
+    /// first attempt's `first`: `approve_claim.attempt-2.jsonl`.
+    pub fn attempt_path(&mut self, first: &Path, attempt: u32) -> PathBuf {
+        let stem = first
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let path = first.with_file_name(format!("{stem}.attempt-{attempt}.jsonl"));
+        self.used.insert(path.clone());
+        path
+    }
+
+    /// Removes the later attempts' traces an earlier run left beside `first`, so the
+    /// folder holds only this run's attempts.
+    fn forget_attempts(&self, first: &Path) {
+        let (Some(dir), Some(stem)) = (first.parent(), first.file_stem()) else {
+            return;
+        };
+        let prefix = format!("{}.attempt-", stem.to_string_lossy());
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = entry.path();
+            let number = name
+                .strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_suffix(".jsonl"));
+            if number.is_some_and(|n| n.parse::<u32>().is_ok()) && !self.used.contains(&path) {
+                let _ = std::fs::remove_file(&path);
+            }
         }
     }
 }
@@ -615,6 +650,37 @@ mod tests {
         assert_eq!(traces.path_for("sub/flow"), root.join("sub/flow.jsonl"));
         assert_eq!(traces.path_for("../up"), root.join("_/up.jsonl"));
         assert_eq!(traces.path_for("a b:c"), root.join("a_b_c.jsonl"));
+    }
+
+    #[test]
+    fn a_later_attempt_is_traced_beside_the_first_and_stale_attempts_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("t");
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        for stale in [
+            "flow.attempt-3.jsonl",
+            "flow.attempt-x.jsonl",
+            "other.attempt-2.jsonl",
+        ] {
+            std::fs::write(root.join("sub").join(stale), "").unwrap();
+        }
+        let mut traces = TraceDir::create(&root).unwrap();
+        let first = traces.path_for("sub/flow");
+        assert_eq!(
+            traces.attempt_path(&first, 2),
+            root.join("sub/flow.attempt-2.jsonl")
+        );
+        assert!(
+            !root.join("sub/flow.attempt-3.jsonl").exists(),
+            "a stale attempt goes"
+        );
+        assert!(root.join("sub/flow.attempt-x.jsonl").exists());
+        assert!(root.join("sub/other.attempt-2.jsonl").exists());
+        let second = traces.path_for("sub/flow");
+        assert_eq!(
+            traces.attempt_path(&second, 2),
+            root.join("sub/flow-2.attempt-2.jsonl")
+        );
     }
 
     #[test]

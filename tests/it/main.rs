@@ -27,5 +27,6 @@ mod press;
 mod read;
 mod shapes;
 mod snapshots;
+mod suites;
 mod targets;
 mod trace;

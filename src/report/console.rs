@@ -1,0 +1,231 @@
+//! What a run prints as it goes: its notes (the shard, what `--last-failed` chose), a line
+//! per journey (✓ passed, ⚠ flaky, ✗ failed; name, duration; for a failed attempt its
+//! code, message, place, attribution and trace file), a line per attempt that is retried,
+//! the summary line, and a progress bar on a terminal.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use url::Url;
+
+use crate::journey::Failure;
+use crate::suite::{Attempt, Counts, JourneyRun, Status};
+
+/// Prints a run as it goes.
+pub struct Reporter {
+    total: usize,
+    bar: Option<ProgressBar>,
+}
+
+impl Reporter {
+    /// A reporter for `total` journeys; a progress bar only when stdout is a terminal.
+    pub fn new(total: usize) -> Reporter {
+        let bar = std::io::stdout().is_terminal().then(|| {
+            let bar = ProgressBar::new(total as u64);
+            if let Ok(style) = ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} {msg}")
+            {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Reporter { total, bar }
+    }
+
+    fn line(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => println!("{text}"),
+        }
+    }
+
+    /// A line of its own: what the run chose before it started (its shard, say).
+    pub fn note(&self, text: &str) {
+        self.line(text);
+    }
+
+    /// The opening line: how many journeys, against what, in which browser.
+    pub fn start(&self, base: &Url, browser: &str) {
+        let s = if self.total == 1 { "" } else { "s" };
+        self.line(&format!(
+            "running {} journey{s} against {} in {browser}",
+            self.total,
+            base.as_str().trim_end_matches('/')
+        ));
+    }
+
+    /// A journey starts (or starts again: `attempt` counts from 1).
+    pub fn begin(&self, name: &str, attempt: u32) {
+        if let Some(bar) = &self.bar {
+            match attempt {
+                1 => bar.set_message(name.to_string()),
+                n => bar.set_message(format!("{name} (attempt {n})")),
+            }
+        }
+    }
+
+    /// An attempt failed and the journey is run again: `attempt` of `of`.
+    pub fn retrying(&self, name: &str, attempt: &Attempt, number: u32, of: u32) {
+        let what = attempt
+            .outcome
+            .failure
+            .as_ref()
+            .map(|f| f.to_string())
+            .unwrap_or_default();
+        let first = what.lines().next().unwrap_or_default();
+        self.line(&format!(
+            "↻ {name:<40} {:>8}  attempt {number} of {of} failed, retrying: {first}",
+            duration(attempt.outcome.elapsed)
+        ));
+    }
+
+    /// A journey ended (all its attempts, of `allowed`): its line, and what failed.
+    pub fn finish(&self, journey: &JourneyRun, allowed: u32) {
+        let status = journey.status();
+        let (mark, tail) = match status {
+            Status::Passed => ("✓", String::new()),
+            Status::Skipped => return,
+            Status::Flaky => (
+                "⚠",
+                format!(
+                    "  flaky: passed on attempt {} of {allowed}",
+                    journey.attempts.len()
+                ),
+            ),
+            Status::Failed if journey.attempts.len() > 1 => (
+                "✗",
+                format!("  failed all {} attempts", journey.attempts.len()),
+            ),
+            Status::Failed => ("✗", String::new()),
+        };
+        self.line(&format!(
+            "{mark} {:<40} {:>8}{tail}",
+            journey.id.name,
+            duration(journey.elapsed())
+        ));
+        let numbered = journey.attempts.len() > 1;
+        let mut previous: Option<String> = None;
+        for (n, attempt) in journey.attempts.iter().enumerate() {
+            let Some(f) = &attempt.outcome.failure else {
+                continue;
+            };
+            let text = f.to_string();
+            let same = previous.as_ref() == Some(&text);
+            if same {
+                self.line(&format!("  attempt {}: the same failure", n + 1));
+            } else if numbered {
+                self.line(&format!("  attempt {}:", n + 1));
+            }
+            self.failure(f, &text, same, attempt);
+            previous = Some(text);
+        }
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+        }
+    }
+
+    /// A failed attempt: what failed (unless `same` as the attempt before), its trace file
+    /// and what the script printed.
+    fn failure(&self, f: &Failure, text: &str, same: bool, attempt: &Attempt) {
+        if !same {
+            let attribution = serde_json::to_value(f.attribution)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+            self.line(&format!("    {first} [{attribution}]"));
+            if let Some(snippet) = snippet(f) {
+                self.line(&snippet);
+            }
+            for more in rest.lines() {
+                self.line(&format!("      {more}"));
+            }
+        }
+        if let Some(trace) = &attempt.trace {
+            self.line(&format!("    trace: {}", trace.display()));
+        }
+        for printed in &attempt.outcome.output {
+            self.line(&format!("    | {printed}"));
+        }
+    }
+
+    /// The closing line: `N passed, N failed`, then `, N flaky` and `, N skipped` when
+    /// there are any.
+    pub fn summary(&self, counts: Counts) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+        println!("{}", summary_line(counts));
+    }
+}
+
+/// `3 passed, 1 failed, 1 flaky, 2 skipped`: flaky journeys are not counted as passed.
+pub fn summary_line(counts: Counts) -> String {
+    let mut line = format!("{} passed, {} failed", counts.passed, counts.failed);
+    if counts.flaky > 0 {
+        line.push_str(&format!(", {} flaky", counts.flaky));
+    }
+    if counts.skipped > 0 {
+        line.push_str(&format!(", {} skipped", counts.skipped));
+    }
+    line
+}
+
+/// The failing line of the journey with a caret under the column, when both are known.
+fn snippet(f: &Failure) -> Option<String> {
+    let line = f.line?;
+    let source = std::fs::read_to_string(&f.file).ok()?;
+    let text = source.lines().nth(line.checked_sub(1)?)?;
+    let number = line.to_string();
+    let pad = " ".repeat(number.len());
+    let mut out = format!("      {number} | {text}");
+    if let Some(col) = f.column {
+        let indent: String = text
+            .chars()
+            .take(col.saturating_sub(1))
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        out.push_str(&format!("\n      {pad} | {indent}^"));
+    }
+    Some(out)
+}
+
+/// `412 ms`, `1.2 s`.
+pub fn duration(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1000.0;
+    if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.1} s", ms / 1000.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_counts_flaky_and_skipped_apart_when_there_are_any() {
+        let counts = |passed, failed, flaky, skipped| Counts {
+            passed,
+            failed,
+            flaky,
+            skipped,
+        };
+        assert_eq!(summary_line(counts(1, 0, 0, 0)), "1 passed, 0 failed");
+        assert_eq!(
+            summary_line(counts(2, 1, 1, 0)),
+            "2 passed, 1 failed, 1 flaky"
+        );
+        assert_eq!(
+            summary_line(counts(0, 1, 0, 3)),
+            "0 passed, 1 failed, 3 skipped"
+        );
+    }
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(duration(Duration::from_millis(412)), "412 ms");
+        assert_eq!(duration(Duration::from_millis(1234)), "1.2 s");
+    }
+}
