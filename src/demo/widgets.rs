@@ -1,6 +1,8 @@
 //! The widgets test bench: one screen of edge cases (a modal, disabled, read-only, hidden
-//! and covered controls, an ambiguous anchor, a secret, a busy page, a JS alert, every way
-//! of naming a control, an open shadow root and a same-origin frame).
+//! and covered controls, a secret, a busy page, a JS alert, every way of naming a control,
+//! an open shadow root and a same-origin frame). An anchor on two controls is not here: a
+//! registry that promised one would break `waymark check`; `tests/fixtures/audit/twins.html`
+//! holds that case.
 
 use axum::response::Response;
 
@@ -35,8 +37,6 @@ const STATES: &str = r#"<section class="card" data-anchor-region="states" aria-l
 <button type="button" id="covered" data-anchor="widgets.covered">Covered action</button>
 <div id="overlay" style="position:absolute;inset:-6px;background:#fde68a;border:1px solid #d97706;border-radius:6px;display:flex;align-items:center;justify-content:center;font-size:12px">Overlay</div>
 </div>
-<div class="field"><button type="button" data-anchor="widgets.twin">Twin A</button></div>
-<div class="field"><button type="button" data-anchor="widgets.twin">Twin B</button></div>
 <div class="field"><button type="button" id="counter" data-anchor="widgets.counter">Clicked 0 times</button></div>
 </div>
 <div class="row">
