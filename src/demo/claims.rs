@@ -6,7 +6,7 @@ use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::layout::{MODAL_JS, Nav, Notice, esc, html, money, not_found, page, see_other};
+use super::chrome::{MODAL_JS, Nav, Notice, esc, html, money, not_found, page, see_other};
 use super::state::{AppState, Claim, ClaimStatus};
 
 const FILTER_JS: &str = r#"<script>

@@ -8,7 +8,7 @@ use axum::extract::{Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::layout::{Nav, Notice, esc, html, page, see_other, see_other_error, selected};
+use super::chrome::{Nav, Notice, esc, html, page, see_other, see_other_error, selected};
 use super::state::{AppState, DRIVERS, Day, Job};
 
 /// Shows and hides a job's details when its title is pressed.

@@ -9,7 +9,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::layout::{Nav, Notice, bare_page, esc, html, html_status, page};
+use super::chrome::{Nav, Notice, bare_page, esc, html, html_status, page};
 
 const AREAS: [(&str, &str, &str, &str); 6] = [
     (

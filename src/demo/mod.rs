@@ -5,11 +5,11 @@
 //! and each sits inside one `data-anchor-region`; `anchors.yaml` at the repository root is
 //! its registry.
 
+mod chrome;
 mod claims;
 mod dense;
 mod dispatch;
 mod home;
-mod layout;
 mod orders;
 mod pricing;
 mod returns;

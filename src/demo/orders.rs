@@ -5,7 +5,7 @@ use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 
-use super::layout::{Nav, Notice, esc, html, money, not_found, page, see_other, selected};
+use super::chrome::{Nav, Notice, esc, html, money, not_found, page, see_other, selected};
 use super::state::{AppState, CUSTOMERS, Order, OrderLine, OrderStatus};
 
 /// Adds and removes line rows in the page; a new row takes the next unused line number.

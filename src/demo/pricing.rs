@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::layout::{Nav, Notice, esc, html, html_status, not_found, page, see_other, selected};
+use super::chrome::{Nav, Notice, esc, html, html_status, not_found, page, see_other, selected};
 use super::state::{Account, AppState, PricingRule};
 
 const CURRENCIES: [&str; 3] = ["EUR", "USD", "GBP"];

@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::layout::{Nav, Notice, esc, html, html_status, not_found, page, see_other, selected};
+use super::chrome::{Nav, Notice, esc, html, html_status, not_found, page, see_other, selected};
 use super::state::{AppState, FIRST_RETURN, ReturnRequest};
 
 const REASONS: [&str; 5] = [

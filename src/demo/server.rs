@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
-use super::layout::not_found;
+use super::chrome::not_found;
 use super::state::{AppState, Shared};
 use super::{claims, dense, dispatch, home, orders, pricing, returns, widgets};
 

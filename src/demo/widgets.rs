@@ -6,7 +6,7 @@
 
 use axum::response::Response;
 
-use super::layout::{MODAL_JS, Nav, bare_page, html, page};
+use super::chrome::{MODAL_JS, Nav, bare_page, html, page};
 
 /// A trash-can icon as a data: URL, so the image button needs nothing from the network.
 const DELETE_ICON: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' \
