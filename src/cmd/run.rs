@@ -10,7 +10,7 @@ use crate::journey::Outcome;
 use crate::report::Reporter;
 use crate::run::{agent_journeys, compiled, exit_code, prepare_journeys, run_one, unreferenced};
 use crate::session::{RunError, Session};
-use crate::settings::{SNAPSHOT_DIR, Settings};
+use crate::settings::Settings;
 use crate::snapshot::{SnapshotStore, UpdateMode};
 use crate::tools::trace::TraceDir;
 
@@ -51,7 +51,7 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
     let session = builder.start().await?;
     let browser = session.browser().await?;
     let snapshots = Arc::new(SnapshotStore::new(
-        SNAPSHOT_DIR,
+        settings.snapshot_dir(),
         UpdateMode::from_env(settings.update_snapshots),
     ));
     let reporter = Reporter::new(journeys.len() + agents.len());

@@ -1,11 +1,15 @@
-//! Shared chrome of the demo app: the page frame with header and nav, the one stylesheet,
-//! flash and error notices, HTML escaping and the response helpers every screen uses.
+//! Shared chrome of the demo app: the page frame with header and nav in each layout (the
+//! classic one here, the redesign's in [`super::redesign`]), flash and error notices, HTML
+//! escaping and the response helpers every screen uses.
 
 use std::fmt;
 
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
+
+use super::Layout;
+use super::redesign;
 
 /// Where a screen sits in the top nav, so its link can carry `aria-current`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -21,7 +25,8 @@ pub(crate) enum Nav {
     Elsewhere,
 }
 
-const NAV_LINKS: [(Nav, &str, &str, &str); 8] = [
+/// The nav's links: (screen, anchor, href, text), in both layouts.
+pub(crate) const NAV_LINKS: [(Nav, &str, &str, &str); 8] = [
     (Nav::Home, "nav.home", "/", "Home"),
     (Nav::Claims, "nav.claims", "/claims", "Claims"),
     (Nav::Orders, "nav.orders", "/orders", "Orders"),
@@ -88,7 +93,7 @@ dd{margin:0}
 .dialog .actions{justify-content:flex-end;margin-top:12px}
 ";
 
-const LOGO: &str = "<svg width=\"22\" height=\"22\" viewBox=\"0 0 22 22\" aria-hidden=\"true\">\
+pub(crate) const LOGO: &str = "<svg width=\"22\" height=\"22\" viewBox=\"0 0 22 22\" aria-hidden=\"true\">\
 <rect width=\"22\" height=\"22\" rx=\"5\" fill=\"#2563eb\"/>\
 <path d=\"M5 16 11 5l6 11z\" fill=\"#fff\"/></svg>";
 
@@ -103,7 +108,7 @@ pub(crate) const MODAL_JS: &str = r#"<script>
   }
   document.addEventListener('click', function (e) {
     var open = e.target.closest('[data-opens]');
-    if (open && !open.disabled) {
+    if (open && !open.disabled && open.getAttribute('aria-disabled') !== 'true') {
       var backdrop = document.getElementById(open.getAttribute('data-opens'));
       backdrop.hidden = false;
       opener = open;
@@ -199,8 +204,16 @@ impl Notice {
     }
 }
 
-/// A full page with the app header and the top nav (region `nav`).
-pub(crate) fn page(title: &str, active: Nav, body: &str) -> String {
+/// A full page with the app's header and nav (region `nav`), drawn in `layout`.
+pub(crate) fn page(layout: Layout, title: &str, active: Nav, body: &str) -> String {
+    match layout {
+        Layout::Classic => classic_page(title, active, body),
+        Layout::Redesign => redesign::page(title, active, body),
+    }
+}
+
+/// The classic frame: a header bar with the top nav.
+fn classic_page(title: &str, active: Nav, body: &str) -> String {
     let mut links = String::new();
     for (nav, anchor, href, text) in NAV_LINKS {
         let current = if nav == active {
@@ -249,12 +262,12 @@ pub(crate) fn html_status(status: StatusCode, body: String) -> Response {
 }
 
 /// The `404 Not Found` page, with the nav so a person can find their way back.
-pub(crate) fn not_found() -> Response {
+pub(crate) fn not_found(layout: Layout) -> Response {
     let body = "<h1>Page not found</h1>\n\
-                <p>There is nothing at this address. Use the navigation above to go on.</p>\n";
+                <p>There is nothing at this address. Use the navigation to go on.</p>\n";
     html_status(
         StatusCode::NOT_FOUND,
-        page("Page not found", Nav::Elsewhere, body),
+        page(layout, "Page not found", Nav::Elsewhere, body),
     )
 }
 

@@ -164,7 +164,7 @@ pub(crate) async fn board(State(state): State<AppState>, Query(q): Query<BoardQu
         .html(),
         value = day.value(),
     );
-    html(page("Dispatch board", Nav::Dispatch, &body))
+    html(page(state.layout, "Dispatch board", Nav::Dispatch, &body))
 }
 
 /// What an Assign button posts.

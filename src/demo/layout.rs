@@ -1,0 +1,69 @@
+//! The demo app's two layouts, so that what a redesign does to a registry's promises can be
+//! shown, checked and tested on one app:
+//!
+//! - `classic`: the app the registry (`anchors.yaml`) and the journeys were written against;
+//! - `redesign`: the same screens and data rebuilt the way a redesign goes. The nav is a
+//!   sidebar; the stylesheet names its classes differently; the claim's actions sit in a
+//!   toolbar above it (region `toolbar`), Reject and Escalate there are links marked up as
+//!   buttons, and "Add line" of a sales order joins the order's actions. On purpose it
+//!   rewords one label (`claim.escalate` reads "Send to supervisor") and drops one control
+//!   (`claim.back`, the "Back to claims" link: a breadcrumb replaces it). Its return form
+//!   carries no `data-anchor` at all: that screen's anchors are found through the
+//!   registry's matchers.
+//!
+//! `waymark check --against` a redesign names exactly the relabel, the drop and the moves,
+//! with the journeys that use them.
+
+use std::fmt;
+
+/// Which layout the demo app serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Layout {
+    /// The layout the registry and the journeys were written against.
+    #[default]
+    Classic,
+    /// The redesign: moved controls, other markup, one label reworded, one control dropped,
+    /// and a screen without `data-anchor`.
+    Redesign,
+}
+
+impl Layout {
+    /// Every layout, the default first.
+    pub const ALL: [Layout; 2] = [Layout::Classic, Layout::Redesign];
+
+    /// The name the command line and journey marks use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layout::Classic => "classic",
+            Layout::Redesign => "redesign",
+        }
+    }
+
+    /// The layout named `name`, as [`Layout::as_str`] spells it.
+    pub fn parse(name: &str) -> Option<Layout> {
+        Layout::ALL.into_iter().find(|l| l.as_str() == name)
+    }
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back_and_match_the_command_line() {
+        use clap::ValueEnum;
+        for layout in Layout::ALL {
+            assert_eq!(Layout::parse(layout.as_str()), Some(layout));
+            let value = layout.to_possible_value().expect("a command-line value");
+            assert_eq!(value.get_name(), layout.as_str());
+        }
+        assert_eq!(Layout::parse("Redesign"), None);
+        assert_eq!(Layout::default(), Layout::Classic);
+    }
+}
