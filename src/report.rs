@@ -1,6 +1,6 @@
 //! What a run prints: a line per journey (✓/✗, name, duration; for a failure its code,
-//! message, place, attribution and trace file), a summary line, and a progress bar on a
-//! terminal.
+//! message, place, attribution and trace file; ⊘ for a failure a mark expected, with the
+//! mark's reason and how it failed), a summary line, and a progress bar on a terminal.
 
 use std::io::IsTerminal;
 use std::path::Path;
@@ -9,7 +9,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use url::Url;
 
-use crate::journey::{Failure, Outcome};
+use crate::journey::{Failure, FailureCode, Outcome};
 
 /// Prints a run as it goes.
 pub struct Reporter {
@@ -62,21 +62,33 @@ impl Reporter {
 
     /// A journey ended; a failed one is printed with its trace file, when it has one.
     pub fn finish_traced(&self, outcome: &Outcome, trace: Option<&Path>) {
-        let mark = if outcome.failure.is_some() {
-            "✗"
-        } else {
-            "✓"
+        let (mark, note) = match (&outcome.failure, &outcome.expected_failure) {
+            (Some(f), _) if f.code == Some(FailureCode::UnexpectedPass) => {
+                ("✗", "  unexpected pass".to_string())
+            }
+            (Some(_), _) => ("✗", String::new()),
+            (None, Some(x)) => (
+                "⊘",
+                format!(
+                    "  expected failure on the `{}` layout: {}",
+                    x.layout, x.reason
+                ),
+            ),
+            (None, None) => ("✓", String::new()),
         };
         self.line(&format!(
-            "{mark} {:<40} {:>8}",
+            "{mark} {:<40} {:>8}{note}",
             outcome.name,
             duration(outcome.elapsed)
         ));
+        if let Some(x) = &outcome.expected_failure {
+            // How it failed, so a reader sees it failed the way the mark says.
+            let text = x.failure.to_string();
+            let first = text.lines().next().unwrap_or_default();
+            self.line(&format!("    {first} [{}]", attribution(&x.failure)));
+        }
         if let Some(f) = &outcome.failure {
-            let attribution = serde_json::to_value(f.attribution)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default();
+            let attribution = attribution(f);
             let text = f.to_string();
             let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
             self.line(&format!("    {first} [{attribution}]"));
@@ -98,14 +110,35 @@ impl Reporter {
         }
     }
 
-    /// The closing line: `N passed, N failed`.
+    /// The closing line: `N passed, N failed`, and `, N expected to fail` when any did.
     pub fn summary(&self, outcomes: &[Outcome]) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
-        let failed = outcomes.iter().filter(|o| o.failure.is_some()).count();
-        println!("{} passed, {failed} failed", outcomes.len() - failed);
+        println!("{}", summary_line(outcomes));
     }
+}
+
+/// `N passed, N failed[, N expected to fail]`.
+fn summary_line(outcomes: &[Outcome]) -> String {
+    let failed = outcomes.iter().filter(|o| o.failure.is_some()).count();
+    let expected = outcomes
+        .iter()
+        .filter(|o| o.expected_failure.is_some())
+        .count();
+    let passed = outcomes.len() - failed - expected;
+    match expected {
+        0 => format!("{passed} passed, {failed} failed"),
+        n => format!("{passed} passed, {failed} failed, {n} expected to fail"),
+    }
+}
+
+/// The attribution as output spells it (`journey`, `app`…).
+fn attribution(f: &Failure) -> String {
+    serde_json::to_value(f.attribution)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// The failing line of the journey with a caret under the column, when both are known.
@@ -140,6 +173,38 @@ pub fn duration(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_expected_failure_is_counted_apart_from_passes_and_failures() {
+        let failure = Failure {
+            kind: crate::journey::FailureKind::Tool,
+            code: None,
+            message: "gone".into(),
+            attribution: crate::protocol::Attribution::Journey,
+            file: "j.rhai".into(),
+            line: None,
+            column: None,
+        };
+        let outcome = |failure, expected_failure| Outcome {
+            name: "j".into(),
+            failure,
+            expected_failure,
+            elapsed: Duration::ZERO,
+            output: Vec::new(),
+        };
+        let expected = crate::journey::ExpectedFailure {
+            layout: "redesign".into(),
+            reason: "dropped".into(),
+            failure: failure.clone(),
+        };
+        let all = [
+            outcome(None, None),
+            outcome(Some(failure), None),
+            outcome(None, Some(expected)),
+        ];
+        assert_eq!(summary_line(&all), "1 passed, 1 failed, 1 expected to fail");
+        assert_eq!(summary_line(&all[..2]), "1 passed, 1 failed");
+    }
 
     #[test]
     fn durations_read_naturally() {
