@@ -8,8 +8,9 @@
 //!   buttons, and "Add line" of a sales order joins the order's actions. On purpose it
 //!   rewords one label (`claim.escalate` reads "Send to supervisor") and drops one control
 //!   (`claim.back`, the "Back to claims" link: a breadcrumb replaces it). Its return form
-//!   carries no `data-anchor` at all: that screen's anchors are found through the
-//!   registry's matchers.
+//!   carries no `data-anchor` at all, nav included: that screen's anchors are found
+//!   through the registry's matchers (`anchors.yaml`), and its landmarks name their
+//!   regions as the classic markers do.
 //!
 //! `waymark check --against` a redesign names exactly the relabel, the drop and the moves,
 //! with the journeys that use them.

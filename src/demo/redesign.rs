@@ -133,7 +133,9 @@ fn nav(active: Nav, anchored: bool) -> String {
     } else {
         ""
     };
-    format!("<nav aria-label=\"Main\"{region}>\n<ul class=\"side-links\">\n{links}</ul>\n</nav>\n")
+    // The page's one main nav needs no name; without a region marker, its landmark names
+    // its links' region: `nav`, as everywhere else.
+    format!("<nav{region}>\n<ul class=\"side-links\">\n{links}</ul>\n</nav>\n")
 }
 
 fn frame(title: &str, nav: &str, body: &str) -> String {

@@ -108,7 +108,9 @@ fn form_page(layout: Layout, form: &ReturnForm, notice: &Notice) -> String {
 }
 
 /// The redesign's form: two columns, each radio button inside its label, and no
-/// `data-anchor` anywhere on the page (nor a region): an app that does not emit them.
+/// `data-anchor` anywhere on the page (nor a region marker): an app that does not emit
+/// them. Its landmarks name its controls' regions (the form's name, `return`; the nav's
+/// tag, `nav`), the same as the classic markers do.
 fn redesigned_form_page(
     form: &ReturnForm,
     notice: &Notice,
@@ -131,7 +133,7 @@ fn redesigned_form_page(
         .collect();
     let body = format!(
         "<h1>New return</h1>\n{notices}\
-         <form method=\"post\" action=\"/returns\" class=\"panel\" aria-label=\"Return\">\n\
+         <form method=\"post\" action=\"/returns\" class=\"panel\" aria-label=\"return\">\n\
          <div class=\"two-col\">\n\
          <div class=\"form-item\"><label for=\"return-order\">Order number</label>\
          <input type=\"text\" id=\"return-order\" name=\"order_number\" value=\"{order}\"></div>\n\

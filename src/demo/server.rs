@@ -375,6 +375,10 @@ mod tests {
         screens: Vec<String>,
         #[serde(default)]
         keyed: bool,
+        #[serde(default, rename = "match")]
+        matcher: Option<serde_yaml::Value>,
+        #[serde(default)]
+        key: Option<serde_yaml::Value>,
     }
 
     #[tokio::test]

@@ -2,7 +2,9 @@
 //! layout (an expected failure does not fail the run, an unexpected pass does), and the
 //! shipped journeys run on the redesign.
 
-use crate::cli::{journey, run_journey};
+use std::path::PathBuf;
+
+use crate::cli::{journey, run_journey, waymark};
 
 /// Fails on either layout: the claim list has ten claims, not 99.
 const FAILS: &str = "navigate(\"/claims\");\nlet s = read_screen();\n\
@@ -60,4 +62,17 @@ fn a_mark_that_does_not_parse_is_bad_input() {
         .exits(2)
         .says("`redesing` is not a layout (`classic`, `redesign`)")
         .says("typo.rhai:1");
+}
+
+#[test]
+fn the_shipped_journeys_pass_on_the_redesign_but_the_one_marked_to_fail_there() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let run = waymark(&root, ["--layout", "redesign", "run", "--no-trace"], &[]);
+    run.exits(0)
+        .says("⊘ read_only_review")
+        .says("expected failure on the `redesign` layout: the redesign drops \"Back to claims\" (claim.back)")
+        .says("not_on_screen: `claim.back` is not on /claims/1044")
+        .says("✓ return_reason")
+        .says("✓ error_codes")
+        .says("7 passed, 0 failed, 1 expected to fail");
 }
