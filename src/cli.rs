@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
+use crate::demo::Layout;
 use crate::journey::Limits;
 use crate::settings::{Settings, TRACE_DIR};
 use crate::snapshot::Unreferenced;
@@ -24,6 +25,12 @@ pub struct Cli {
     /// The app to drive; default: start the embedded demo app on a free 127.0.0.1 port.
     #[arg(long, global = true, env = "WAYMARK_BASE_URL", value_name = "URL")]
     pub(crate) base_url: Option<String>,
+    /// The layout of the app under test: the one the embedded demo app serves, or (with
+    /// `--base-url`) the one the app there is known to serve. Journeys marked
+    /// `expect-fail layout=…` and the snapshot folder follow it.
+    #[arg(long, global = true, env = "WAYMARK_LAYOUT", value_enum, default_value_t = Layout::Classic,
+          value_name = "LAYOUT")]
+    layout: Layout,
     /// The anchor registry; default: ./anchors.yaml when it exists.
     #[arg(long, global = true, env = "WAYMARK_ANCHORS", value_name = "FILE")]
     anchors: Option<PathBuf>,
@@ -215,7 +222,7 @@ pub(crate) enum Command {
         /// The screen to read, e.g. `/` or `/claims/1042`.
         route: String,
     },
-    /// Serve the embedded demo app and print its URL (until Ctrl-C).
+    /// Serve the embedded demo app (in `--layout`) and print its URL (until Ctrl-C).
     Demo,
     /// Serve the tools to an agent over MCP (stdio): navigate, read_screen, invoke, press,
     /// fill, handoff, finish. Acting calls ask the person first (consent `ask` by default),
@@ -295,6 +302,7 @@ impl Cli {
             unreferenced,
             trace,
             base_url: self.base_url.clone(),
+            layout: self.layout,
             anchors: self.anchors.clone(),
             launch: LaunchOptions {
                 executable: self.browser.clone(),

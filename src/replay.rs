@@ -198,6 +198,7 @@ fn reference(control: &Value) -> String {
 pub(crate) async fn run_one(session: &Session, transcript: &Transcript) -> Outcome {
     let start = Instant::now();
     let outcome = |failure: Option<Failure>, output: Vec<String>| Outcome {
+        expected_failure: None,
         name: transcript.name.clone(),
         failure,
         elapsed: start.elapsed(),

@@ -212,13 +212,15 @@ pub(crate) fn environment_failure(name: &str, file: &Path, message: String) -> O
             line: None,
             column: None,
         }),
+        expected_failure: None,
         elapsed: Duration::ZERO,
         output: Vec::new(),
     }
 }
 
 /// Runs one journey in a fresh tab of `session`, traced to `trace` when given; its
-/// outcome, and the trace written.
+/// outcome as the run counts it on the session's layout (see [`journey::mark::judge`]),
+/// and the trace written (which records what happened, mark or not).
 pub async fn run_one(
     session: &Session,
     snapshots: &Arc<SnapshotStore>,
@@ -231,6 +233,7 @@ pub async fn run_one(
     };
     let name = journey.name.clone();
     let file = journey.path.clone();
+    let marks = journey.expect_fail.clone();
     let mut open = Open::script(&journey.name);
     if let Some(path) = trace {
         open = open.traced(path, &journey.path);
@@ -261,6 +264,7 @@ pub async fn run_one(
         }
         trace.path().to_path_buf()
     });
+    let outcome = journey::mark::judge(outcome, &marks, session.settings().layout, &file);
     (outcome, path)
 }
 
@@ -271,6 +275,7 @@ pub fn compiled(journey: Journey) -> Result<Journey, Box<Outcome>> {
         Err(failure) => Err(Box::new(Outcome {
             name: journey.name.clone(),
             failure: Some(failure.clone()),
+            expected_failure: None,
             elapsed: Duration::ZERO,
             output: Vec::new(),
         })),

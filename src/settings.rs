@@ -2,11 +2,12 @@
 //! compiled-in defaults (in that order of precedence, resolved by `cli`), as one value every
 //! [`Session`](crate::session::Session) is built from.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
+use crate::demo::Layout;
 use crate::journey::Limits;
 use crate::snapshot::Unreferenced;
 use crate::suite::SuiteOptions;
@@ -23,6 +24,10 @@ pub const TRACE_DIR: &str = "target/waymark/traces";
 pub struct Settings {
     /// The app; `None` serves the embedded demo app.
     pub base_url: Option<String>,
+    /// The layout of the app under test: the one the embedded demo app serves, or the one
+    /// the app at `base_url` is known to serve. Journey marks (`expect-fail layout=…`) and
+    /// the snapshot folder follow it.
+    pub layout: Layout,
     /// The registry; `None` uses `./anchors.yaml` when it exists.
     pub anchors: Option<PathBuf>,
     /// How to start the browser.
@@ -58,6 +63,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             base_url: None,
+            layout: Layout::Classic,
             anchors: None,
             launch: LaunchOptions::default(),
             tools: ToolOptions::default(),
@@ -72,5 +78,33 @@ impl Default for Settings {
             profile: None,
             suite: SuiteOptions::default(),
         }
+    }
+}
+
+impl Settings {
+    /// Where snapshots live for the layout under test: `snapshots/` for the classic one,
+    /// `snapshots/<layout>/` for another, so each layout's screens are reviewed on their own
+    /// and neither counts the other's files as unreferenced.
+    pub fn snapshot_dir(&self) -> PathBuf {
+        match self.layout {
+            Layout::Classic => PathBuf::from(SNAPSHOT_DIR),
+            other => Path::new(SNAPSHOT_DIR).join(other.as_str()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_layout_but_the_classic_one_snapshots_in_a_folder_of_its_own() {
+        let classic = Settings::default();
+        assert_eq!(classic.snapshot_dir(), Path::new("snapshots"));
+        let redesign = Settings {
+            layout: Layout::Redesign,
+            ..Settings::default()
+        };
+        assert_eq!(redesign.snapshot_dir(), Path::new("snapshots/redesign"));
     }
 }

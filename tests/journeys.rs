@@ -13,7 +13,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use tokio::runtime::Runtime;
 use waymark::journey::Journey;
 use waymark::session::Session;
-use waymark::settings::{SNAPSHOT_DIR, Settings};
+use waymark::settings::Settings;
 use waymark::snapshot::{SnapshotStore, UpdateMode};
 
 /// The session (the demo app, the browser, the registry and the gates), started on first
@@ -43,7 +43,7 @@ fn shared() -> Result<&'static Shared, Failed> {
             rt,
             session,
             snapshots: Arc::new(SnapshotStore::new(
-                SNAPSHOT_DIR,
+                settings.snapshot_dir(),
                 UpdateMode::from_env(false),
             )),
         })

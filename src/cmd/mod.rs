@@ -103,9 +103,12 @@ async fn execute(cli: &Cli) -> Result<Exit, RunError> {
         )),
         Command::Suggest { route } => suggest::suggest(route, &settings).await,
         Command::Demo => {
-            let demo = DemoApp::start().await?;
+            let demo = DemoApp::start_in(settings.layout).await?;
             println!("{}", demo.base_url());
-            eprintln!("serving the waymark demo app; Ctrl-C stops it");
+            eprintln!(
+                "serving the waymark demo app in its {} layout; Ctrl-C stops it",
+                demo.layout()
+            );
             std::future::pending::<()>().await;
             Ok(Exit::Passed)
         }

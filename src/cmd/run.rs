@@ -12,7 +12,7 @@ use crate::exit::Exit;
 use crate::report::{Reporter, Reports};
 use crate::run::{Planned, plan, run_attempts, unreferenced};
 use crate::session::{RunError, Session};
-use crate::settings::{SNAPSHOT_DIR, Settings};
+use crate::settings::Settings;
 use crate::snapshot::{SnapshotStore, UpdateMode};
 use crate::suite::{History, JourneyRun, SuiteRun, select};
 use crate::tools::trace::TraceDir;
@@ -38,7 +38,7 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
     let allowed = options.retries.saturating_add(1);
     let mut done: Vec<(usize, JourneyRun)> = Vec::with_capacity(ids.len());
     let snapshots = Arc::new(SnapshotStore::new(
-        SNAPSHOT_DIR,
+        settings.snapshot_dir(),
         UpdateMode::from_env(settings.update_snapshots),
     ));
     if !chosen.iter().any(Planned::runnable) {

@@ -1,12 +1,14 @@
 //! The claims screens: the filterable list, the claim detail with its note, the approve
-//! and reject actions, and the modal that confirms a rejection.
+//! and reject actions, and the modal that confirms a rejection. The redesign rebuilds the
+//! detail's actions (see [`detail`]).
 
 use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::layout::{MODAL_JS, Nav, Notice, esc, html, money, not_found, page, see_other};
+use super::Layout;
+use super::chrome::{MODAL_JS, Nav, Notice, esc, html, money, not_found, page, see_other};
 use super::state::{AppState, Claim, ClaimStatus};
 
 const FILTER_JS: &str = r#"<script>
@@ -78,7 +80,7 @@ pub(crate) async fn list(State(state): State<AppState>, Query(notice): Query<Not
         notices = notice.html(),
         total = store.claims.len(),
     );
-    html(page("Claims", Nav::Claims, &body))
+    html(page(state.layout, "Claims", Nav::Claims, &body))
 }
 
 fn find(claims: &[Claim], id: &str) -> Option<usize> {
@@ -94,7 +96,7 @@ pub(crate) async fn detail(
 ) -> Response {
     let store = state.lock();
     let Some(at) = find(&store.claims, &id) else {
-        return not_found();
+        return not_found(state.layout);
     };
     let c = &store.claims[at];
     let id = c.id;
@@ -111,27 +113,81 @@ pub(crate) async fn detail(
             esc(&c.reject_reason)
         )
     };
-    let body = format!(
-        "<h1>Claim {id}</h1>\n{notices}\
-         <section class=\"card\" aria-label=\"Summary\">\n<dl class=\"summary\">\
+    let summary = format!(
+        "<section class=\"card\" aria-label=\"Summary\">\n<dl class=\"summary\">\
          <dt>Claimant</dt><dd>{claimant}</dd><dt>Policy</dt><dd>{policy}</dd>\
          <dt>Amount</dt><dd>EUR {amount}</dd><dt>Filed</dt><dd>{filed}</dd>\
-         <dt>Status</dt><dd>{status}</dd>{reason}</dl>\n</section>\n\
-         <form method=\"post\" action=\"/claims/{id}/approve\">\n\
-         <div class=\"card field\" data-anchor-region=\"note\">\
+         <dt>Status</dt><dd>{status}</dd>{reason}</dl>\n</section>\n",
+        claimant = esc(&c.claimant),
+        policy = esc(&c.policy),
+        amount = money(c.amount_cents),
+        filed = c.filed,
+        status = status_badge(c.status),
+    );
+    let note = format!(
+        "<div class=\"card field\" data-anchor-region=\"note\">\
          <label for=\"claim-note\">Note</label>\
          <textarea id=\"claim-note\" name=\"note\" rows=\"4\" data-anchor=\"claim.note\">\
-         {note}</textarea></div>\n\
-         <div class=\"actions\" data-anchor-region=\"actions\">\n\
-         <button type=\"submit\" class=\"primary\" data-anchor=\"claim.approve\"{closed}>\
-         Approve</button>\n\
-         <button type=\"button\" class=\"danger\" data-anchor=\"claim.reject\" \
-         data-opens=\"reject-backdrop\" aria-haspopup=\"dialog\"{closed}>Reject</button>\n\
-         <button type=\"button\" data-anchor=\"claim.escalate\" disabled \
-         title=\"Only supervisors can escalate\">Escalate</button>\n\
-         <a href=\"/claims\" data-anchor=\"claim.back\">Back to claims</a>\n\
-         </div>\n</form>\n\
-         <div class=\"backdrop\" id=\"reject-backdrop\" hidden>\n\
+         {}</textarea></div>\n",
+        esc(&c.note)
+    );
+    let notices = notice.html();
+    let dialog = reject_dialog(id);
+    let body = match state.layout {
+        Layout::Classic => format!(
+            "<h1>Claim {id}</h1>\n{notices}{summary}\
+             <form method=\"post\" action=\"/claims/{id}/approve\">\n{note}\
+             <div class=\"actions\" data-anchor-region=\"actions\">\n\
+             <button type=\"submit\" class=\"primary\" data-anchor=\"claim.approve\"{closed}>\
+             Approve</button>\n\
+             <button type=\"button\" class=\"danger\" data-anchor=\"claim.reject\" \
+             data-opens=\"reject-backdrop\" aria-haspopup=\"dialog\"{closed}>Reject</button>\n\
+             <button type=\"button\" data-anchor=\"claim.escalate\" disabled \
+             title=\"Only supervisors can escalate\">Escalate</button>\n\
+             <a href=\"/claims\" data-anchor=\"claim.back\">Back to claims</a>\n\
+             </div>\n</form>\n{dialog}{MODAL_JS}\n"
+        ),
+        // The actions move to a toolbar beside the heading (outside the form, which the
+        // Approve button names); Reject and Escalate become links marked up as buttons;
+        // Escalate is reworded and "Back to claims" gives way to a breadcrumb.
+        Layout::Redesign => {
+            let off = if closed.is_empty() {
+                ""
+            } else {
+                " aria-disabled=\"true\""
+            };
+            format!(
+                "<nav class=\"breadcrumb\" aria-label=\"Breadcrumb\"><a href=\"/claims\">Claims</a> \
+                 › Claim {id}</nav>\n\
+                 <div class=\"page-head\">\n<h1>Claim {id}</h1>\n\
+                 <div class=\"toolbar\" role=\"toolbar\" aria-label=\"Decision\" \
+                 data-anchor-region=\"toolbar\">\n\
+                 <button type=\"submit\" form=\"claim-form\" class=\"btn btn-primary\" \
+                 data-anchor=\"claim.approve\"{closed}>Approve</button>\n\
+                 <a role=\"button\" tabindex=\"0\" class=\"btn btn-danger\" data-anchor=\"claim.reject\" \
+                 data-opens=\"reject-backdrop\" aria-haspopup=\"dialog\"{off}>Reject</a>\n\
+                 <a role=\"button\" tabindex=\"0\" class=\"btn\" aria-disabled=\"true\" \
+                 data-anchor=\"claim.escalate\" title=\"Only supervisors can send a claim on\">\
+                 Send to supervisor</a>\n\
+                 </div>\n</div>\n{notices}{summary}\
+                 <form id=\"claim-form\" method=\"post\" action=\"/claims/{id}/approve\">\n{note}\
+                 </form>\n{dialog}{MODAL_JS}\n"
+            )
+        }
+    };
+    html(page(
+        state.layout,
+        &format!("Claim {id}"),
+        Nav::Claims,
+        &body,
+    ))
+}
+
+/// The modal that confirms a rejection, with its reason (region `dialog`), hidden until
+/// Reject opens it.
+fn reject_dialog(id: u32) -> String {
+    format!(
+        "<div class=\"backdrop\" id=\"reject-backdrop\" hidden>\n\
          <div class=\"dialog\" role=\"dialog\" aria-modal=\"true\" aria-labelledby=\"reject-title\" \
          data-anchor-region=\"dialog\">\n\
          <h2 id=\"reject-title\">Reject claim {id}?</h2>\n\
@@ -144,16 +200,8 @@ pub(crate) async fn detail(
          <button type=\"button\" data-closes data-anchor=\"claim.reject-cancel\">Cancel</button>\
          <button type=\"submit\" class=\"danger\" data-anchor=\"claim.reject-confirm\">\
          Confirm rejection</button></div>\n\
-         </form>\n</div>\n</div>\n{MODAL_JS}\n",
-        notices = notice.html(),
-        claimant = esc(&c.claimant),
-        policy = esc(&c.policy),
-        amount = money(c.amount_cents),
-        filed = c.filed,
-        status = status_badge(c.status),
-        note = esc(&c.note),
-    );
-    html(page(&format!("Claim {id}"), Nav::Claims, &body))
+         </form>\n</div>\n</div>\n"
+    )
 }
 
 /// What the approve form posts.
@@ -171,7 +219,7 @@ pub(crate) async fn approve(
 ) -> Response {
     let mut store = state.lock();
     let Some(at) = find(&store.claims, &id) else {
-        return not_found();
+        return not_found(state.layout);
     };
     let claim = &mut store.claims[at];
     let id = claim.id;
@@ -203,7 +251,7 @@ pub(crate) async fn reject(
 ) -> Response {
     let mut store = state.lock();
     let Some(at) = find(&store.claims, &id) else {
-        return not_found();
+        return not_found(state.layout);
     };
     let claim = &mut store.claims[at];
     let id = claim.id;

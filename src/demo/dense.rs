@@ -9,7 +9,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::layout::{esc, html};
+use super::chrome::{esc, html};
 
 const PER_REGION: usize = 40;
 

@@ -8,7 +8,7 @@ use axum::extract::{Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::layout::{Nav, Notice, esc, html, page, see_other, see_other_error, selected};
+use super::chrome::{Nav, Notice, esc, html, page, see_other, see_other_error, selected};
 use super::state::{AppState, DRIVERS, Day, Job};
 
 /// Shows and hides a job's details when its title is pressed.
@@ -164,7 +164,7 @@ pub(crate) async fn board(State(state): State<AppState>, Query(q): Query<BoardQu
         .html(),
         value = day.value(),
     );
-    html(page("Dispatch board", Nav::Dispatch, &body))
+    html(page(state.layout, "Dispatch board", Nav::Dispatch, &body))
 }
 
 /// What an Assign button posts.

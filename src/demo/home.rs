@@ -4,12 +4,14 @@
 use std::time::Duration;
 
 use axum::Form;
-use axum::extract::Query;
+use axum::extract::{Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::layout::{Nav, Notice, bare_page, esc, html, html_status, page};
+use super::Layout;
+use super::chrome::{Nav, Notice, bare_page, esc, html, html_status, page};
+use super::state::AppState;
 
 const AREAS: [(&str, &str, &str, &str); 6] = [
     (
@@ -51,7 +53,7 @@ const AREAS: [(&str, &str, &str, &str); 6] = [
 ];
 
 /// `GET /` (home).
-pub(crate) async fn home() -> Response {
+pub(crate) async fn home(State(state): State<AppState>) -> Response {
     let mut cards = String::new();
     for (anchor, href, title, text) in AREAS {
         cards.push_str(&format!(
@@ -66,7 +68,7 @@ pub(crate) async fn home() -> Response {
          <section class=\"grid\" data-anchor-region=\"shortcuts\" aria-label=\"Shortcuts\">\n\
          {cards}</section>\n"
     );
-    html(page("Home", Nav::Home, &body))
+    html(page(state.layout, "Home", Nav::Home, &body))
 }
 
 /// What the sign-in form posts.
@@ -80,7 +82,7 @@ pub(crate) struct LoginForm {
     remember: Option<String>,
 }
 
-fn login_page(username: &str, notice: &Notice) -> String {
+fn login_page(layout: Layout, username: &str, notice: &Notice) -> String {
     let body = format!(
         "<h1>Sign in</h1>\n{notices}\
          <form method=\"post\" action=\"/login\" class=\"card\" style=\"max-width:380px\" \
@@ -98,22 +100,25 @@ fn login_page(username: &str, notice: &Notice) -> String {
         notices = notice.html(),
         username = esc(username),
     );
-    page("Sign in", Nav::Login, &body)
+    page(layout, "Sign in", Nav::Login, &body)
 }
 
 /// `GET /login` (login).
-pub(crate) async fn login_form(Query(notice): Query<Notice>) -> Response {
-    html(login_page("", &notice))
+pub(crate) async fn login_form(
+    State(state): State<AppState>,
+    Query(notice): Query<Notice>,
+) -> Response {
+    html(login_page(state.layout, "", &notice))
 }
 
 /// `POST /login`: any non-empty username and password sign in; the session lives in a
 /// cookie only, so signing in is not a save.
-pub(crate) async fn login(Form(form): Form<LoginForm>) -> Response {
+pub(crate) async fn login(State(state): State<AppState>, Form(form): Form<LoginForm>) -> Response {
     if form.username.trim().is_empty() || form.password.is_empty() {
         let notice = Notice::error("Enter your username and password.");
         return html_status(
             StatusCode::UNPROCESSABLE_ENTITY,
-            login_page(&form.username, &notice),
+            login_page(state.layout, &form.username, &notice),
         );
     }
     let max_age = if form.remember.is_some() {

@@ -3,8 +3,10 @@
 //! and every integration test, so its screens are both the product's showcase and its test
 //! bench. Every interactive control carries `data-anchor`, repeated ones `data-anchor-key`,
 //! and each sits inside one `data-anchor-region`; `anchors.yaml` at the repository root is
-//! its registry.
+//! its registry. It is served in one of two [`Layout`]s: `classic`, and a `redesign` that
+//! changes what a redesign changes (see [`layout`](self::layout)'s docs).
 
+mod chrome;
 mod claims;
 mod dense;
 mod dispatch;
@@ -12,6 +14,7 @@ mod home;
 mod layout;
 mod orders;
 mod pricing;
+mod redesign;
 mod returns;
 mod seed;
 mod server;
@@ -19,5 +22,6 @@ mod state;
 mod widgets;
 
 pub use dense::{dense_matched, dense_page};
+pub use layout::Layout;
 pub(crate) use server::serve_until_dropped;
 pub use server::{DemoApp, DemoError};

@@ -5,7 +5,8 @@ use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 
-use super::layout::{Nav, Notice, esc, html, money, not_found, page, see_other, selected};
+use super::Layout;
+use super::chrome::{Nav, Notice, esc, html, money, not_found, page, see_other, selected};
 use super::state::{AppState, CUSTOMERS, Order, OrderLine, OrderStatus};
 
 /// Adds and removes line rows in the page; a new row takes the next unused line number.
@@ -30,6 +31,10 @@ const LINES_JS: &str = r#"<script>
   });
 })();
 </script>"#;
+
+/// The button that adds a line: under the lines (classic) or in the actions (redesign).
+const ADD_LINE: &str =
+    "<button type=\"button\" id=\"add-line\" data-anchor=\"order.add-line\">Add line</button>";
 
 fn status_badge(status: OrderStatus) -> String {
     format!(
@@ -64,7 +69,7 @@ pub(crate) async fn list(State(state): State<AppState>, Query(notice): Query<Not
          </table>\n</section>\n",
         notices = notice.html(),
     );
-    html(page("Sales orders", Nav::Orders, &body))
+    html(page(state.layout, "Sales orders", Nav::Orders, &body))
 }
 
 fn find(orders: &[Order], id: &str) -> Option<usize> {
@@ -97,7 +102,7 @@ pub(crate) async fn detail(
 ) -> Response {
     let store = state.lock();
     let Some(at) = find(&store.orders, &id) else {
-        return not_found();
+        return not_found(state.layout);
     };
     let o = &store.orders[at];
     let id = o.id;
@@ -112,6 +117,11 @@ pub(crate) async fn detail(
         .collect();
     let lines: String = o.lines.iter().map(line_row).collect();
     let next_line = o.lines.iter().map(|l| l.no).max().unwrap_or(0) + 1;
+    let (add_in_lines, add_in_actions) = match state.layout {
+        Layout::Classic => (format!("<p>{ADD_LINE}</p>\n"), String::new()),
+        // The redesign gathers every button of the form in its action bar.
+        Layout::Redesign => (String::new(), format!("{ADD_LINE}\n")),
+    };
     let body = format!(
         "<h1>Sales order {id}</h1>\n{notices}\
          <p>Status: {badge} · Total EUR {total}</p>\n\
@@ -131,10 +141,9 @@ pub(crate) async fn detail(
          <h2 id=\"lines-title\">Lines</h2>\n\
          <table id=\"order-lines\">\n<thead><tr><th>Line</th><th>SKU</th><th>Description</th>\
          <th class=\"num\">Unit price</th><th>Quantity</th><th></th></tr></thead>\n\
-         <tbody data-next-line=\"{next_line}\">\n{lines}</tbody>\n</table>\n\
-         <p><button type=\"button\" id=\"add-line\" data-anchor=\"order.add-line\">Add line</button></p>\n\
+         <tbody data-next-line=\"{next_line}\">\n{lines}</tbody>\n</table>\n{add_in_lines}\
          </section>\n\
-         <div class=\"actions\" data-anchor-region=\"actions\">\n\
+         <div class=\"actions\" data-anchor-region=\"actions\">\n{add_in_actions}\
          <button type=\"submit\" formaction=\"/orders/{id}/draft\" \
          data-anchor=\"order.save-draft\">Save draft</button>\n\
          <button type=\"submit\" class=\"primary\" data-anchor=\"order.submit\">Submit Order</button>\n\
@@ -145,7 +154,12 @@ pub(crate) async fn detail(
         po = esc(&o.po_number),
         delivery = esc(&o.delivery_date),
     );
-    html(page(&format!("Sales order {id}"), Nav::Orders, &body))
+    html(page(
+        state.layout,
+        &format!("Sales order {id}"),
+        Nav::Orders,
+        &body,
+    ))
 }
 
 /// Applies a posted order form: header fields, and the lines still on screen (`qty_N`);
@@ -205,7 +219,7 @@ pub(crate) async fn save_draft(
 ) -> Response {
     let mut store = state.lock();
     let Some(at) = find(&store.orders, &id) else {
-        return not_found();
+        return not_found(state.layout);
     };
     let order = &mut store.orders[at];
     apply(order, &fields);
@@ -222,7 +236,7 @@ pub(crate) async fn submit(
 ) -> Response {
     let mut store = state.lock();
     let Some(at) = find(&store.orders, &id) else {
-        return not_found();
+        return not_found(state.layout);
     };
     let order = &mut store.orders[at];
     apply(order, &fields);
@@ -239,7 +253,7 @@ pub(crate) async fn confirmation(
 ) -> Response {
     let store = state.lock();
     let Some(at) = find(&store.orders, &id) else {
-        return not_found();
+        return not_found(state.layout);
     };
     let o = &store.orders[at];
     let id = o.id;
@@ -268,5 +282,10 @@ pub(crate) async fn confirmation(
         lines = o.lines.len(),
         total = money(o.total_cents()),
     );
-    html(page(&format!("Order {id} submitted"), Nav::Orders, &body))
+    html(page(
+        state.layout,
+        &format!("Order {id} submitted"),
+        Nav::Orders,
+        &body,
+    ))
 }

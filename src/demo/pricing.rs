@@ -8,7 +8,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::layout::{Nav, Notice, esc, html, html_status, not_found, page, see_other, selected};
+use super::Layout;
+use super::chrome::{Nav, Notice, esc, html, html_status, not_found, page, see_other, selected};
 use super::state::{Account, AppState, PricingRule};
 
 const CURRENCIES: [&str; 3] = ["EUR", "USD", "GBP"];
@@ -34,7 +35,7 @@ pub(crate) async fn accounts(State(state): State<AppState>) -> Response {
          <thead><tr><th>Account</th><th>Name</th><th>City</th><th class=\"num\">Current rate</th>\
          <th></th></tr></thead>\n<tbody>\n{rows}</tbody>\n</table>\n</section>\n"
     );
-    html(page("Accounts", Nav::Accounts, &body))
+    html(page(state.layout, "Accounts", Nav::Accounts, &body))
 }
 
 fn find(accounts: &[Account], id: &str) -> Option<usize> {
@@ -55,7 +56,13 @@ pub(crate) struct RateForm {
 
 /// `saves` is the app's save count, shown read-only so a journey can prove that staging a
 /// rate saved nothing.
-fn rules_page(account: &Account, form: &RateForm, notice: &Notice, saves: u64) -> String {
+fn rules_page(
+    layout: Layout,
+    account: &Account,
+    form: &RateForm,
+    notice: &Notice,
+    saves: u64,
+) -> String {
     let id = account.id;
     let mut rows = String::new();
     for r in account.rules.iter().rev() {
@@ -101,6 +108,7 @@ fn rules_page(account: &Account, form: &RateForm, notice: &Notice, saves: u64) -
         effective = esc(&form.effective_date),
     );
     page(
+        layout,
         &format!("Pricing rules · {}", account.name),
         Nav::Accounts,
         &body,
@@ -115,7 +123,7 @@ pub(crate) async fn rules(
 ) -> Response {
     let store = state.lock();
     let Some(at) = find(&store.accounts, &id) else {
-        return not_found();
+        return not_found(state.layout);
     };
     let account = &store.accounts[at];
     let form = RateForm {
@@ -127,7 +135,13 @@ pub(crate) async fn rules(
             .map_or("EUR", |r| r.currency.as_str())
             .to_string(),
     };
-    html(rules_page(account, &form, &notice, store.saves))
+    html(rules_page(
+        state.layout,
+        account,
+        &form,
+        &notice,
+        store.saves,
+    ))
 }
 
 /// The rate as a percentage between 0 and 100, written the way it was entered.
@@ -145,11 +159,17 @@ pub(crate) async fn save(
 ) -> Response {
     let mut store = state.lock();
     let Some(at) = find(&store.accounts, &id) else {
-        return not_found();
+        return not_found(state.layout);
     };
     let Some(rate) = valid_rate(&form.rate) else {
         let notice = Notice::error("Enter the rate as a number between 0 and 100.");
-        let page = rules_page(&store.accounts[at], &form, &notice, store.saves);
+        let page = rules_page(
+            state.layout,
+            &store.accounts[at],
+            &form,
+            &notice,
+            store.saves,
+        );
         return html_status(StatusCode::UNPROCESSABLE_ENTITY, page);
     };
     let currency = if CURRENCIES.contains(&form.currency.as_str()) {

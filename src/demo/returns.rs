@@ -1,5 +1,6 @@
 //! The return form (text, selects, a textarea and a radio group in one real form) and the
-//! return request it creates.
+//! return request it creates. The redesign rebuilds the form in two columns without a
+//! single `data-anchor`: its anchors are the registry's matchers' to find.
 
 use axum::Form;
 use axum::extract::{Path, Query, State};
@@ -7,7 +8,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::layout::{Nav, Notice, esc, html, html_status, not_found, page, see_other, selected};
+use super::Layout;
+use super::chrome::{Nav, Notice, esc, html, html_status, not_found, page, see_other, selected};
+use super::redesign;
 use super::state::{AppState, FIRST_RETURN, ReturnRequest};
 
 const REASONS: [&str; 5] = [
@@ -40,7 +43,7 @@ pub(crate) struct ReturnForm {
     refund_method: String,
 }
 
-fn form_page(form: &ReturnForm, notice: &Notice) -> String {
+fn form_page(layout: Layout, form: &ReturnForm, notice: &Notice) -> String {
     let reasons: String = REASONS
         .iter()
         .map(|r| {
@@ -50,6 +53,18 @@ fn form_page(form: &ReturnForm, notice: &Notice) -> String {
             )
         })
         .collect();
+    let refunds: String = REFUND_METHODS
+        .iter()
+        .map(|(value, label)| {
+            format!(
+                "<option value=\"{value}\"{}>{label}</option>",
+                selected(value, &form.refund_method)
+            )
+        })
+        .collect();
+    if layout == Layout::Redesign {
+        return redesigned_form_page(form, notice, &reasons, &refunds);
+    }
     let conditions: String = CONDITIONS
         .iter()
         .map(|(value, label)| {
@@ -62,15 +77,6 @@ fn form_page(form: &ReturnForm, notice: &Notice) -> String {
                 "<span><input type=\"radio\" id=\"condition-{value}\" name=\"condition\" \
                  value=\"{value}\" data-anchor=\"return.condition\" data-anchor-key=\"{value}\"\
                  {checked}> <label for=\"condition-{value}\">{label}</label></span>\n"
-            )
-        })
-        .collect();
-    let refunds: String = REFUND_METHODS
-        .iter()
-        .map(|(value, label)| {
-            format!(
-                "<option value=\"{value}\"{}>{label}</option>",
-                selected(value, &form.refund_method)
             )
         })
         .collect();
@@ -98,12 +104,61 @@ fn form_page(form: &ReturnForm, notice: &Notice) -> String {
         order = esc(&form.order_number),
         detail = esc(&form.reason_detail),
     );
-    page("New return", Nav::Returns, &body)
+    page(layout, "New return", Nav::Returns, &body)
+}
+
+/// The redesign's form: two columns, each radio button inside its label, and no
+/// `data-anchor` anywhere on the page (nor a region marker): an app that does not emit
+/// them. Its landmarks name its controls' regions (the form's name, `return`; the nav's
+/// tag, `nav`), the same as the classic markers do.
+fn redesigned_form_page(
+    form: &ReturnForm,
+    notice: &Notice,
+    reasons: &str,
+    refunds: &str,
+) -> String {
+    let conditions: String = CONDITIONS
+        .iter()
+        .map(|(value, label)| {
+            let checked = if *value == form.condition {
+                " checked"
+            } else {
+                ""
+            };
+            format!(
+                "<label class=\"choice\"><input type=\"radio\" name=\"condition\" \
+                 value=\"{value}\"{checked}> {label}</label>\n"
+            )
+        })
+        .collect();
+    let body = format!(
+        "<h1>New return</h1>\n{notices}\
+         <form method=\"post\" action=\"/returns\" class=\"panel\" aria-label=\"return\">\n\
+         <div class=\"two-col\">\n\
+         <div class=\"form-item\"><label for=\"return-order\">Order number</label>\
+         <input type=\"text\" id=\"return-order\" name=\"order_number\" value=\"{order}\"></div>\n\
+         <div class=\"form-item\"><label for=\"return-reason\">Return reason</label>\
+         <select id=\"return-reason\" name=\"reason\">{reasons}</select></div>\n\
+         <div class=\"form-item span-2\"><label for=\"return-detail\">Describe the reason</label>\
+         <textarea id=\"return-detail\" name=\"reason_detail\" rows=\"3\">{detail}</textarea></div>\n\
+         <fieldset class=\"form-item\"><legend>Condition</legend>\n<div class=\"cluster\">\n\
+         {conditions}</div>\n</fieldset>\n\
+         <div class=\"form-item\"><label for=\"return-refund\">Refund method</label>\
+         <select id=\"return-refund\" name=\"refund_method\">{refunds}</select></div>\n\
+         </div>\n\
+         <div class=\"button-bar\">\
+         <button type=\"submit\" class=\"btn btn-primary\">Submit return</button>\
+         <a href=\"/\" class=\"btn\">Cancel</a></div>\n</form>\n",
+        notices = notice.html(),
+        order = esc(&form.order_number),
+        detail = esc(&form.reason_detail),
+    );
+    redesign::page_without_anchors("New return", Nav::Returns, &body)
 }
 
 /// `GET /returns/new` (return-form).
-pub(crate) async fn form(Query(notice): Query<Notice>) -> Response {
-    html(form_page(&ReturnForm::default(), &notice))
+pub(crate) async fn form(State(state): State<AppState>, Query(notice): Query<Notice>) -> Response {
+    html(form_page(state.layout, &ReturnForm::default(), &notice))
 }
 
 /// `POST /returns`: records the return; without an order number or reason the form is shown
@@ -121,7 +176,8 @@ pub(crate) async fn submit(
     }
     if !missing.is_empty() {
         let notice = Notice::error(format!("Enter {}.", missing.join(" and ")));
-        return html_status(StatusCode::UNPROCESSABLE_ENTITY, form_page(&form, &notice));
+        let page = form_page(state.layout, &form, &notice);
+        return html_status(StatusCode::UNPROCESSABLE_ENTITY, page);
     }
     let condition = CONDITIONS
         .iter()
@@ -160,7 +216,7 @@ pub(crate) async fn detail(
         .ok()
         .and_then(|id| store.returns.iter().find(|r| r.id == id))
     else {
-        return not_found();
+        return not_found(state.layout);
     };
     let detail = if r.detail.trim().is_empty() {
         "<span class=\"muted\">None given</span>".to_string()
@@ -183,5 +239,10 @@ pub(crate) async fn detail(
         condition = esc(&r.condition),
         refund = esc(&r.refund_method),
     );
-    html(page(&format!("Return {}", r.id), Nav::Returns, &body))
+    html(page(
+        state.layout,
+        &format!("Return {}", r.id),
+        Nav::Returns,
+        &body,
+    ))
 }

@@ -10,7 +10,8 @@ use axum::routing::{get, post};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
-use super::layout::not_found;
+use super::Layout;
+use super::chrome::not_found;
 use super::state::{AppState, Shared};
 use super::{claims, dense, dispatch, home, orders, pricing, returns, widgets};
 
@@ -34,19 +35,24 @@ pub enum DemoError {
 }
 
 impl DemoApp {
-    /// Binds 127.0.0.1:0, spawns the server on the current tokio runtime, returns once it
-    /// accepts connections.
+    /// Binds 127.0.0.1:0, spawns the server (in the classic layout) on the current tokio
+    /// runtime, returns once it accepts connections.
     pub async fn start() -> Result<DemoApp, DemoError> {
+        DemoApp::start_in(Layout::Classic).await
+    }
+
+    /// The same, serving `layout`.
+    pub async fn start_in(layout: Layout) -> Result<DemoApp, DemoError> {
         // Bound before spawning: the kernel queues connections from here on, so the
         // returned URL works at once.
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .map_err(DemoError::Bind)?;
         let addr = listener.local_addr().map_err(DemoError::LocalAddr)?;
-        let state = Shared::seeded();
+        let state = Shared::seeded(layout);
         let app = router(state.clone());
         let shutdown = serve_until_dropped(listener, app, "demo app");
-        tracing::debug!(%addr, "demo app listening");
+        tracing::debug!(%addr, %layout, "demo app listening");
         Ok(DemoApp {
             base_url: format!("http://{addr}"),
             state,
@@ -57,6 +63,11 @@ impl DemoApp {
     /// e.g. "http://127.0.0.1:41234" (no trailing slash)
     pub fn base_url(&self) -> &str {
         &self.base_url
+    }
+
+    /// The layout it serves.
+    pub fn layout(&self) -> Layout {
+        self.state.layout
     }
 
     /// Total number of saves (form POSTs that changed server state) since start.
@@ -116,8 +127,8 @@ fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-async fn fallback() -> Response {
-    not_found()
+async fn fallback(State(state): State<AppState>) -> Response {
+    not_found(state.layout)
 }
 
 /// `{"saves": N, "by_form": {"claim.approve": 1, …}}`; reading it changes nothing.
@@ -160,7 +171,7 @@ mod tests {
     use serde::Deserialize;
     use tokio::net::TcpStream;
 
-    use super::DemoApp;
+    use super::{DemoApp, Layout};
 
     /// A reply of the tiny HTTP/1.1 client below.
     struct Reply {
@@ -365,6 +376,10 @@ mod tests {
         screens: Vec<String>,
         #[serde(default)]
         keyed: bool,
+        #[serde(default, rename = "match")]
+        matcher: Option<serde_yaml::Value>,
+        #[serde(default)]
+        key: Option<serde_yaml::Value>,
     }
 
     #[tokio::test]
@@ -501,10 +516,12 @@ mod tests {
         assert_eq!(page.body, super::super::dense_page(137));
     }
 
-    #[tokio::test]
-    async fn every_screen_keeps_its_anchors_in_regions_and_in_the_registry() {
-        let app = DemoApp::start().await.expect("start");
-        // create the screens that only exist after a save
+    /// Each registry screen of an app in `layout` (after the saves that create the screens
+    /// only a save shows): the anchors its markup carries (each in one region), and those
+    /// the registry declares on it (`true` beside a keyed one).
+    async fn screens_of(layout: Layout) -> Vec<(&'static str, String, Anchors, Anchors)> {
+        let app = DemoApp::start_in(layout).await.expect("start");
+        assert_eq!(app.layout(), layout);
         let submitted = post(&app, "/orders/43/submit", "customer=globex&qty_1=3&qty_3=2").await;
         assert_eq!(
             submitted.header("location"),
@@ -561,6 +578,7 @@ mod tests {
         assert_eq!(listed, sampled, "every registry screen is checked");
 
         let frame = anchors_in_regions(&get(&app, "/widgets/frame").await.body);
+        let mut out = Vec::new();
         for (screen, path) in samples {
             let reply = get(&app, path).await;
             assert_eq!(reply.status, 200, "{path}");
@@ -576,13 +594,53 @@ mod tests {
                 // the frame's controls are on this screen too, inside the iframe
                 found.extend(frame.clone());
             }
-            let expected: BTreeMap<String, bool> = registry
+            let expected: Anchors = registry
                 .anchors
                 .iter()
                 .filter(|a| a.screens.iter().any(|s| s == screen))
                 .map(|a| (a.id.clone(), a.keyed))
                 .collect();
-            assert_eq!(found, expected, "anchors of {screen} ({path})");
+            out.push((screen, reply.body, found, expected));
+        }
+        out
+    }
+
+    type Anchors = BTreeMap<String, bool>;
+
+    #[tokio::test]
+    async fn every_screen_keeps_its_anchors_in_regions_and_in_the_registry() {
+        for (screen, _, found, expected) in screens_of(Layout::Classic).await {
+            assert_eq!(found, expected, "anchors of {screen}");
+        }
+    }
+
+    #[tokio::test]
+    async fn the_redesign_drops_one_anchor_and_leaves_one_screen_without_any() {
+        for (screen, body, found, mut expected) in screens_of(Layout::Redesign).await {
+            match screen {
+                "claim-detail" => {
+                    assert!(expected.remove("claim.back").is_some());
+                    assert!(
+                        body.contains(
+                            "data-anchor=\"claim.escalate\" \
+                         title=\"Only supervisors can send a claim on\">Send to supervisor</a>"
+                        ),
+                        "{body}"
+                    );
+                }
+                // Matchers find these; not even a region is marked.
+                "return-form" => {
+                    assert!(!body.contains("data-anchor"), "{body}");
+                    expected.clear();
+                }
+                _ => {}
+            }
+            assert_eq!(found, expected, "anchors of {screen} in the redesign");
+            // The frame's page and the slow page have no chrome, in either layout.
+            if !matches!(screen, "widget-frame" | "slow") {
+                assert!(body.contains("<aside class=\"sidebar\">"), "{screen}");
+                assert!(!body.contains("class=\"card"), "{screen} is restyled");
+            }
         }
     }
 

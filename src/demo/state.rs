@@ -4,21 +4,26 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use super::Layout;
 use super::seed;
 
 /// The state every handler shares.
 pub(crate) type AppState = Arc<Shared>;
 
-/// The store behind one lock; no handler holds it across an await.
+/// The store behind one lock (no handler holds it across an await), and the layout every
+/// screen is drawn in.
 pub(crate) struct Shared {
     store: Mutex<Store>,
+    /// The layout the app serves, fixed for its lifetime.
+    pub(crate) layout: Layout,
 }
 
 impl Shared {
-    /// A fresh state with the seeded data.
-    pub(crate) fn seeded() -> AppState {
+    /// A fresh state with the seeded data, drawn in `layout`.
+    pub(crate) fn seeded(layout: Layout) -> AppState {
         Arc::new(Shared {
             store: Mutex::new(Store::seed()),
+            layout,
         })
     }
 

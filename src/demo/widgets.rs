@@ -1,10 +1,14 @@
 //! The widgets test bench: one screen of edge cases (a modal, disabled, read-only, hidden
-//! and covered controls, an ambiguous anchor, a secret, a busy page, a JS alert, every way
-//! of naming a control, an open shadow root and a same-origin frame).
+//! and covered controls, a secret, a busy page, a JS alert, every way of naming a control,
+//! an open shadow root and a same-origin frame). An anchor on two controls is not here: a
+//! registry that promised one would break `waymark check`; `tests/fixtures/audit/twins.html`
+//! holds that case.
 
+use axum::extract::State;
 use axum::response::Response;
 
-use super::layout::{MODAL_JS, Nav, bare_page, html, page};
+use super::chrome::{MODAL_JS, Nav, bare_page, html, page};
+use super::state::AppState;
 
 /// A trash-can icon as a data: URL, so the image button needs nothing from the network.
 const DELETE_ICON: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' \
@@ -35,8 +39,6 @@ const STATES: &str = r#"<section class="card" data-anchor-region="states" aria-l
 <button type="button" id="covered" data-anchor="widgets.covered">Covered action</button>
 <div id="overlay" style="position:absolute;inset:-6px;background:#fde68a;border:1px solid #d97706;border-radius:6px;display:flex;align-items:center;justify-content:center;font-size:12px">Overlay</div>
 </div>
-<div class="field"><button type="button" data-anchor="widgets.twin">Twin A</button></div>
-<div class="field"><button type="button" data-anchor="widgets.twin">Twin B</button></div>
 <div class="field"><button type="button" id="counter" data-anchor="widgets.counter">Clicked 0 times</button></div>
 </div>
 <div class="row">
@@ -59,11 +61,11 @@ const STATES: &str = r#"<section class="card" data-anchor-region="states" aria-l
 const SHADOW: &str = r#"<wm-card data-anchor-region="shadow">
 <template>
 <style>
-.card{background:#fff;border:1px solid #d1d5db;border-radius:8px;padding:16px;margin:0 0 16px;font:14px/1.45 system-ui,sans-serif}
+.shadow-card{background:#fff;border:1px solid #d1d5db;border-radius:8px;padding:16px;margin:0 0 16px;font:14px/1.45 system-ui,sans-serif}
 h2{font-size:16px;margin:0 0 10px}
 input,button{font:inherit;padding:6px 8px;border:1px solid #9ca3af;border-radius:6px;background:#fff}
 </style>
-<div class="card">
+<div class="shadow-card">
 <h2>Shadow DOM</h2>
 <label for="shadow-input">Shadow field</label> <input type="text" id="shadow-input" data-anchor="widgets.shadow-input">
 <button type="button" id="shadow-button" data-anchor="widgets.shadow-button">Shadow clicks: 0</button>
@@ -128,7 +130,7 @@ const WIDGETS_JS: &str = r#"<script>
 </script>"#;
 
 /// `GET /widgets` (widgets).
-pub(crate) async fn widgets() -> Response {
+pub(crate) async fn widgets(State(state): State<AppState>) -> Response {
     let labels = format!(
         "<section class=\"card\" data-anchor-region=\"labels\" aria-labelledby=\"labels-title\">\n\
          <h2 id=\"labels-title\">Labels</h2>\n<div class=\"row\">\n\
@@ -154,7 +156,7 @@ pub(crate) async fn widgets() -> Response {
          <p class=\"muted\">Edge cases for journeys: every control here behaves a little \
          differently.</p>\n{DIALOGS}{STATES}{labels}{SHADOW}{FRAME}{MODAL_JS}\n{WIDGETS_JS}\n"
     );
-    html(page("Widgets", Nav::Widgets, &body))
+    html(page(state.layout, "Widgets", Nav::Widgets, &body))
 }
 
 const FRAME_JS: &str = r#"<script>

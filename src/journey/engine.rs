@@ -99,6 +99,7 @@ pub fn run_journey<T: Tab + 'static>(journey: &Journey, env: &JourneyEnv<T>) -> 
     Outcome {
         name: journey.name.clone(),
         failure,
+        expected_failure: None,
         elapsed: start.elapsed(),
         output,
     }

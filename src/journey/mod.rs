@@ -1,12 +1,15 @@
-//! Journeys: Rhai scripts found under `journeys/`, compiled before any browser starts, run
-//! one by one through the [`crate::tools`] gateway.
+//! Journeys: Rhai scripts found under `journeys/`, compiled (with the marks their first
+//! comment lines carry, see [`mark`]) before any browser starts, run one by one through the
+//! [`crate::tools`] gateway.
 
 mod engine;
+pub mod mark;
 
 use std::path::{Path, PathBuf};
 
-pub use crate::protocol::{Failure, FailureCode, FailureKind, Outcome};
+pub use crate::protocol::{ExpectedFailure, Failure, FailureCode, FailureKind, Outcome};
 pub use engine::{JourneyEnv, Limits, run_journey};
+pub use mark::ExpectFail;
 
 /// One journey file, compiled.
 #[derive(Clone)]
@@ -15,8 +18,11 @@ pub struct Journey {
     pub name: String,
     /// The file.
     pub path: PathBuf,
-    /// The compiled script, or why it could not be compiled.
+    /// The compiled script, or why it could not be compiled (a mark that does not parse
+    /// included).
     pub compiled: Result<rhai::AST, Failure>,
+    /// The layouts it is marked to fail on (`// waymark: expect-fail layout=…`).
+    pub expect_fail: Vec<ExpectFail>,
 }
 
 /// Why journeys could not be found.
@@ -100,13 +106,20 @@ pub fn compile_all(found: Vec<(String, PathBuf)>) -> Result<Vec<Journey>, Discov
                 path: path.clone(),
                 source,
             })?;
-            let compiled = engine
-                .compile(&source)
-                .map_err(|e| crate::protocol::syntax_failure(&path, &source, &e));
+            let (compiled, expect_fail) = match mark::parse(&path, &source) {
+                Ok(marks) => (
+                    engine
+                        .compile(&source)
+                        .map_err(|e| crate::protocol::syntax_failure(&path, &source, &e)),
+                    marks,
+                ),
+                Err(failure) => (Err(failure), Vec::new()),
+            };
             Ok(Journey {
                 name,
                 path,
                 compiled,
+                expect_fail,
             })
         })
         .collect()
@@ -134,6 +147,40 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "journey path `/no/such/journeys` does not exist"
+        );
+    }
+
+    #[test]
+    fn marks_are_read_at_discovery_and_one_that_does_not_parse_fails_the_journey() {
+        let dir = tempfile::tempdir().unwrap();
+        let marked = dir.path().join("marked.rhai");
+        std::fs::write(
+            &marked,
+            "// waymark: expect-fail layout=redesign it presses a dropped control
+let x = 1;
+",
+        )
+        .unwrap();
+        let typo = dir.path().join("typo.rhai");
+        std::fs::write(
+            &typo,
+            "// waymark: expect-fail layout=redesgn why
+let x = 1;
+",
+        )
+        .unwrap();
+        let journeys = compile_all(vec![("marked".into(), marked), ("typo".into(), typo)]).unwrap();
+        assert!(journeys[0].compiled.is_ok());
+        assert_eq!(journeys[0].expect_fail.len(), 1);
+        assert_eq!(
+            journeys[0].expect_fail[0].layout,
+            crate::demo::Layout::Redesign
+        );
+        let failure = journeys[1].compiled.as_ref().unwrap_err();
+        assert_eq!((failure.kind, failure.line), (FailureKind::Syntax, Some(1)));
+        assert!(
+            failure.to_string().contains("`redesgn` is not a layout"),
+            "{failure}"
         );
     }
 

@@ -9,6 +9,6 @@ mod quote;
 
 pub use class::{ActionClass, UnknownClass};
 pub use error::{Attribution, ErrorCode, ToolError};
-pub use outcome::{Failure, FailureCode, FailureKind, Outcome};
+pub use outcome::{ExpectedFailure, Failure, FailureCode, FailureKind, Outcome};
 pub(crate) use outcome::{run_failure, syntax_failure};
 pub use quote::{QUOTED_CHARS, Quoted, quoted};

@@ -51,19 +51,22 @@ pub enum FailureCode {
     InvalidActionClass,
     /// A replayed transcript no longer matches the app.
     Drifted,
+    /// A journey marked to fail on the layout it ran on passed: the mark is stale.
+    UnexpectedPass,
     /// A code a script threw itself (`throw #{code: "…"}`), as it threw it.
     Thrown(String),
 }
 
 impl FailureCode {
     /// The journey's own codes, beside the tools'.
-    const OWN: [FailureCode; 6] = [
+    const OWN: [FailureCode; 7] = [
         FailureCode::ExpectationFailed,
         FailureCode::SnapshotChanged,
         FailureCode::SnapshotNew,
         FailureCode::SnapshotUnwritable,
         FailureCode::InvalidActionClass,
         FailureCode::Drifted,
+        FailureCode::UnexpectedPass,
     ];
 
     /// The code spelled `code`: a known one, else one a script threw.
@@ -87,6 +90,7 @@ impl FailureCode {
             FailureCode::SnapshotUnwritable => "snapshot_unwritable",
             FailureCode::InvalidActionClass => "invalid_action_class",
             FailureCode::Drifted => "drifted",
+            FailureCode::UnexpectedPass => "unexpected_pass",
             FailureCode::Thrown(code) => code,
         }
     }
@@ -167,7 +171,10 @@ impl fmt::Display for Failure {
             None => (self.message.as_str(), None),
         };
         match &self.code {
-            Some(code) if self.kind == FailureKind::Tool => {
+            // A stale mark is said by its code: it is no expectation of the script's.
+            Some(code)
+                if self.kind == FailureKind::Tool || *code == FailureCode::UnexpectedPass =>
+            {
                 write!(f, "{code}: {first} at {}", self.location())?;
             }
             _ => write!(f, "{what}: {first} at {}", self.location())?,
@@ -184,12 +191,26 @@ impl fmt::Display for Failure {
 pub struct Outcome {
     /// The journey's name.
     pub name: String,
-    /// `None` when it passed.
+    /// `None` when it passed, or failed as a mark expected it to.
     pub failure: Option<Failure>,
+    /// The failure a mark expected on the layout the journey ran on (`failure` is then
+    /// `None`: it does not fail the run).
+    pub expected_failure: Option<ExpectedFailure>,
     /// Wall time.
     pub elapsed: Duration,
     /// What the script printed.
     pub output: Vec<String>,
+}
+
+/// A journey that failed on a layout it is marked to fail on (`// waymark: expect-fail`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExpectedFailure {
+    /// The layout it ran on.
+    pub layout: String,
+    /// Why it is expected to fail there, from the mark.
+    pub reason: String,
+    /// How it failed.
+    pub failure: Failure,
 }
 
 fn place(pos: Position) -> (Option<usize>, Option<usize>) {
@@ -318,6 +339,7 @@ mod tests {
             "expectation_failed",
             "snapshot_unwritable",
             "drifted",
+            "unexpected_pass",
             "a_code_the_script_made_up",
         ] {
             let code = FailureCode::parse(spelled);

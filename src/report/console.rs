@@ -97,12 +97,46 @@ impl Reporter {
                 format!("  failed all {} attempts", journey.attempts.len()),
             ),
             Status::Failed => ("✗", String::new()),
+            Status::Expected => {
+                let x = journey
+                    .last()
+                    .and_then(|a| a.outcome.expected_failure.as_ref());
+                (
+                    "⊘",
+                    x.map(|x| {
+                        format!(
+                            "  expected failure on the `{}` layout: {}",
+                            x.layout, x.reason
+                        )
+                    })
+                    .unwrap_or_default(),
+                )
+            }
+        };
+        let tail = match journey.last().and_then(|a| a.outcome.failure.as_ref()) {
+            Some(f) if f.code == Some(crate::protocol::FailureCode::UnexpectedPass) => {
+                format!("{tail}  unexpected pass")
+            }
+            _ => tail,
         };
         self.line(&format!(
             "{mark} {:<40} {:>8}{tail}",
             journey.id.name,
             duration(journey.elapsed())
         ));
+        // How an expected failure failed, so a reader sees it failed the way the mark says.
+        if let Some(x) = journey
+            .last()
+            .and_then(|a| a.outcome.expected_failure.as_ref())
+        {
+            let text = x.failure.to_string();
+            let first = text.lines().next().unwrap_or_default();
+            let attribution = serde_json::to_value(x.failure.attribution)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            self.line(&format!("    {first} [{attribution}]"));
+        }
         let numbered = journey.attempts.len() > 1;
         let mut previous: Option<String> = None;
         for (n, attempt) in journey.attempts.iter().enumerate() {
@@ -165,6 +199,9 @@ pub fn summary_line(counts: Counts) -> String {
     if counts.flaky > 0 {
         line.push_str(&format!(", {} flaky", counts.flaky));
     }
+    if counts.expected > 0 {
+        line.push_str(&format!(", {} expected to fail", counts.expected));
+    }
     if counts.skipped > 0 {
         line.push_str(&format!(", {} skipped", counts.skipped));
     }
@@ -211,6 +248,7 @@ mod tests {
             failed,
             flaky,
             skipped,
+            expected: 0,
         };
         assert_eq!(summary_line(counts(1, 0, 0, 0)), "1 passed, 0 failed");
         assert_eq!(

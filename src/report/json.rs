@@ -268,7 +268,7 @@ mod tests {
         assert_eq!(report["shard"], serde_json::Value::Null);
         assert_eq!(
             report["summary"],
-            json!({"passed": 1, "failed": 2, "flaky": 1, "skipped": 1})
+            json!({"passed": 1, "failed": 2, "flaky": 1, "skipped": 1, "expected": 0})
         );
         let statuses: Vec<&str> = report["journeys"]
             .as_array()

@@ -50,6 +50,22 @@ fn test_case(journey: &JourneyRun) -> TestCase {
             (status, None)
         }
         Status::Passed => (TestCaseStatus::success(), attempts.last()),
+        // As pytest writes an xfail: skipped, with the mark's reason.
+        Status::Expected => {
+            let mut status = TestCaseStatus::skipped();
+            let why = attempts
+                .last()
+                .and_then(|a| a.outcome.expected_failure.as_ref())
+                .map(|x| {
+                    format!(
+                        "expected failure on the `{}` layout: {}",
+                        x.layout, x.reason
+                    )
+                })
+                .unwrap_or_else(|| "expected failure".into());
+            status.set_message(why);
+            (status, attempts.last())
+        }
         Status::Flaky => {
             let mut status = TestCaseStatus::success();
             let (last, earlier) = attempts

@@ -143,6 +143,7 @@ pub(crate) mod fixture {
                 }),
                 elapsed: Duration::from_millis(ms),
                 output: vec!["printed".into()],
+                expected_failure: None,
             },
             trace: Some(format!("traces/{name}.jsonl").into()),
             started: SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000),

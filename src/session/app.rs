@@ -1,12 +1,12 @@
 //! The app under test: a base URL checked reachable before any browser starts, or the
-//! embedded demo app, served for as long as the session holds it.
+//! embedded demo app (in the layout asked for), served for as long as the session holds it.
 
 use std::time::Duration;
 
 use url::Url;
 
 use super::RunError;
-use crate::demo::DemoApp;
+use crate::demo::{DemoApp, Layout};
 
 /// The app under test: the given base URL (checked reachable) or the embedded demo app,
 /// kept alive as long as this value.
@@ -17,10 +17,10 @@ pub struct App {
 }
 
 impl App {
-    /// Parses and checks `base_url`, or starts the demo app.
-    pub async fn start(base_url: Option<&str>) -> Result<App, RunError> {
+    /// Parses and checks `base_url`, or starts the demo app in `layout`.
+    pub async fn start(base_url: Option<&str>, layout: Layout) -> Result<App, RunError> {
         let Some(given) = base_url else {
-            let demo = DemoApp::start().await?;
+            let demo = DemoApp::start_in(layout).await?;
             let base = Url::parse(demo.base_url()).map_err(|e| RunError::BaseUrl {
                 url: demo.base_url().to_string(),
                 why: e.to_string(),

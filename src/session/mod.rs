@@ -225,7 +225,7 @@ impl SessionBuilder {
             true => Some(control_page(&hub).await?),
             false => None,
         };
-        let app = App::start(settings.base_url.as_deref()).await?;
+        let app = App::start(settings.base_url.as_deref(), settings.layout).await?;
         Ok(Session {
             registry: self.registry,
             guardrail,

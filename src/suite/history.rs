@@ -179,6 +179,7 @@ mod tests {
             }),
             elapsed: Duration::from_millis(ms),
             output: Vec::new(),
+            expected_failure: None,
         }
     }
 

@@ -51,6 +51,10 @@ pub enum Status {
     Flaky,
     /// Not run: `--last-failed` left it out.
     Skipped,
+    /// Failed as an expect-fail mark said it would on this layout (see `journey::mark`):
+    /// it does not fail the run.
+    #[serde(rename = "expected_failure")]
+    Expected,
 }
 
 /// A journey's attempts.
@@ -68,6 +72,7 @@ impl JourneyRun {
         match self.attempts.last() {
             None => Status::Skipped,
             Some(last) if !last.passed() => Status::Failed,
+            Some(last) if last.outcome.expected_failure.is_some() => Status::Expected,
             Some(_) if self.attempts.len() > 1 => Status::Flaky,
             Some(_) => Status::Passed,
         }
@@ -95,6 +100,8 @@ pub struct Counts {
     pub flaky: usize,
     /// Not run.
     pub skipped: usize,
+    /// Failed as a mark expected.
+    pub expected: usize,
 }
 
 /// A whole run: what every report is written from.
@@ -122,6 +129,7 @@ impl SuiteRun {
                 Status::Failed => counts.failed += 1,
                 Status::Flaky => counts.flaky += 1,
                 Status::Skipped => counts.skipped += 1,
+                Status::Expected => counts.expected += 1,
             }
         }
         counts
@@ -172,6 +180,7 @@ mod tests {
                 }),
                 elapsed: Duration::from_millis(5),
                 output: Vec::new(),
+                expected_failure: None,
             },
             trace: None,
             started: SystemTime::UNIX_EPOCH,
@@ -212,7 +221,8 @@ mod tests {
                 passed: 1,
                 failed: 0,
                 flaky: 1,
-                skipped: 1
+                skipped: 1,
+                expected: 0,
             }
         );
         assert_eq!(run.exit(), Exit::Passed);

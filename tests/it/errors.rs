@@ -69,18 +69,37 @@ fn not_on_screen_for_a_control_hidden_by_css() {
 
 #[test]
 fn ambiguous_anchor_says_how_many_controls_match() {
-    let (tools, _) = tools();
+    // One anchor on two controls: a fixture page, since no registry promises it.
+    let tools = crate::fixtures::tools();
     block_on(async {
-        open(&tools, "/widgets").await;
-        let rt = tools.invoke("widgets.twin", None).await;
+        open(&tools, "/twins.html").await;
+        let rt = tools.invoke("page.twin", None).await;
         let error = failed(&rt, ErrorCode::AmbiguousAnchor);
-        assert!(error.message.contains("widgets.twin"), "{}", error.message);
+        assert!(error.message.contains("page.twin"), "{}", error.message);
         let numbers: Vec<&str> = error
             .message
             .split(|c: char| !c.is_ascii_digit())
             .filter(|n| !n.is_empty())
             .collect();
         assert!(numbers.contains(&"2"), "{}", error.message);
+        tools.close().await;
+    });
+}
+
+#[test]
+fn ambiguous_anchor_for_a_row_control_named_without_its_key() {
+    let (tools, _) = tools();
+    block_on(async {
+        open(&tools, "/claims").await;
+        let rt = tools.invoke("claims.open", None).await;
+        let error = failed(&rt, ErrorCode::AmbiguousAnchor);
+        assert!(error.message.contains("claims.open"), "{}", error.message);
+        assert!(
+            error.message.contains("1042"),
+            "the keys are listed: {}",
+            error.message
+        );
+        assert_eq!(rt.route, "/claims");
         tools.close().await;
     });
 }

@@ -19,6 +19,7 @@ mod frames;
 mod gates;
 mod invoke;
 mod layers;
+mod layouts;
 mod matchers;
 mod mcp;
 mod navigate;
