@@ -100,8 +100,22 @@ fn every_matcher_kind_finds_its_control_in_both_builds() {
             control(&screen, "todo.clear", None);
             // An output: its text is its value.
             assert_eq!(value(&screen, "todo.count"), "0 items left", "{build}");
+            // CSS, the last resort (an output too: a heading, its text its value).
+            assert_eq!(
+                control(&screen, "todo.heading", None).role.as_str(),
+                "heading",
+                "{build}"
+            );
+            assert_eq!(value(&screen, "todo.heading"), "todos", "{build}");
 
-            let screen = add(&tools, "Buy milk").await;
+            // The placeholder finds the same field; an element shows under the first
+            // anchor that finds it (`todo.new`), and an action on either finds it.
+            assert!(
+                screen.control("todo.new-by-placeholder", None).is_none(),
+                "{build}"
+            );
+            ok(&tools.fill("todo.new-by-placeholder", "Buy milk").await);
+            let screen = ok(&tools.press("todo.new", "Enter").await).clone();
             assert_eq!(value(&screen, "todo.count"), "1 item left", "{build}");
             let screen = add(&tools, "Walk the dog").await;
             // Keyed by their row's text: every row's key is in the read.
