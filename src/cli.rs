@@ -140,8 +140,9 @@ pub(crate) enum Command {
         /// (.waymark/last-run.json); with no record, or nothing failed, run them all.
         #[arg(long)]
         last_failed: bool,
-        /// Write a report when the run ends: junit=PATH (JUnit XML) or json=PATH (the run
-        /// as data, see report.schema.json). May be given more than once.
+        /// Write a report when the run ends: junit=PATH (JUnit XML), json=PATH (the run
+        /// as data, see report.schema.json) or html=DIR (DIR/index.html: a page with each
+        /// journey's steps and the failure highlighted). May be given more than once.
         #[arg(long, value_name = "FORMAT=PATH", value_parser = clap::value_parser!(ReportTarget))]
         report: Vec<ReportTarget>,
     },

@@ -1,11 +1,13 @@
 //! What a run reports: the console as it goes ([`Reporter`]), and the files `--report`
 //! names, written at the end from the same [`SuiteRun`]: JUnit XML (through quick-junit,
-//! as cargo-nextest writes it, flaky reruns included) and JSON (`report.schema.json`).
+//! as cargo-nextest writes it, flaky reruns included), JSON (`report.schema.json`) and a
+//! self-contained HTML page with each journey's steps from its trace.
 //!
 //! Every report's folder is created before the run starts, so a path that cannot be
 //! written fails the run before a browser is launched, naming the path.
 
 mod console;
+mod html;
 mod json;
 mod junit;
 
@@ -13,6 +15,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 pub use console::{Reporter, duration, summary_line};
+pub use html::html_report;
 pub use json::{JsonReport, json_report, json_schema};
 pub use junit::junit_report;
 
@@ -29,7 +32,12 @@ impl Reports {
     /// Creates the folder of every report in `targets` (nothing is written yet).
     pub fn prepare(targets: &[ReportTarget]) -> Result<Reports, ReportError> {
         for target in targets {
-            if let Some(folder) = target.path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            // An HTML report is a folder of its own (`index.html` in it).
+            let folder = match target.format {
+                ReportFormat::Html => Some(target.path.as_path()),
+                _ => target.path.parent(),
+            };
+            if let Some(folder) = folder.filter(|p| !p.as_os_str().is_empty()) {
                 std::fs::create_dir_all(folder).map_err(|source| ReportError::Folder {
                     path: target.path.clone(),
                     source,
@@ -46,7 +54,12 @@ impl Reports {
     pub fn write(&self, run: &SuiteRun) -> Result<(), ReportError> {
         let mut first = None;
         for target in &self.targets {
+            let path = match target.format {
+                ReportFormat::Html => target.path.join("index.html"),
+                _ => target.path.clone(),
+            };
             let written = match target.format {
+                ReportFormat::Html => Ok(html_report(run)),
                 ReportFormat::Junit => junit_report(run).to_string().map_err(|e| e.to_string()),
                 ReportFormat::Json => serde_json::to_string_pretty(&json_report(run))
                     .map(|mut text| {
@@ -55,7 +68,7 @@ impl Reports {
                     })
                     .map_err(|e| e.to_string()),
             }
-            .and_then(|text| write_file(&target.path, &text).map_err(|e| e.to_string()));
+            .and_then(|text| write_file(&path, &text).map_err(|e| e.to_string()));
             if let Err(why) = written {
                 first.get_or_insert(ReportError::Write {
                     path: target.path.clone(),

@@ -40,6 +40,8 @@ pub enum ReportFormat {
     Junit,
     /// The run as JSON (`report.schema.json`).
     Json,
+    /// The run as one self-contained page, `DIR/index.html`.
+    Html,
 }
 
 /// Why a report could not be written.
@@ -81,13 +83,14 @@ impl FromStr for ReportTarget {
         let why = |reason: &str| format!("`{text}` is not a report: {reason}");
         let (format, path) = text
             .split_once('=')
-            .ok_or_else(|| why("write junit=PATH or json=PATH"))?;
+            .ok_or_else(|| why("write junit=PATH, json=PATH or html=DIR"))?;
         let format = match format.trim() {
             "junit" => ReportFormat::Junit,
             "json" => ReportFormat::Json,
+            "html" => ReportFormat::Html,
             other => {
                 return Err(why(&format!(
-                    "`{other}` is not a report format (junit, json)"
+                    "`{other}` is not a report format (junit, json, html)"
                 )));
             }
         };

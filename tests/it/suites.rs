@@ -455,3 +455,65 @@ fn last_failed_reruns_what_failed_and_without_a_record_or_a_failure_runs_everyth
         .says("--last-failed: nothing failed in the last run: running all 2 journeys");
     assert_eq!(last_line(&fourth), "2 passed, 0 failed");
 }
+
+/// The HTML report shows the failing step: read back with waymark itself, from the page
+/// served on 127.0.0.1, the failure and the step are there with their words.
+#[test]
+fn the_html_report_shows_the_failing_step_to_a_reader() {
+    let broken = "navigate(\"/claims\");\ninvoke(\"claims.open\", \"9999\");\n";
+    let dir = project(&[("pass.rhai", PASS), ("broken.rhai", broken)]);
+    let out = dir.path().join("out/html");
+    let report = format!("html={}", out.display());
+    run(dir.path(), &["--report", &report]).exits(1);
+    let page = read(&out.join("index.html"));
+    assert!(!page.contains("<script"), "the report runs no script");
+    // Serve the folder and read it as any page.
+    let base = crate::harness::block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("an address");
+        let app = axum::Router::new().route(
+            "/index.html",
+            axum::routing::get(move || async move { axum::response::Html(page) }),
+        );
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        format!("http://{addr}")
+    });
+    let empty = tempfile::tempdir().expect("a temp dir");
+    let read = waymark(
+        empty.path(),
+        ["read", "/index.html", "--json", "--base-url", base.as_str()],
+        &[],
+    );
+    read.exits(0);
+    let screen: Value = serde_json::from_str(&read.stdout).expect("the read is JSON");
+    let control = |anchor: &str, key: &str| {
+        screen["controls"]
+            .as_array()
+            .expect("controls")
+            .iter()
+            .find(|c| {
+                c["anchor"] == anchor && (c["key"] == key || (key.is_empty() && c["key"].is_null()))
+            })
+            .unwrap_or_else(|| panic!("no {anchor}[{key}] in {:#}", screen["controls"]))
+            .clone()
+    };
+    let failure = control("report.failure", "broken");
+    let text = failure["value"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("not_on_screen") && text.contains("9999"),
+        "{text}"
+    );
+    let step = control("report.step", "broken #2");
+    assert!(
+        step["value"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("invoke"),
+        "{step:#}"
+    );
+    assert_eq!(control("report.summary", "")["value"], "1 passed, 1 failed");
+}
