@@ -95,11 +95,11 @@ fn status_word(status: Status) -> &'static str {
 fn journey_section(out: &mut String, journey: &JourneyRun) {
     let status = status_word(journey.status());
     let name = esc(&journey.id.name);
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<section class=\"{status}\"><h2 data-anchor=\"report.journey\" data-anchor-key=\"{name}\">\
          {name} <span class=\"badge {status}\">{status}</span> \
-         <span class=\"muted\">{} · {}</span></h2>\n",
+         <span class=\"muted\">{} · {}</span></h2>",
         esc(&journey.id.path.display().to_string()),
         esc(&duration(journey.elapsed())),
     );
