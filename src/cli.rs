@@ -131,6 +131,11 @@ pub(crate) enum Command {
         #[arg(long, env = "WAYMARK_RETRIES", default_value_t = 0, value_name = "N",
               value_parser = clap::value_parser!(u32).range(0..=100))]
         retries: u32,
+        /// Run N journeys at a time, each in a browser context and tab of its own (one
+        /// browser); lines stay in the journeys' order [default: the number of cores].
+        #[arg(long, env = "WAYMARK_JOBS", value_name = "N",
+              value_parser = clap::value_parser!(u32).range(1..=64))]
+        jobs: Option<u32>,
         /// Run shard I of N (from 1), for a CI matrix: shards 1..N together run each
         /// journey once, balanced by .waymark/durations.json when it has their durations,
         /// else dealt out in path order.
@@ -280,6 +285,7 @@ impl Cli {
                 trace,
                 no_trace,
                 retries,
+                jobs,
                 shard,
                 last_failed,
                 report,
@@ -290,6 +296,10 @@ impl Cli {
                 (!no_trace).then(|| trace.clone().unwrap_or_else(|| TRACE_DIR.into())),
                 SuiteOptions {
                     retries: *retries,
+                    jobs: jobs.map_or_else(
+                        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                        |n| n as usize,
+                    ),
                     shard: *shard,
                     last_failed: *last_failed,
                     reports: report.clone(),

@@ -97,7 +97,7 @@ pub async fn run_attempts(
     snapshots: &Arc<SnapshotStore>,
     planned: &Planned,
     retries: u32,
-    mut traces: Option<&mut TraceDir>,
+    traces: Option<&std::sync::Mutex<TraceDir>>,
     mut retrying: impl FnMut(&Attempt, u32, u32),
 ) -> JourneyRun {
     let allowed = retries.saturating_add(1);
@@ -108,11 +108,15 @@ pub async fn run_attempts(
         let started = SystemTime::now();
         let (outcome, trace) = match planned {
             Planned::Script(journey) => {
-                let trace = match (traces.as_deref_mut(), journey.compiled.is_ok()) {
-                    (Some(traces), true) => Some(match &first_trace {
-                        None => traces.path_for(&journey.name),
-                        Some(first) => traces.attempt_path(first, number),
-                    }),
+                let trace = match (traces, journey.compiled.is_ok()) {
+                    (Some(traces), true) => {
+                        // Journeys running side by side name their traces one at a time.
+                        let mut traces = traces.lock().unwrap_or_else(|e| e.into_inner());
+                        Some(match &first_trace {
+                            None => traces.path_for(&journey.name),
+                            Some(first) => traces.attempt_path(first, number),
+                        })
+                    }
                     _ => None,
                 };
                 if number == 1 {

@@ -8,6 +8,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
+use futures::StreamExt;
+
 use crate::exit::Exit;
 use crate::report::{Reporter, Reports};
 use crate::run::{Planned, plan, run_attempts, unreferenced};
@@ -50,32 +52,42 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
             }
         }
     } else {
-        let mut traces = settings
+        let traces = settings
             .trace
             .as_deref()
             .map(TraceDir::create)
-            .transpose()?;
+            .transpose()?
+            .map(std::sync::Mutex::new);
         let session = builder.start().await?;
         let browser = session.browser().await?;
         reporter.start(session.base(), browser.version());
-        for (&at, planned) in selection.run.iter().zip(&chosen) {
-            let name = planned.id().name;
-            reporter.begin(&name, 1);
-            let journey = run_attempts(
-                &session,
-                &snapshots,
-                planned,
-                options.retries,
-                traces.as_mut(),
-                |attempt, number, of| {
-                    reporter.retrying(&name, attempt, number, of);
-                    reporter.begin(&name, number + 1);
-                },
-            )
-            .await;
+        // `--jobs` at a time, each in a context and tab of its own; finished in order, so
+        // the lines keep the journeys' order whatever ends first.
+        let (shared, snapshots, traces, reporter) = (&session, &snapshots, &traces, &reporter);
+        let mut running = futures::stream::iter(selection.run.iter().zip(&chosen))
+            .map(|(&at, planned)| async move {
+                let name = planned.id().name;
+                reporter.begin(&name, 1);
+                let journey = run_attempts(
+                    shared,
+                    snapshots,
+                    planned,
+                    options.retries,
+                    traces.as_ref(),
+                    |attempt, number, of| {
+                        reporter.retrying(&name, attempt, number, of);
+                        reporter.begin(&name, number + 1);
+                    },
+                )
+                .await;
+                (at, journey)
+            })
+            .buffered(options.jobs.max(1));
+        while let Some((at, journey)) = running.next().await {
             reporter.finish(&journey, allowed);
             done.push((at, journey));
         }
+        drop(running);
         session.close().await;
     }
     for &at in &selection.skipped {
@@ -95,6 +107,7 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
         retries: options.retries,
         journeys: done.into_iter().map(|(_, journey)| journey).collect(),
     };
+    reporter.slowest(&run.journeys);
     reporter.summary(run.counts());
     history.record(&run);
     reports.write(&run)?;

@@ -183,6 +183,18 @@ impl Reporter {
         }
     }
 
+    /// The five slowest journeys of a run of more than five, slowest first (on stdout,
+    /// before the summary).
+    pub fn slowest(&self, journeys: &[JourneyRun]) {
+        if let Some(line) = slowest_line(journeys) {
+            if let Some(bar) = &self.bar {
+                bar.suspend(|| println!("{line}"));
+            } else {
+                println!("{line}");
+            }
+        }
+    }
+
     /// The closing line: `N passed, N failed`, then `, N flaky` and `, N skipped` when
     /// there are any.
     pub fn summary(&self, counts: Counts) {
@@ -191,6 +203,21 @@ impl Reporter {
         }
         println!("{}", summary_line(counts));
     }
+}
+
+/// `slowest: a 3.2 s, b 2.1 s, …` for a run of more than five journeys that ran.
+fn slowest_line(journeys: &[JourneyRun]) -> Option<String> {
+    let mut ran: Vec<&JourneyRun> = journeys.iter().filter(|j| !j.attempts.is_empty()).collect();
+    if ran.len() <= 5 {
+        return None;
+    }
+    ran.sort_by_key(|j| std::cmp::Reverse(j.elapsed()));
+    let names: Vec<String> = ran
+        .iter()
+        .take(5)
+        .map(|j| format!("{} {}", j.id.name, duration(j.elapsed())))
+        .collect();
+    Some(format!("slowest: {}", names.join(", ")))
 }
 
 /// `3 passed, 1 failed, 1 flaky, 2 skipped`: flaky journeys are not counted as passed.
@@ -240,6 +267,37 @@ pub fn duration(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_of_more_than_five_names_its_five_slowest() {
+        use crate::protocol::Outcome;
+        use crate::suite::{Attempt, JourneyId};
+        let journey = |name: &str, ms: u64| JourneyRun {
+            id: JourneyId {
+                name: name.into(),
+                path: format!("{name}.rhai").into(),
+            },
+            attempts: vec![Attempt {
+                outcome: Outcome {
+                    name: name.into(),
+                    failure: None,
+                    elapsed: Duration::from_millis(ms),
+                    output: Vec::new(),
+                    expected_failure: None,
+                },
+                trace: None,
+                started: std::time::SystemTime::UNIX_EPOCH,
+            }],
+        };
+        let runs: Vec<JourneyRun> = (1..=6)
+            .map(|i| journey(&format!("j{i}"), i * 100))
+            .collect();
+        assert_eq!(
+            slowest_line(&runs).as_deref(),
+            Some("slowest: j6 600 ms, j5 500 ms, j4 400 ms, j3 300 ms, j2 200 ms")
+        );
+        assert_eq!(slowest_line(&runs[..5]), None);
+    }
 
     #[test]
     fn the_summary_counts_flaky_and_skipped_apart_when_there_are_any() {

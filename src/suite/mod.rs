@@ -25,6 +25,8 @@ pub use shard::{Balance, Shard, assign};
 pub struct SuiteOptions {
     /// More attempts for a journey that failed (not for a script that is bad input).
     pub retries: u32,
+    /// How many journeys run at a time (0 is taken as 1).
+    pub jobs: usize,
     /// Run one shard of the journeys.
     pub shard: Option<Shard>,
     /// Run only what failed or was flaky in the last run.

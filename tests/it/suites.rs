@@ -517,3 +517,41 @@ fn the_html_report_shows_the_failing_step_to_a_reader() {
     );
     assert_eq!(control("report.summary", "")["value"], "1 passed, 1 failed");
 }
+
+/// `--jobs 2` runs the same journeys to the same results, printed in the same order, as
+/// `--jobs 1`.
+#[test]
+fn two_jobs_give_the_same_results_in_the_same_order_as_one() {
+    let other = "navigate(\"/orders\");\nlet s = read_screen();\nexpect(s.screen == \"orders-list\", s.screen);\n";
+    let files = [
+        ("a_pass.rhai", PASS),
+        ("b_fail.rhai", FAIL),
+        ("c_other.rhai", other),
+        ("d_pass.rhai", PASS),
+    ];
+    let lines = |jobs: &str| -> (Vec<String>, Value) {
+        let dir = project(&files);
+        let report = dir.path().join("run.json");
+        let report_arg = format!("json={}", report.display());
+        let run = run(dir.path(), &["--jobs", jobs, "--report", &report_arg]);
+        run.exits(1);
+        // Each journey's line without its duration.
+        let marks = run
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with(['✓', '✗']))
+            .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+            .collect();
+        let report = json(&report);
+        (marks, report["summary"].clone())
+    };
+    let (one, one_summary) = lines("1");
+    let (two, two_summary) = lines("2");
+    assert_eq!(
+        one,
+        ["✓ a_pass", "✗ b_fail", "✓ c_other", "✓ d_pass"],
+        "--jobs 1"
+    );
+    assert_eq!(two, one, "--jobs 2");
+    assert_eq!(two_summary, one_summary);
+}
