@@ -173,8 +173,15 @@ pub(crate) enum Command {
     /// or an action doing work per control, shows in a ratio too.
     Bench {
         /// App-relative routes, e.g. '/dense?n=10000'.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "suite")]
         routes: Vec<String>,
+        /// Measure the journeys instead (./journeys): run them all with one job and with
+        /// `--jobs`, and report journeys per second and what a fresh tab costs.
+        #[arg(long, conflicts_with_all = ["invoke", "fill", "baseline", "ceilings"])]
+        suite: bool,
+        /// With `--suite`: the jobs to compare with one [default: the number of cores].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+        jobs: Option<u32>,
         /// Warm reads (and whole reads, invokes, fills) per route.
         #[arg(long, default_value_t = 10, value_name = "N",
               value_parser = clap::value_parser!(u32).range(1..=10_000))]

@@ -88,6 +88,47 @@ pub fn plan(paths: &[PathBuf]) -> Result<Vec<Planned>, RunError> {
         .collect())
 }
 
+/// What [`run_many`] tells as it goes: a journey's attempt began, or one failed and
+/// another follows (its number, of how many).
+pub enum Heard<'a> {
+    /// `name`'s attempt `n` began.
+    Begin(&'a str, u32),
+    /// `name`'s attempt failed; attempt `number + 1` of `of` follows.
+    Retrying(&'a str, &'a Attempt, u32, u32),
+}
+
+/// Runs `journeys` `jobs` at a time (each in a context and tab of its own, its attempts
+/// under `retries`), and hands each result to `finished` with its index, in the journeys'
+/// order whatever ends first: lines, reports and history never depend on timing.
+#[allow(clippy::too_many_arguments)]
+pub async fn run_many(
+    session: &Session,
+    snapshots: &Arc<SnapshotStore>,
+    journeys: &[Planned],
+    jobs: usize,
+    retries: u32,
+    traces: Option<&std::sync::Mutex<TraceDir>>,
+    heard: &dyn Fn(Heard<'_>),
+    mut finished: impl FnMut(usize, JourneyRun),
+) {
+    use futures::StreamExt;
+    let mut running = futures::stream::iter(journeys.iter().enumerate())
+        .map(|(i, planned)| async move {
+            let name = planned.id().name;
+            heard(Heard::Begin(&name, 1));
+            let journey = run_attempts(session, snapshots, planned, retries, traces, |a, n, of| {
+                heard(Heard::Retrying(&name, a, n, of));
+                heard(Heard::Begin(&name, n + 1));
+            })
+            .await;
+            (i, journey)
+        })
+        .buffered(jobs.max(1));
+    while let Some((i, journey)) = running.next().await {
+        finished(i, journey);
+    }
+}
+
 /// Runs `planned` in fresh tabs until it passes, up to `retries` more times after a failure
 /// (a script that is bad input is never run again), each attempt traced under `traces`
 /// (`name.jsonl`, then `name.attempt-2.jsonl`…). `retrying` hears of each failed attempt

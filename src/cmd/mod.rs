@@ -61,6 +61,15 @@ async fn execute(cli: &Cli) -> Result<Exit, RunError> {
             region,
         } => read::read(route, &settings, *json, region.as_deref()).await,
         Command::Bench {
+            suite: true, jobs, ..
+        } => {
+            let jobs = jobs.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |n| n as usize,
+            );
+            bench::suite(&settings, jobs).await
+        }
+        Command::Bench {
             routes,
             runs,
             invoke,
@@ -69,6 +78,7 @@ async fn execute(cli: &Cli) -> Result<Exit, RunError> {
             baseline,
             threshold,
             ceilings,
+            ..
         } => {
             let options = BenchOptions {
                 runs: *runs as usize,

@@ -8,11 +8,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
-use futures::StreamExt;
-
 use crate::exit::Exit;
 use crate::report::{Reporter, Reports};
-use crate::run::{Planned, plan, run_attempts, unreferenced};
+use crate::run::{Heard, Planned, plan, run_many, unreferenced};
 use crate::session::{RunError, Session};
 use crate::settings::Settings;
 use crate::snapshot::{SnapshotStore, UpdateMode};
@@ -61,33 +59,24 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
         let session = builder.start().await?;
         let browser = session.browser().await?;
         reporter.start(session.base(), browser.version());
-        // `--jobs` at a time, each in a context and tab of its own; finished in order, so
-        // the lines keep the journeys' order whatever ends first.
-        let (shared, snapshots, traces, reporter) = (&session, &snapshots, &traces, &reporter);
-        let mut running = futures::stream::iter(selection.run.iter().zip(&chosen))
-            .map(|(&at, planned)| async move {
-                let name = planned.id().name;
-                reporter.begin(&name, 1);
-                let journey = run_attempts(
-                    shared,
-                    snapshots,
-                    planned,
-                    options.retries,
-                    traces.as_ref(),
-                    |attempt, number, of| {
-                        reporter.retrying(&name, attempt, number, of);
-                        reporter.begin(&name, number + 1);
-                    },
-                )
-                .await;
-                (at, journey)
-            })
-            .buffered(options.jobs.max(1));
-        while let Some((at, journey)) = running.next().await {
-            reporter.finish(&journey, allowed);
-            done.push((at, journey));
-        }
-        drop(running);
+        let heard = |event: Heard<'_>| match event {
+            Heard::Begin(name, n) => reporter.begin(name, n),
+            Heard::Retrying(name, attempt, n, of) => reporter.retrying(name, attempt, n, of),
+        };
+        run_many(
+            &session,
+            &snapshots,
+            &chosen,
+            options.jobs,
+            options.retries,
+            traces.as_ref(),
+            &heard,
+            |i, journey| {
+                reporter.finish(&journey, allowed);
+                done.push((selection.run[i], journey));
+            },
+        )
+        .await;
         session.close().await;
     }
     for &at in &selection.skipped {

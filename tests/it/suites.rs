@@ -555,3 +555,28 @@ fn two_jobs_give_the_same_results_in_the_same_order_as_one() {
     assert_eq!(two, one, "--jobs 2");
     assert_eq!(two_summary, one_summary);
 }
+
+/// `bench --suite` runs the journeys with one job and with `--jobs`, and says what each
+/// rate and a fresh tab were.
+#[test]
+fn bench_suite_reports_both_rates_and_a_fresh_tab() {
+    let dir = project(&[("a.rhai", PASS), ("b.rhai", PASS), ("c.rhai", PASS)]);
+    let anchors = anchors();
+    let run = waymark(
+        dir.path(),
+        [
+            "--anchors",
+            anchors.as_str(),
+            "bench",
+            "--suite",
+            "--jobs",
+            "2",
+        ],
+        &[],
+    );
+    run.exits(0)
+        .says("--jobs 1: 3 journeys in ")
+        .says("--jobs 2: 3 journeys in ")
+        .says("throughput: ")
+        .says("a fresh tab: ");
+}
