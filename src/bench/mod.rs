@@ -22,6 +22,7 @@
 mod gate;
 mod page;
 mod report;
+mod suite;
 
 use std::path::PathBuf;
 
@@ -37,6 +38,7 @@ use crate::tools::{RoundTrip, ToolError, Tools};
 pub(crate) use gate::load_baseline;
 pub use gate::{BenchVerdict, Ceilings, Comparison, compare};
 pub use report::{ActTimes, BenchReport, Cut, ReadSpread, ReadTimes, RouteReport, Spread, table};
+pub use suite::suite;
 
 /// What `waymark bench` measures and checks, from its flags.
 #[derive(Debug, Clone)]

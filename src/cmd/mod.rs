@@ -67,7 +67,7 @@ async fn execute(cli: &Cli) -> Result<Exit, RunError> {
                 || std::thread::available_parallelism().map_or(1, |n| n.get()),
                 |n| n as usize,
             );
-            bench::suite(&settings, jobs).await
+            crate::bench::suite(&settings, jobs).await
         }
         Command::Bench {
             routes,
