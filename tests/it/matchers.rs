@@ -304,3 +304,32 @@ fn suggest_proposes_a_registry_whose_every_entry_finds_its_control_alone() {
         });
     }
 }
+
+#[test]
+fn a_region_read_finds_the_anchors_matchers_give_after_the_page_changed() {
+    let (tools, probe) =
+        crate::harness::probed_tools_at(base("plain"), registry(), ToolOptions::default());
+    block_on(async {
+        open(&tools, "/").await;
+        add(&tools, "Buy milk").await;
+        // The page changes by itself (no tool read since): a region read sees it.
+        probe
+            .run("document.querySelector('.todo-list label').textContent = 'Buy bread'")
+            .await;
+        let rt = tools
+            .read_screen_with(waymark::screen::View {
+                region: Some("main".into()),
+                ..waymark::screen::View::default()
+            })
+            .await;
+        let screen = ok(&rt);
+        let keys: Vec<String> = screen
+            .controls
+            .iter()
+            .filter(|c| c.anchor.as_str() == "todo.toggle")
+            .map(|c| c.key.as_deref().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(keys, ["Buy bread"]);
+        assert!(screen.controls.iter().all(|c| c.region.as_str() == "main"));
+    });
+}

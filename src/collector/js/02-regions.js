@@ -24,6 +24,7 @@
   // control, the regions the screen does have come back, counted.
   function readRegion(max, wanted, caps) {
     var roots = collectRoots();
+    matched();
     W.generated = ruleStops(roots, 'generated', generates);
     var scans = roots.map(function (r) { return scan(r.root); });
     var labels = labelsOf(scans.map(function (sc) { return sc.labels; }));
