@@ -181,7 +181,7 @@ fn check(root: &Value, schema: &Value, value: &Value, at: &str, problems: &mut V
 fn the_schema_check_finds_a_report_that_breaks_it() {
     let mut bad = serde_json::json!({"version": 1, "waymark": "0", "started_at": "x",
         "duration_ms": 1.0, "shard": null, "retries": 0,
-        "summary": {"passed": 0, "failed": 0, "flaky": 0, "skipped": 0},
+        "summary": {"passed": 0, "failed": 0, "flaky": 0, "expected": 0, "skipped": 0},
         "journeys": [{"name": "a", "path": "a.rhai", "status": "passed", "duration_ms": 1.0,
                       "attempts": []}]});
     assert_matches_the_report_schema(&bad);
