@@ -41,7 +41,8 @@ pub struct Session {
     gated: bool,
     app: App,
     _page: Option<ControlPage>,
-    browser: tokio::sync::OnceCell<Chromium>,
+    /// The browser once launched; started again when it went away (killed, crashed).
+    browser: tokio::sync::Mutex<Option<Arc<Chromium>>>,
 }
 
 /// A session whose input is checked (the registry loaded) and that starts nothing yet.
@@ -106,16 +107,29 @@ impl Session {
         &self.cookies
     }
 
-    /// The browser, launched on the first call.
-    pub async fn browser(&self) -> Result<&Chromium, BrowserError> {
-        self.browser
-            .get_or_try_init(|| Chromium::launch(self.settings.launch.clone()))
-            .await
+    /// The browser, launched on the first call, and launched again on a call after it went
+    /// away (its process killed or crashed): a run goes on in a new one, each journey in a
+    /// fresh tab as before.
+    pub async fn browser(&self) -> Result<Arc<Chromium>, BrowserError> {
+        let mut slot = self.browser.lock().await;
+        if let Some(browser) = slot.as_ref().filter(|b| b.is_connected()) {
+            return Ok(Arc::clone(browser));
+        }
+        if let Some(gone) = slot.take() {
+            eprintln!("the browser went away; starting a new one");
+            // Reaped, so no process of it lingers; a tab still held keeps it until dropped.
+            if let Ok(gone) = Arc::try_unwrap(gone) {
+                gone.close().await;
+            }
+        }
+        let browser = Arc::new(Chromium::launch(self.settings.launch.clone()).await?);
+        *slot = Some(Arc::clone(&browser));
+        Ok(browser)
     }
 
-    /// The browser, if it was launched.
-    pub fn launched(&self) -> Option<&Chromium> {
-        self.browser.get()
+    /// The browser, if it was launched (and whether or not it is still there).
+    pub fn launched(&self) -> Option<Arc<Chromium>> {
+        self.browser.try_lock().ok().and_then(|b| b.clone())
     }
 
     /// A fresh tab (in a browser context of its own, with the profile's cookies) and its
@@ -181,7 +195,7 @@ impl Session {
 
     /// Closes the browser, if it was started; the app and the control page stop with it.
     pub async fn close(self) {
-        if let Some(browser) = self.browser.into_inner() {
+        if let Some(Ok(browser)) = self.browser.into_inner().map(Arc::try_unwrap) {
             browser.close().await;
         }
     }
@@ -235,7 +249,7 @@ impl SessionBuilder {
             gated: self.gated,
             app,
             _page: page,
-            browser: tokio::sync::OnceCell::new(),
+            browser: tokio::sync::Mutex::new(None),
             settings,
         })
     }
