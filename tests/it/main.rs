@@ -23,6 +23,7 @@ mod layers;
 mod layouts;
 mod matchers;
 mod mcp;
+mod mcp_input;
 mod navigate;
 mod page_frame;
 mod press;
