@@ -88,9 +88,11 @@ async fn hostile_page(UrlPath(name): UrlPath<String>) -> Response {
 /// The hostile pages served so far, by name, in order.
 static SERVED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
-/// Whether the hostile page `name` was served (a test waits for a run to reach it).
-pub fn served(name: &str) -> bool {
-    SERVED.lock().is_ok_and(|s| s.iter().any(|n| n == name))
+/// How often the hostile page `name` was served (a test waits for a run to reach it).
+pub fn served(name: &str) -> usize {
+    SERVED
+        .lock()
+        .map_or(0, |s| s.iter().filter(|n| *n == name).count())
 }
 
 /// The page `name` of `tests/fixtures/FOLDER`, when it is a plain `.html` name.

@@ -187,29 +187,43 @@ fn a_hung_renderer_ends_its_journey_at_the_deadline_and_the_next_one_passes() {
     eprintln!("hung renderer: journey {spun:.0} ms, run {took:?}: {message}");
 }
 
-/// Regression (issue 40): the browser killed mid-run made every remaining journey fail
-/// with `browser_crashed`. A new browser is started, the journey that was running fails as
-/// the environment's fault and is retried (and passes), and the others pass.
-#[test]
-fn a_browser_killed_mid_run_is_replaced_and_the_remaining_journeys_pass() {
+/// A run of three journeys whose first is running when the test kills the browser (the
+/// first loops on reads until it is killed, or 600 reads when it is not).
+fn killed_run(flags: &[&str]) -> (Run, serde_json::Value, Duration) {
     let waiting = "navigate(\"/hostile/kill-me.html\");\nfor i in 0..600 { read_screen(); }\n";
     let calm = "navigate(\"/hostile/calm.html\");\nlet rt = invoke(\"calm.count\");\nexpect(rt.ok, \"pressed\");\n";
+    // One killing run at a time: each waits for the page to be served anew.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut killed = false;
+    // The page may have been served to another test of this process before.
+    let before = crate::fixtures::served("kill-me.html");
     let (run, report, took) = run_against_fixtures(
         &[
             ("1_killed.rhai", waiting),
             ("2_calm.rhai", calm),
             ("3_calm.rhai", calm),
         ],
-        &["--retries", "1"],
+        flags,
         |pid| {
-            if !killed && crate::fixtures::served("kill-me.html") {
-                killed = kill_browser_of(pid);
+            if !killed && crate::fixtures::served("kill-me.html") > before && kill_browser_of(pid) {
+                killed = true;
             }
             killed
         },
     );
     assert!(killed, "the browser was never killed:\n{}", run.all());
+    (run, report, took)
+}
+
+/// Regression (issue 40): the browser killed mid-run made every remaining journey fail
+/// with `browser_crashed`. A new browser is started, the journey that was running fails as
+/// the environment's fault and is retried (and passes), and the others pass.
+#[test]
+fn a_browser_killed_mid_run_is_replaced_and_the_remaining_journeys_pass() {
+    let (run, report, took) = killed_run(&["--retries", "1"]);
     run.exits(0).says("starting a new one");
     let journeys = statuses(&report);
     assert_eq!(journeys[0].1, "flaky", "{journeys:?}\n{}", run.all());
@@ -219,7 +233,32 @@ fn a_browser_killed_mid_run_is_replaced_and_the_remaining_journeys_pass() {
     );
     assert_eq!(journeys[1].1, "passed", "{journeys:?}\n{}", run.all());
     assert_eq!(journeys[2].1, "passed", "{journeys:?}\n{}", run.all());
-    eprintln!("killed browser: run {took:?}: {journeys:?}");
+    let first = &report["journeys"][0]["attempts"][0];
+    let message = first["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("the browser process went away during the journey"),
+        "{message}"
+    );
+    eprintln!(
+        "killed browser: run {took:?}, first attempt {} ms: {message}; {journeys:?}",
+        first["duration_ms"]
+    );
+}
+
+/// Without `--retries`, the journey the browser died under fails (as the environment's
+/// fault, exit 1) and the remaining journeys still run in a new browser and pass.
+#[test]
+fn without_retries_the_journey_a_killed_browser_ran_fails_and_the_rest_pass() {
+    let (run, report, _) = killed_run(&[]);
+    run.exits(1).says("starting a new one");
+    let journeys = statuses(&report);
+    assert_eq!(journeys[0].1, "failed", "{journeys:?}\n{}", run.all());
+    assert_eq!(
+        journeys[0].2,
+        [("browser_crashed".into(), "environment".into())]
+    );
+    assert_eq!(journeys[1].1, "passed", "{journeys:?}\n{}", run.all());
+    assert_eq!(journeys[2].1, "passed", "{journeys:?}\n{}", run.all());
 }
 
 /// Kills (SIGKILL) the browser process `parent` started: its child named like Chromium.
@@ -250,4 +289,59 @@ fn kill_browser_of(parent: u32) -> bool {
         }
     }
     killed
+}
+
+/// Without a journey deadline to cut it short, a click into a handler that never returns
+/// times out on its own bound and is then found unresponsive: `page_unresponsive`, not a
+/// `timeout` followed by a read that waits out its own; the next call on the tab fails at
+/// once with the same code instead of waiting again.
+#[test]
+fn a_click_into_a_handler_that_never_returns_is_page_unresponsive_and_the_next_call_fails_fast() {
+    let tools = crate::fixtures::tools();
+    block_on(async {
+        ok(&tools.navigate("/hostile/spin.html").await);
+        let start = Instant::now();
+        let limit = Duration::from_secs(60);
+        let rt = bounded(
+            limit,
+            "pressing `spin.start`",
+            tools.invoke("spin.start", None),
+        )
+        .await;
+        let took = start.elapsed();
+        let error = failed(&rt, ErrorCode::PageUnresponsive);
+        assert_eq!(error.attribution, Attribution::App);
+        assert!(
+            error
+                .message
+                .contains("the page stopped responding during `invoke` `spin.start`"),
+            "{}",
+            error.message
+        );
+        assert!(rt.screen.is_none(), "a hung page is not read again");
+        // the tab's command bound (10 s) and the 1 s probe, nothing more
+        assert!(took < Duration::from_secs(14), "took {took:?}");
+
+        let start = Instant::now();
+        let again = bounded(limit, "reading the hung page", tools.read_screen()).await;
+        let error = failed(&again, ErrorCode::PageUnresponsive);
+        assert!(
+            error.message.contains("still does not respond"),
+            "{}",
+            error.message
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "took {:?}",
+            start.elapsed()
+        );
+        eprintln!("hung click: {took:?}, then {:?}", start.elapsed());
+    });
+    let start = Instant::now();
+    block_on(tools.close());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "closing the hung tab took {:?}",
+        start.elapsed()
+    );
 }
