@@ -142,9 +142,9 @@ impl Chromium {
         &self.version
     }
 
-    /// Whether the connection to the browser is still open (it closes when the process dies).
+    /// Whether the browser is still there: its connection open and its process running.
     pub fn is_connected(&self) -> bool {
-        !self.handler.is_finished()
+        !self.handler.is_finished() && self.pid.is_none_or(launch::running)
     }
 
     /// Opens a tab in a browser context of its own (its own cookies and storage).
@@ -222,6 +222,7 @@ impl Drop for Chromium {
             }
             launch::unregister(pid);
         }
+        self.handler.abort();
     }
 }
 

@@ -115,16 +115,24 @@ impl Session {
         if let Some(browser) = slot.as_ref().filter(|b| b.is_connected()) {
             return Ok(Arc::clone(browser));
         }
-        if let Some(gone) = slot.take() {
+        // Dropped, not closed: there is nobody to ask to close (its drop kills what is
+        // left of the process and forgets it); a tab still held keeps it until dropped.
+        if slot.take().is_some() {
             eprintln!("the browser went away; starting a new one");
-            // Reaped, so no process of it lingers; a tab still held keeps it until dropped.
-            if let Ok(gone) = Arc::try_unwrap(gone) {
-                gone.close().await;
-            }
         }
         let browser = Arc::new(Chromium::launch(self.settings.launch.clone()).await?);
         *slot = Some(Arc::clone(&browser));
         Ok(browser)
+    }
+
+    /// Drops `browser` from the session when it is still the session's, so the next
+    /// [`Session::browser`] launches a new one.
+    async fn forget(&self, browser: &Arc<Chromium>) {
+        let mut slot = self.browser.lock().await;
+        if slot.as_ref().is_some_and(|b| Arc::ptr_eq(b, browser)) {
+            eprintln!("the browser went away; starting a new one");
+            *slot = None;
+        }
     }
 
     /// The browser, if it was launched (and whether or not it is still there).
@@ -135,8 +143,17 @@ impl Session {
     /// A fresh tab (in a browser context of its own, with the profile's cookies) and its
     /// tools, wired to the session's gates and traced when `open` asks.
     pub async fn open(&self, open: Open) -> Result<Surface, BrowserError> {
-        let browser = self.browser().await?;
-        let tab = browser.new_tab_with_cookies(&self.cookies).await?;
+        let mut browser = self.browser().await?;
+        let tab = match browser.new_tab_with_cookies(&self.cookies).await {
+            // Gone in a way not seen yet (the connection's end still on its way): once more,
+            // in a new browser.
+            Err(BrowserError::Crashed(_)) => {
+                self.forget(&browser).await;
+                browser = self.browser().await?;
+                browser.new_tab_with_cookies(&self.cookies).await?
+            }
+            other => other?,
+        };
         let camera = tab.camera();
         // A traced journey keeps evidence: each step's raw layer carries the text runs and
         // the controls without an anchor, not only the anchored ones.

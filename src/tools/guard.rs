@@ -34,8 +34,9 @@ const PROBE: Duration = Duration::from_secs(1);
 impl<T: Tab> Tools<T> {
     /// Runs `work` (an action that passed the gates) unless the page keeps opening dialogs
     /// meanwhile: [`DIALOG_LOOP`] of them, or more than one by the load timeout, end the call
-    /// with a `timeout` (attributed to the app). A handoff is not watched: it waits on a
-    /// person, not the page.
+    /// with a `timeout` (attributed to the app). A call that timed out, or any call on a tab
+    /// marked blocked, asks the page a trivial script first: one it cannot answer is
+    /// `page_unresponsive`. A handoff is not watched: it waits on a person, not the page.
     pub(super) async fn guarded(
         &self,
         action: &Action,
