@@ -295,10 +295,24 @@ pub async fn run_one(
     };
     let joined = tokio::task::spawn_blocking(move || journey::run_journey(&journey, &env)).await;
     let trace = surface.close().await;
-    let outcome = match joined {
+    let mut outcome = match joined {
         Ok(outcome) => outcome,
         Err(e) => environment_failure(&name, &file, format!("the journey thread failed: {e}")),
     };
+    // The browser went away under the journey (its process killed, or crashed): said in
+    // words, since CDP's own is only that a reply will never come.
+    let gone = session.launched().is_some_and(|b| !b.is_connected());
+    if let Some(failure) = outcome
+        .failure
+        .as_mut()
+        .filter(|f| gone && f.code == Some(ErrorCode::BrowserCrashed.into()))
+    {
+        failure.attribution = Attribution::Environment;
+        failure.message = format!(
+            "the browser process went away during the journey (killed or crashed; {}); the next journey runs in a new browser",
+            failure.message
+        );
+    }
     let path = trace.map(|trace| {
         trace.end(outcome.failure.as_ref(), outcome.elapsed);
         if let Some(e) = trace.error() {

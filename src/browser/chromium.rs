@@ -12,6 +12,7 @@
 //! - `close()` and wait, then make sure the child process is gone.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -30,12 +31,12 @@ use chromiumoxide::cdp::browser_protocol::network::{
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
     CreateIsolatedWorldParams, EventFileChooserOpened, EventFrameStartedLoading,
-    EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId, HandleJavaScriptDialogParams,
-    NavigateParams, SetInterceptFileChooserDialogParams,
+    EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId, NavigateParams,
+    SetInterceptFileChooserDialogParams,
 };
 use chromiumoxide::cdp::browser_protocol::storage::SetCookiesParams;
 use chromiumoxide::cdp::browser_protocol::target::{
-    CreateBrowserContextParams, CreateTargetParams,
+    CloseTargetParams, CreateBrowserContextParams, CreateTargetParams,
 };
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::error::CdpError;
@@ -141,6 +142,11 @@ impl Chromium {
         &self.version
     }
 
+    /// Whether the browser is still there: its connection open and its process running.
+    pub fn is_connected(&self) -> bool {
+        !self.handler.is_finished() && self.pid.is_none_or(launch::running)
+    }
+
     /// Opens a tab in a browser context of its own (its own cookies and storage).
     pub async fn new_tab(&self) -> Result<ChromiumTab, BrowserError> {
         self.new_tab_with_cookies(&[]).await
@@ -216,6 +222,7 @@ impl Drop for Chromium {
             }
             launch::unregister(pid);
         }
+        self.handler.abort();
     }
 }
 
@@ -257,6 +264,8 @@ pub struct ChromiumTab {
     main_frame: Option<FrameId>,
     timeout: Duration,
     chrome: Arc<Mutex<ChromeEvents>>,
+    /// JavaScript dialogs answered since the tab opened.
+    answered: Arc<AtomicU64>,
     /// The request that brought each style sheet, by address (see `style_sheet_facts`).
     sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     /// Where the last click left the pointer, in a headless browser (in a headed one a
@@ -272,7 +281,7 @@ const SHEETS_KEPT: usize = 1024;
 impl ChromiumTab {
     async fn new(page: Page, timeout: Duration, headed: bool) -> Result<ChromiumTab, BrowserError> {
         let chrome = Arc::new(Mutex::new(ChromeEvents::default()));
-        let mut opening = bounded(
+        let opening = bounded(
             timeout,
             "subscribing to dialogs",
             page.event_listener::<EventJavascriptDialogOpening>(),
@@ -315,21 +324,14 @@ impl ChromiumTab {
             page.execute(SetTouchEmulationEnabledParams::new(false)),
         )
         .await?;
-        let answer_page = page.clone();
-        let seen = Arc::clone(&chrome);
-        // A JavaScript dialog blocks the page (and every evaluate) until answered, so it is
-        // answered at once and recorded; the read after it reports it.
-        let dialogs = tokio::spawn(async move {
-            while let Some(event) = opening.next().await {
-                if let Ok(mut chrome) = seen.lock() {
-                    chrome
-                        .dialogs
-                        .push((event.r#type.as_ref().to_string(), event.message.clone()));
-                }
-                let answer = HandleJavaScriptDialogParams::new(true);
-                let _ = tokio::time::timeout(timeout, answer_page.execute(answer)).await;
-            }
-        });
+        let answered = Arc::new(AtomicU64::new(0));
+        let dialogs = super::dialogs::answer_all(
+            page.clone(),
+            opening,
+            Arc::clone(&chrome),
+            Arc::clone(&answered),
+            timeout,
+        );
         let seen = Arc::clone(&chrome);
         let crashes = tokio::spawn(async move {
             while crashed.next().await.is_some() {
@@ -375,6 +377,7 @@ impl ChromiumTab {
             main_frame,
             timeout,
             chrome,
+            answered,
             sheets,
             pointer: Mutex::new(None),
             headed,
@@ -697,7 +700,10 @@ impl Tab for ChromiumTab {
     }
 
     async fn close(self) {
-        let _ = tokio::time::timeout(self.timeout, self.page.clone().close()).await;
+        // Closed by the browser (`Target.closeTarget`), not asked of the page (`Page.close`,
+        // which waits on its renderer): a tab whose script never returns closes as quickly.
+        let target = CloseTargetParams::new(self.page.target_id().clone());
+        let _ = bounded(self.timeout, "closing a tab", self.page.execute(target)).await;
     }
 
     async fn accessibility(
@@ -763,6 +769,10 @@ impl Tab for ChromiumTab {
             params.return_by_value = Some(true);
             evaluate_in(&page, params, timeout).await.ok()
         }
+    }
+
+    fn dialogs_answered(&self) -> u64 {
+        self.answered.load(Ordering::Relaxed)
     }
 
     fn take_chrome(&self) -> ChromeEvents {

@@ -89,6 +89,22 @@ pub(super) fn unregister(pid: u32) {
     }
 }
 
+/// Whether process `pid` still runs: not gone, not a zombie (a killed child nobody reaped
+/// yet). Read from `/proc`; where there is none, every process counts as running.
+pub(super) fn running(pid: u32) -> bool {
+    if !Path::new("/proc/self").exists() {
+        return true;
+    }
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // `pid (comm) state …`: the name may hold spaces, so the state is read after its `)`.
+    let state = stat
+        .rfind(')')
+        .and_then(|at| stat[at + 1..].split_whitespace().next());
+    !matches!(state, Some("Z" | "X" | "x"))
+}
+
 /// Kills (SIGKILL) every browser this process started and has not closed yet. Safe to call
 /// from a panic hook or a signal handler path: it neither awaits nor allocates much.
 pub fn kill_launched_browsers() {

@@ -7,6 +7,7 @@
 
 mod accessibility;
 mod chromium;
+mod dialogs;
 mod launch;
 mod naive;
 
@@ -99,6 +100,12 @@ pub trait Tab: Send + Sync {
     /// and whether the renderer crashed (that one stays set).
     fn take_chrome(&self) -> ChromeEvents;
 
+    /// How many JavaScript dialogs the tab has answered since it opened (never reset: a
+    /// call compares it before and after, to tell a page that loops on dialogs).
+    fn dialogs_answered(&self) -> u64 {
+        0
+    }
+
     /// Chromium's accessibility view of the elements `elements` evaluates to (a JavaScript
     /// expression giving an array), in order: `None` where an entry is not an element.
     /// Batched and bounded by `timeout` as a whole. A tab without an accessibility tree
@@ -153,7 +160,8 @@ pub trait Tab: Send + Sync {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ChromeEvents {
     /// JavaScript dialogs answered, as (kind, message): `alert`, `confirm`, `prompt`,
-    /// `beforeunload`.
+    /// `beforeunload`; the first 20 since the last read (a page that loops on dialogs is
+    /// counted by [`Tab::dialogs_answered`], not kept).
     pub dialogs: Vec<(String, String)>,
     /// The tab's renderer crashed.
     pub crashed: bool,

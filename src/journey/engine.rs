@@ -11,6 +11,7 @@ use rhai::{Dynamic, Engine, EvalAltResult, Position, Scope};
 use tokio::runtime::Handle;
 
 use super::Journey;
+use super::deadline::Blocker;
 use crate::browser::Tab;
 use crate::protocol::{self as outcome, FailureCode, Outcome};
 use crate::screen::View;
@@ -127,22 +128,23 @@ fn journey_engine<T: Tab + 'static>(
         }
     });
 
-    let (t, h) = (Arc::clone(&tools), handle.clone());
+    let blocker = Blocker::new(handle.clone(), Arc::clone(&tools), start, limits.deadline);
+    let (t, h) = (Arc::clone(&tools), blocker.clone());
     engine.register_fn("navigate", move |route: &str| {
-        round_trip(h.block_on(t.navigate(route)))
+        round_trip(h.on("navigate", t.navigate(route)))
     });
-    let (t, h) = (Arc::clone(&tools), handle.clone());
+    let (t, h) = (Arc::clone(&tools), blocker.clone());
     engine.register_fn("read_screen", move || {
-        let rt = h.block_on(t.read_screen());
+        let rt = h.on("read_screen", t.read_screen());
         match (rt.ok, rt.screen) {
             (true, Some(screen)) => to_dynamic(&screen),
             _ => Err(thrown(&rt.error)),
         }
     });
-    let (t, h) = (Arc::clone(&tools), handle.clone());
+    let (t, h) = (Arc::clone(&tools), blocker.clone());
     engine.register_fn("read_screen", move |options: rhai::Map| {
         let view = view_options(&options, t.options().budget)?;
-        let rt = h.block_on(t.read_screen_with(view));
+        let rt = h.on("read_screen", t.read_screen_with(view));
         match (rt.ok, rt.screen) {
             (true, Some(screen)) => to_dynamic(&screen),
             _ => Err(thrown(&rt.error)),
@@ -150,7 +152,7 @@ fn journey_engine<T: Tab + 'static>(
     });
     // A read-only surface offers no acting function at all (see `read_only_refusal`).
     if !tools.options().read_only {
-        register_acting(&mut engine, &tools, &handle);
+        register_acting(&mut engine, &tools, &blocker, &handle);
     }
     let t = Arc::clone(&tools);
     engine.register_fn(
@@ -182,38 +184,43 @@ fn journey_engine<T: Tab + 'static>(
 }
 
 /// `invoke`, `press`, `fill` (by anchor, or by a target map) and `handoff`.
-fn register_acting<T: Tab + 'static>(engine: &mut Engine, tools: &Arc<Tools<T>>, handle: &Handle) {
-    let (t, h) = (Arc::clone(tools), handle.clone());
+fn register_acting<T: Tab + 'static>(
+    engine: &mut Engine,
+    tools: &Arc<Tools<T>>,
+    blocker: &Blocker<T>,
+    handle: &Handle,
+) {
+    let (t, h) = (Arc::clone(tools), blocker.clone());
     engine.register_fn("invoke", move |anchor: &str| {
-        round_trip(h.block_on(t.invoke(anchor, None)))
+        round_trip(h.on("invoke", t.invoke(anchor, None)))
     });
-    let (t, h) = (Arc::clone(tools), handle.clone());
+    let (t, h) = (Arc::clone(tools), blocker.clone());
     engine.register_fn("invoke", move |anchor: &str, key: Dynamic| {
         let key = key.to_string();
-        round_trip(h.block_on(t.invoke(anchor, Some(&key))))
+        round_trip(h.on("invoke", t.invoke(anchor, Some(&key))))
     });
-    let (t, h) = (Arc::clone(tools), handle.clone());
+    let (t, h) = (Arc::clone(tools), blocker.clone());
     engine.register_fn("invoke", move |target: rhai::Map| {
         let target = target_of(&target)?;
-        round_trip(h.block_on(t.invoke_target(&target)))
+        round_trip(h.on("invoke", t.invoke_target(&target)))
     });
-    let (t, h) = (Arc::clone(tools), handle.clone());
+    let (t, h) = (Arc::clone(tools), blocker.clone());
     engine.register_fn("press", move |target: rhai::Map, key_name: &str| {
         let target = target_of(&target)?;
-        round_trip(h.block_on(t.press_target(&target, key_name)))
+        round_trip(h.on("press", t.press_target(&target, key_name)))
     });
-    let (t, h) = (Arc::clone(tools), handle.clone());
+    let (t, h) = (Arc::clone(tools), blocker.clone());
     engine.register_fn("fill", move |target: rhai::Map, text: &str| {
         let target = target_of(&target)?;
-        round_trip(h.block_on(t.fill_target(&target, text)))
+        round_trip(h.on("fill", t.fill_target(&target, text)))
     });
-    let (t, h) = (Arc::clone(tools), handle.clone());
+    let (t, h) = (Arc::clone(tools), blocker.clone());
     engine.register_fn("press", move |anchor: &str, key_name: &str| {
-        round_trip(h.block_on(t.press(anchor, key_name)))
+        round_trip(h.on("press", t.press(anchor, key_name)))
     });
-    let (t, h) = (Arc::clone(tools), handle.clone());
+    let (t, h) = (Arc::clone(tools), blocker.clone());
     engine.register_fn("fill", move |anchor: &str, text: &str| {
-        round_trip(h.block_on(t.fill(anchor, text)))
+        round_trip(h.on("fill", t.fill(anchor, text)))
     });
     let (t, h) = (Arc::clone(tools), handle.clone());
     engine.register_fn("handoff", move |reason: &str| {

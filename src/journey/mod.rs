@@ -2,6 +2,7 @@
 //! comment lines carry, see [`mark`]) before any browser starts, run one by one through the
 //! [`crate::tools`] gateway.
 
+mod deadline;
 mod engine;
 pub mod mark;
 

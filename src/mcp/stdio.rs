@@ -1,6 +1,8 @@
 //! The stdio the MCP server speaks over, with the one answer rmcp leaves out: a line that is
 //! not JSON gets JSON-RPC's parse error (`-32700`, `id: null`), as the spec asks, instead of
-//! silence. Every line in is checked before rmcp sees it; every line out (rmcp's messages
+//! silence; and a `tools/call` whose params are not `{name: string, arguments?: object}`
+//! gets an invalid-params error (`-32602`) naming what is wrong, where rmcp answered
+//! "method not found". Every line in is checked before rmcp sees it; every line out (rmcp's messages
 //! and these errors) is written whole, so the two never interleave.
 
 use serde_json::json;
@@ -31,9 +33,12 @@ where
             if line.trim().is_empty() {
                 continue;
             }
-            if let Err(e) = serde_json::from_str::<serde_json::Value>(&line) {
-                let error = json!({"jsonrpc": "2.0", "id": null,
-                    "error": {"code": -32700, "message": format!("parse error: the line is not JSON ({e})")}});
+            let refused = match serde_json::from_str::<serde_json::Value>(&line) {
+                Err(e) => Some(json!({"jsonrpc": "2.0", "id": null,
+                    "error": {"code": -32700, "message": format!("parse error: the line is not JSON ({e})")}})),
+                Ok(message) => malformed_call(&message),
+            };
+            if let Some(error) = refused {
                 if errors.send(error.to_string()).is_err() {
                     break;
                 }
@@ -72,4 +77,48 @@ where
         }
     });
     ((rmcp_reads, rmcp_writes), written)
+}
+
+/// The invalid-params error for a `tools/call` request whose params are not
+/// `{name: string, arguments?: object}`; `None` for every other message.
+fn malformed_call(message: &serde_json::Value) -> Option<serde_json::Value> {
+    if message["method"] != "tools/call" || message.get("id").is_none() {
+        return None;
+    }
+    let params = &message["params"];
+    let why = if !params.is_object() {
+        "`params` must be an object with `name` and `arguments`"
+    } else if !params["name"].is_string() {
+        "`params.name` must be the tool's name, a string"
+    } else if !(params["arguments"].is_object() || params["arguments"].is_null()) {
+        "`arguments` must be an object of the tool's arguments by name"
+    } else {
+        return None;
+    };
+    Some(json!({"jsonrpc": "2.0", "id": message["id"],
+        "error": {"code": -32602, "message": format!("invalid params of `tools/call`: {why}")}}))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::malformed_call;
+
+    #[test]
+    fn a_tools_call_with_params_of_the_wrong_shape_is_invalid_params() {
+        let call =
+            |params| json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params});
+        let refused = malformed_call(&call(json!({"name": "read_screen", "arguments": [1]})))
+            .expect("refused");
+        assert_eq!(refused["id"], 7);
+        assert_eq!(refused["error"]["code"], -32602);
+        assert!(malformed_call(&call(json!([1]))).is_some());
+        assert!(malformed_call(&call(json!({"name": 3}))).is_some());
+        assert!(malformed_call(&call(json!({"name": "read_screen"}))).is_none());
+        assert!(malformed_call(&call(json!({"name": "x", "arguments": {}}))).is_none());
+        assert!(
+            malformed_call(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})).is_none()
+        );
+    }
 }

@@ -104,6 +104,33 @@ impl Server {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Server {
+    /// rmcp's router, after naming an unknown tool and the tools there are (rmcp says
+    /// only "tool not found"); a JSON-RPC invalid-params error either way.
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: rmcp::service::RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        if !self.tool_router.has_route(&request.name) {
+            let names: Vec<String> = self
+                .tool_router
+                .list_all()
+                .iter()
+                .map(|t| format!("`{}`", t.name))
+                .collect();
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "no tool `{}` here; the tools are {}",
+                    crate::protocol::quoted(&request.name),
+                    names.join(", ")
+                ),
+                None,
+            ));
+        }
+        let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        self.tool_router.call(call).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         let read_only = if self.inner.session.settings().tools.read_only {
             " This surface is read-only: it cannot act on the page."

@@ -40,6 +40,8 @@ pub enum ErrorCode {
     NavigationFailed,
     /// The browser or the tab's renderer is gone.
     BrowserCrashed,
+    /// The page stopped responding: its renderer is held by a script that does not return.
+    PageUnresponsive,
     /// A handoff was not finished in time.
     HandoffTimedOut,
     /// The surface cannot act.
@@ -53,7 +55,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order of DESIGN.md's list.
-    pub const ALL: [ErrorCode; 20] = [
+    pub const ALL: [ErrorCode; 21] = [
         ErrorCode::UnknownAnchor,
         ErrorCode::NotOnScreen,
         ErrorCode::AmbiguousAnchor,
@@ -70,6 +72,7 @@ impl ErrorCode {
         ErrorCode::Timeout,
         ErrorCode::NavigationFailed,
         ErrorCode::BrowserCrashed,
+        ErrorCode::PageUnresponsive,
         ErrorCode::HandoffTimedOut,
         ErrorCode::ReadOnlySurface,
         ErrorCode::InvalidArgument,
@@ -100,6 +103,7 @@ impl ErrorCode {
             ErrorCode::Timeout => "timeout",
             ErrorCode::NavigationFailed => "navigation_failed",
             ErrorCode::BrowserCrashed => "browser_crashed",
+            ErrorCode::PageUnresponsive => "page_unresponsive",
             ErrorCode::HandoffTimedOut => "handoff_timed_out",
             ErrorCode::ReadOnlySurface => "read_only_surface",
             ErrorCode::InvalidArgument => "invalid_argument",
@@ -146,7 +150,9 @@ impl ToolError {
     /// An error with the attribution its code usually carries.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ToolError {
         let attribution = match code {
-            ErrorCode::Timeout | ErrorCode::NavigationFailed => Attribution::App,
+            ErrorCode::Timeout | ErrorCode::NavigationFailed | ErrorCode::PageUnresponsive => {
+                Attribution::App
+            }
             ErrorCode::BrowserCrashed => Attribution::Environment,
             ErrorCode::CaptureFailed => Attribution::Capture,
             ErrorCode::PausedByUser

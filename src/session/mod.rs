@@ -41,7 +41,8 @@ pub struct Session {
     gated: bool,
     app: App,
     _page: Option<ControlPage>,
-    browser: tokio::sync::OnceCell<Chromium>,
+    /// The browser once launched; started again when it went away (killed, crashed).
+    browser: tokio::sync::Mutex<Option<Arc<Chromium>>>,
 }
 
 /// A session whose input is checked (the registry loaded) and that starts nothing yet.
@@ -106,23 +107,53 @@ impl Session {
         &self.cookies
     }
 
-    /// The browser, launched on the first call.
-    pub async fn browser(&self) -> Result<&Chromium, BrowserError> {
-        self.browser
-            .get_or_try_init(|| Chromium::launch(self.settings.launch.clone()))
-            .await
+    /// The browser, launched on the first call, and launched again on a call after it went
+    /// away (its process killed or crashed): a run goes on in a new one, each journey in a
+    /// fresh tab as before.
+    pub async fn browser(&self) -> Result<Arc<Chromium>, BrowserError> {
+        let mut slot = self.browser.lock().await;
+        if let Some(browser) = slot.as_ref().filter(|b| b.is_connected()) {
+            return Ok(Arc::clone(browser));
+        }
+        // Dropped, not closed: there is nobody to ask to close (its drop kills what is
+        // left of the process and forgets it); a tab still held keeps it until dropped.
+        if slot.take().is_some() {
+            eprintln!("the browser went away; starting a new one");
+        }
+        let browser = Arc::new(Chromium::launch(self.settings.launch.clone()).await?);
+        *slot = Some(Arc::clone(&browser));
+        Ok(browser)
     }
 
-    /// The browser, if it was launched.
-    pub fn launched(&self) -> Option<&Chromium> {
-        self.browser.get()
+    /// Drops `browser` from the session when it is still the session's, so the next
+    /// [`Session::browser`] launches a new one.
+    async fn forget(&self, browser: &Arc<Chromium>) {
+        let mut slot = self.browser.lock().await;
+        if slot.as_ref().is_some_and(|b| Arc::ptr_eq(b, browser)) {
+            eprintln!("the browser went away; starting a new one");
+            *slot = None;
+        }
+    }
+
+    /// The browser, if it was launched (and whether or not it is still there).
+    pub fn launched(&self) -> Option<Arc<Chromium>> {
+        self.browser.try_lock().ok().and_then(|b| b.clone())
     }
 
     /// A fresh tab (in a browser context of its own, with the profile's cookies) and its
     /// tools, wired to the session's gates and traced when `open` asks.
     pub async fn open(&self, open: Open) -> Result<Surface, BrowserError> {
-        let browser = self.browser().await?;
-        let tab = browser.new_tab_with_cookies(&self.cookies).await?;
+        let mut browser = self.browser().await?;
+        let tab = match browser.new_tab_with_cookies(&self.cookies).await {
+            // Gone in a way not seen yet (the connection's end still on its way): once more,
+            // in a new browser.
+            Err(BrowserError::Crashed(_)) => {
+                self.forget(&browser).await;
+                browser = self.browser().await?;
+                browser.new_tab_with_cookies(&self.cookies).await?
+            }
+            other => other?,
+        };
         let camera = tab.camera();
         // A traced journey keeps evidence: each step's raw layer carries the text runs and
         // the controls without an anchor, not only the anchored ones.
@@ -181,7 +212,7 @@ impl Session {
 
     /// Closes the browser, if it was started; the app and the control page stop with it.
     pub async fn close(self) {
-        if let Some(browser) = self.browser.into_inner() {
+        if let Some(Ok(browser)) = self.browser.into_inner().map(Arc::try_unwrap) {
             browser.close().await;
         }
     }
@@ -235,7 +266,7 @@ impl SessionBuilder {
             gated: self.gated,
             app,
             _page: page,
-            browser: tokio::sync::OnceCell::new(),
+            browser: tokio::sync::Mutex::new(None),
             settings,
         })
     }

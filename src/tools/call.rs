@@ -126,7 +126,7 @@ impl<T: Tab> Tools<T> {
             },
             // Act through the tab and read back.
             None => {
-                let outcome = work.await;
+                let outcome = self.guarded(&action, work).await;
                 self.finish(verb.tool(), anchor, route_before, outcome, start)
                     .await
             }

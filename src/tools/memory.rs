@@ -28,6 +28,9 @@ pub(super) struct Memory {
     pub(super) region_raw: Mutex<Option<(u64, RawObservation)>>,
     /// The perception audit of the last read, when reads are audited.
     pub(super) last_audit: Mutex<Option<PerceptionAudit>>,
+    /// The page holds its thread (dialogs in a loop, a script that never ends): a call that
+    /// failed reads nothing more, which would only wait out its own bound.
+    pub(super) blocked: AtomicBool,
     /// The collector is installed in every new document of the tab, before its scripts.
     pub(super) early: AtomicBool,
     /// What style sheets of another origin that reads named hold, worked out beside the

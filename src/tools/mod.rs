@@ -16,6 +16,7 @@ mod call;
 mod consent;
 mod describe;
 mod gate;
+mod guard;
 mod memory;
 mod refusal;
 mod result;
@@ -663,8 +664,13 @@ impl<T: Tab> Tools<T> {
                 elapsed_ms: ms_since(start),
             },
             Err((label, error)) => {
-                // A failed call still says what is on screen now, unless the browser is gone.
-                let screen = if error.code == ErrorCode::BrowserCrashed {
+                // A failed call still says what is on screen now, unless the browser is gone
+                // or the page holds its thread.
+                let blocked = self
+                    .memory
+                    .blocked
+                    .load(std::sync::atomic::Ordering::Relaxed);
+                let screen = if error.code == ErrorCode::BrowserCrashed || blocked {
                     None
                 } else {
                     self.read().await.ok()
@@ -713,7 +719,7 @@ impl<T: Tab> Tools<T> {
         }
     }
 
-    fn current_route(&self) -> String {
+    pub(super) fn current_route(&self) -> String {
         self.memory
             .route
             .lock()

@@ -58,6 +58,21 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
+    waymark_with(cwd, args, env, &mut |_| true)
+}
+
+/// [`waymark`], calling `during` with the child's pid while it runs (every 25 ms) until
+/// `during` returns true: a test that acts on the run from outside (kills its browser).
+pub(crate) fn waymark_with<I, S>(
+    cwd: &Path,
+    args: I,
+    env: &[(&str, &OsStr)],
+    during: &mut dyn FnMut(u32) -> bool,
+) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_waymark"));
     cmd.args(args)
         .current_dir(cwd)
@@ -88,9 +103,13 @@ where
     let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
     let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
     let start = Instant::now();
+    let mut acted = false;
     let status = loop {
         if let Some(status) = child.try_wait().expect("poll the waymark binary") {
             break Some(status);
+        }
+        if !acted {
+            acted = during(child.id());
         }
         if start.elapsed() > LIMIT {
             let group = libc::pid_t::try_from(child.id()).expect("a pid fits pid_t");

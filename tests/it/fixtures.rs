@@ -1,5 +1,5 @@
-//! Fixture pages (`tests/fixtures/audit/*.html`, and the accessible-name ones under
-//! `/accname/`), served on 127.0.0.1 by a small static server on the shared runtime (started
+//! Fixture pages (`tests/fixtures/audit/*.html`, the accessible-name ones under
+//! `/accname/`, the hostile ones under `/hostile/`), served on 127.0.0.1 by a small static server on the shared runtime (started
 //! once); the known-answer ones beside the read they must give (`NAME.expected.json`).
 
 use std::path::{Path, PathBuf};
@@ -31,7 +31,8 @@ pub fn base() -> Url {
             let addr = listener.local_addr().expect("the fixture server's address");
             let app = axum::Router::new()
                 .route("/{name}", axum::routing::get(page))
-                .route("/accname/{name}", axum::routing::get(accname_page));
+                .route("/accname/{name}", axum::routing::get(accname_page))
+                .route("/hostile/{name}", axum::routing::get(hostile_page));
             tokio::spawn(async move {
                 let _ = axum::serve(listener, app).await;
             });
@@ -72,13 +73,39 @@ async fn page(UrlPath(name): UrlPath<String>, headers: HeaderMap) -> Response {
 
 /// The accessible-name pages (`tests/fixtures/accname/*.html`), at `/accname/NAME`.
 async fn accname_page(UrlPath(name): UrlPath<String>) -> Response {
+    html_in("accname", &name)
+}
+
+/// The hostile pages (`tests/fixtures/hostile/*.html`: dialogs in a loop, a handler that
+/// never returns…), at `/hostile/NAME`.
+async fn hostile_page(UrlPath(name): UrlPath<String>) -> Response {
+    if let Ok(mut served) = SERVED.lock() {
+        served.push(name.clone());
+    }
+    html_in("hostile", &name)
+}
+
+/// The hostile pages served so far, by name, in order.
+static SERVED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// How often the hostile page `name` was served (a test waits for a run to reach it).
+pub fn served(name: &str) -> usize {
+    SERVED
+        .lock()
+        .map_or(0, |s| s.iter().filter(|n| *n == name).count())
+}
+
+/// The page `name` of `tests/fixtures/FOLDER`, when it is a plain `.html` name.
+fn html_in(folder: &str, name: &str) -> Response {
     let plain = name.ends_with(".html")
         && !name.starts_with('.')
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/accname");
-    match plain.then(|| std::fs::read_to_string(dir.join(&name))) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(folder);
+    match plain.then(|| std::fs::read_to_string(dir.join(name))) {
         Some(Ok(body)) => Html(body).into_response(),
         _ => StatusCode::NOT_FOUND.into_response(),
     }

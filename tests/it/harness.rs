@@ -24,6 +24,8 @@ pub struct Shared {
     /// The session `waymark run` builds: the embedded demo app (served on the shared
     /// runtime), `anchors.yaml` of the package, the one browser.
     pub session: Session,
+    /// The session's browser, held for the tests' tabs.
+    browser: Arc<Chromium>,
 }
 
 impl Shared {
@@ -34,9 +36,7 @@ impl Shared {
 
     /// The one browser; each test opens its own tab in it.
     pub fn browser(&self) -> &Chromium {
-        self.session
-            .launched()
-            .expect("the shared session launched its browser")
+        &self.browser
     }
 
     /// `anchors.yaml` of the package.
@@ -70,15 +70,19 @@ pub fn shared() -> &'static Shared {
         let builder = Session::builder(&settings)
             .unwrap_or_else(|e| panic!("load anchors.yaml from the package root: {e}"));
         // The demo app's server task and the browser's handler task live on this runtime.
-        let session = rt.block_on(async {
+        let (session, browser) = rt.block_on(async {
             let session = builder.start().await.expect("start the demo app");
-            session
+            let browser = session
                 .browser()
                 .await
                 .unwrap_or_else(|e| panic!("launch Chromium: {e}"));
-            session
+            (session, browser)
         });
-        Shared { rt, session }
+        Shared {
+            rt,
+            session,
+            browser,
+        }
     })
 }
 
