@@ -4,6 +4,7 @@
 
 mod engine;
 pub mod mark;
+mod waits;
 
 use std::path::{Path, PathBuf};
 

@@ -609,6 +609,7 @@ mod tests {
             changes: None,
             error,
             elapsed_ms: 3.0,
+            waited_ms: 0.0,
         }
     }
 

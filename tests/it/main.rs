@@ -31,3 +31,4 @@ mod snapshots;
 mod suites;
 mod targets;
 mod trace;
+mod waits;
