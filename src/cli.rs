@@ -88,6 +88,16 @@ pub struct Cli {
     #[arg(long, global = true, env = "WAYMARK_LOAD_TIMEOUT", default_value_t = 15, value_name = "SECS",
           value_parser = clap::value_parser!(u64).range(1..))]
     load_timeout: u64,
+    /// Longest wait of an action (invoke, press, fill) for its target to be present,
+    /// visible, enabled and uncovered, in milliseconds; `0` answers at once.
+    #[arg(
+        long,
+        global = true,
+        env = "WAYMARK_ACTION_TIMEOUT",
+        default_value_t = 5000,
+        value_name = "MS"
+    )]
+    action_timeout: u64,
     /// Deadline of each journey, in seconds.
     #[arg(long, global = true, env = "WAYMARK_JOURNEY_TIMEOUT", default_value_t = 120, value_name = "SECS",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -336,6 +346,7 @@ impl Cli {
                 read_only: self.read_only,
                 handoff_timeout: Duration::from_secs(self.handoff_timeout),
                 load_timeout: Duration::from_secs(self.load_timeout),
+                action_timeout: Duration::from_millis(self.action_timeout),
                 ..ToolOptions::default()
             },
             consent: self.consent,

@@ -98,6 +98,12 @@ pub(crate) struct Prepared {
     /// The first five elements an ambiguous anchor found.
     #[serde(default)]
     pub candidates: Vec<Candidate>,
+    /// How long the page waited for the target, in milliseconds (none: it was there).
+    #[serde(default)]
+    pub waited: Option<f64>,
+    /// The wait ran out: the status is the last one seen.
+    #[serde(default)]
+    pub gave_up: bool,
 }
 
 /// One of the elements an ambiguous anchor found, told apart for a person.

@@ -33,6 +33,7 @@ joined!(
     "08-incremental.js",
     "09-audit.js",
     "10-act.js",
+    "10-wait.js",
     "11-settle.js",
     "12-fill.js",
     "13-ops.js",
@@ -126,8 +127,9 @@ mod tests {
         );
         // As many as the single file held before the split (109), the seven helpers of
         // names as Chromium computes them, and the twenty-three of registry matchers
-        // (and of `waymark suggest`).
-        assert_eq!(names.len(), 139);
+        // (and of `waymark suggest`), and the six of waits (an action's for its target,
+        // `wait_for`'s, `eventually`'s).
+        assert_eq!(names.len(), 145);
         for name in [
             "read",
             "prepare",
@@ -152,6 +154,8 @@ mod tests {
             "elements",
             "facts",
             "handoff",
+            "wait",
+            "change",
         ] {
             assert_eq!(SOURCE.matches(&format!("case '{op}':")).count(), 1, "{op}");
         }

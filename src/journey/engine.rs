@@ -154,6 +154,7 @@ fn journey_engine<T: Tab + 'static>(
     if !tools.options().read_only {
         register_acting(&mut engine, &tools, &blocker, &handle);
     }
+    super::waits::register_waits(&mut engine, &tools, &handle);
     let t = Arc::clone(&tools);
     engine.register_fn(
         "allow",
@@ -447,7 +448,7 @@ fn allowed_set(classes: &rhai::Array) -> Result<AllowedSet, Box<EvalAltResult>> 
     AllowedSet::parse(names).map_err(|e| fail_map(FailureCode::InvalidActionClass, &e.to_string()))
 }
 
-fn fail_map(code: impl Into<FailureCode>, message: &str) -> Box<EvalAltResult> {
+pub(super) fn fail_map(code: impl Into<FailureCode>, message: &str) -> Box<EvalAltResult> {
     let mut map = rhai::Map::new();
     map.insert("code".into(), code.into().as_str().into());
     map.insert("message".into(), message.into());
@@ -470,7 +471,7 @@ fn expect(cond: bool, message: &str) -> Result<(), Box<EvalAltResult>> {
 }
 
 /// Success returns the round-trip map; failure throws its `error` map.
-fn round_trip(rt: RoundTrip) -> Result<Dynamic, Box<EvalAltResult>> {
+pub(super) fn round_trip(rt: RoundTrip) -> Result<Dynamic, Box<EvalAltResult>> {
     if rt.ok {
         to_dynamic(&rt)
     } else {

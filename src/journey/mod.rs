@@ -5,6 +5,7 @@
 mod deadline;
 mod engine;
 pub mod mark;
+mod waits;
 
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::browser::Tab;
 use crate::screen::View;
-use crate::tools::{RoundTrip, Tools};
+use crate::tools::{Condition, RoundTrip, Tools};
 
 /// `navigate`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -72,6 +72,48 @@ pub struct FillArgs {
     pub text: String,
 }
 
+/// `wait_for`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitForArgs {
+    /// Wait until this control is shown (an anchor as `read_screen` lists it, or one the
+    /// registry promises; `claims.open[1042]` for a repeated control).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<String>,
+    /// The key of a repeated control, when it is not written inside `anchor`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Wait until the page shows this text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Wait until the route is this (`/claims`; with its query or fragment when given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
+    /// Wait instead until the anchor (or else the text) is gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gone: Option<bool>,
+    /// With `anchor`: wait until it is enabled (true) or disabled (false) as well.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// How long to wait at most, in milliseconds (default: the action timeout, 5000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+}
+
+impl WaitForArgs {
+    fn condition(&self) -> Condition {
+        Condition {
+            anchor: self.anchor.clone(),
+            key: self.key.clone(),
+            text: self.text.clone(),
+            route: self.route.clone(),
+            gone: self.gone.unwrap_or(false),
+            enabled: self.enabled,
+            timeout: self.timeout_ms.map(std::time::Duration::from_millis),
+        }
+    }
+}
+
 /// `handoff`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -102,6 +144,8 @@ pub enum Call {
     Press(PressArgs),
     /// Set a field's value.
     Fill(FillArgs),
+    /// Wait for a condition, then read the screen.
+    WaitFor(WaitForArgs),
     /// Hand the tab to the person.
     Handoff(HandoffArgs),
     /// End the journey.
@@ -123,6 +167,7 @@ impl Call {
             "invoke" => Call::Invoke(serde_json::from_value(args).map_err(bad)?),
             "press" => Call::Press(serde_json::from_value(args).map_err(bad)?),
             "fill" => Call::Fill(serde_json::from_value(args).map_err(bad)?),
+            "wait_for" => Call::WaitFor(serde_json::from_value(args).map_err(bad)?),
             "handoff" => Call::Handoff(serde_json::from_value(args).map_err(bad)?),
             "finish" => Call::Finish(serde_json::from_value(args).map_err(bad)?),
             other => return Err(format!("`{other}` is not one of waymark's tools")),
@@ -137,6 +182,7 @@ impl Call {
             Call::Invoke(_) => "invoke",
             Call::Press(_) => "press",
             Call::Fill(_) => "fill",
+            Call::WaitFor(_) => "wait_for",
             Call::Handoff(_) => "handoff",
             Call::Finish(_) => "finish",
         }
@@ -154,6 +200,7 @@ impl Call {
                 text: REDACTED.to_string(),
             }),
             Call::Fill(a) => serde_json::to_value(a),
+            Call::WaitFor(a) => serde_json::to_value(a),
             Call::Handoff(a) => serde_json::to_value(a),
             Call::Finish(a) => serde_json::to_value(a),
         };
@@ -192,6 +239,7 @@ impl Call {
             Call::Invoke(a) => tools.invoke(&a.anchor, a.key.as_deref()).await,
             Call::Press(a) => tools.press(&a.anchor, &a.key_name).await,
             Call::Fill(a) => tools.fill(&a.anchor, &a.text).await,
+            Call::WaitFor(a) => tools.wait_for(&a.condition()).await,
             Call::Handoff(a) => tools.handoff(&a.reason).await,
             Call::Finish(_) => return None,
         })

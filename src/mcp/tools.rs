@@ -8,6 +8,7 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, tool, tool_handler, tool_
 
 use super::call::{
     Call, FillArgs, FinishArgs, HandoffArgs, InvokeArgs, NavigateArgs, PressArgs, ReadArgs,
+    WaitForArgs,
 };
 use super::server::Server;
 
@@ -75,6 +76,18 @@ impl Server {
         peer: Peer<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         self.perform(Call::Fill(args), peer).await
+    }
+
+    #[tool(
+        description = "Wait until the page shows what the next step needs, instead of reading again and again: a control (`anchor`, and `enabled`), a text, a route, or with `gone` a control or text that must go (a spinner, a \"Saving…\"). Every part given must hold. Returns the screen once it does, or timeout naming the condition and what the page last showed. Actions already wait for their own control (up to 5 s); use this for anything else.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn wait_for(
+        &self,
+        Parameters(args): Parameters<WaitForArgs>,
+        peer: Peer<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.perform(Call::WaitFor(args), peer).await
     }
 
     #[tool(

@@ -94,7 +94,7 @@ impl<T: Tab> Tools<T> {
         }
         let prepared = self.prepare(act, anchor).await.map_err(|e| (None, e))?;
         let label = prepared.label.clone();
-        self.check(act, anchor, &prepared)
+        self.checked(act, anchor, &prepared)
             .map_err(|e| (label.clone(), e))?;
         let fail = |e: BrowserError| (label.clone(), browser_error(e));
         let watch = self.tab.watch_load().await.map_err(fail)?;
@@ -139,13 +139,13 @@ impl<T: Tab> Tools<T> {
             .await
             .map_err(|e| (None, browser_error(e)))?;
         let json = self
-            .collect_with("fill", &args, true)
+            .collect_with("fill", &args, self.action_bound(), true)
             .await
             .map_err(|e| (None, e))?;
         let filled: Filled = serde_json::from_str(&json).map_err(|e| (None, capture_error(e)))?;
         let prepared = filled.prepared;
         let label = prepared.label.clone();
-        self.check(&act, target, &prepared)
+        self.checked(&act, target, &prepared)
             .map_err(|e| (label.clone(), e))?;
         let expected = filled.expected;
         if filled.typing == Typing::Runner {
@@ -168,7 +168,9 @@ impl<T: Tab> Tools<T> {
         target: &TargetRef,
     ) -> Result<Prepared, ToolError> {
         let args = self.prepare_args(act, target);
-        let json = self.collect("prepare", &args).await?;
+        let json = self
+            .collect_with("prepare", &args, self.action_bound(), false)
+            .await?;
         serde_json::from_str(&json).map_err(capture_error)
     }
 
@@ -192,6 +194,7 @@ impl<T: Tab> Tools<T> {
         // For the first quiet window, armed in the page when the action's input arrives.
         args["quiet_ms"] = json!(self.options.quiet.as_millis() as u64);
         args["max_ms"] = json!(self.options.settle_timeout.as_millis() as u64);
+        self.wait_args(target, &mut args);
         args
     }
 

@@ -123,14 +123,19 @@ impl<T: Tab> Tools<T> {
                 changes: None,
                 error: Some(refusal.clone()),
                 elapsed_ms: ms_since(start),
+                waited_ms: 0.0,
             },
             // Act through the tab and read back.
             None => {
+                if let Ok(mut waited) = self.memory.waited_ms.lock() {
+                    *waited = 0.0;
+                }
                 let outcome = self.guarded(&action, work).await;
                 self.finish(verb.tool(), anchor, route_before, outcome, start)
                     .await
             }
         };
+        rt.waited_ms = self.memory.waited_ms.lock().map(|w| *w).unwrap_or(0.0);
         // A handoff answers only where the page is: nothing of the person's time with it.
         let handed = verb == Verb::Handoff;
         if handed {

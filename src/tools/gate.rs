@@ -30,6 +30,8 @@ pub enum Verb {
     Fill,
     /// `handoff(reason)`.
     Handoff,
+    /// `wait_for(condition)`: a read that waits for its condition.
+    WaitFor,
 }
 
 impl Verb {
@@ -42,6 +44,7 @@ impl Verb {
             Verb::Press => "press",
             Verb::Fill => "fill",
             Verb::Handoff => "handoff",
+            Verb::WaitFor => "wait_for",
         }
     }
 
@@ -57,7 +60,7 @@ impl Verb {
     pub fn class(self) -> ActionClass {
         match self {
             Verb::Navigate => ActionClass::Navigate,
-            Verb::Read => ActionClass::Read,
+            Verb::Read | Verb::WaitFor => ActionClass::Read,
             Verb::Invoke | Verb::Press => ActionClass::Act,
             Verb::Fill => ActionClass::Type,
             Verb::Handoff => ActionClass::Pause,

@@ -121,6 +121,7 @@ impl<T: Tab> Tools<T> {
             changes: None,
             error: Some(error),
             elapsed_ms: 0.0,
+            waited_ms: 0.0,
         }
     }
 }

@@ -20,6 +20,8 @@ pub(super) struct Memory {
     /// The page's frame after the last action's input, in milliseconds (see
     /// [`Tools::last_frame_ms`](super::Tools::last_frame_ms)).
     pub(super) frame_ms: Mutex<Option<f64>>,
+    /// How long the current call waited in the page (for its target or its condition).
+    pub(super) waited_ms: Mutex<f64>,
     /// The last read as evidence, and what the page's next delta applies to.
     pub(super) held: Mutex<Option<HeldRead>>,
     /// Reads concluded so far: a call that changed it made a read of its own.

@@ -23,6 +23,7 @@ mod result;
 mod route;
 mod target;
 pub mod trace;
+mod wait;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -39,6 +40,7 @@ pub use gate::{
 };
 pub use result::RoundTrip;
 pub use target::TargetRef;
+pub use wait::Condition;
 
 use act::Act;
 use call::GateState;
@@ -62,6 +64,9 @@ pub struct ToolOptions {
     pub settle_timeout: Duration,
     /// Longest wait for a document to load.
     pub load_timeout: Duration,
+    /// Longest wait of an action for its target (present, visible, enabled, uncovered);
+    /// zero answers at once.
+    pub action_timeout: Duration,
     /// Bound on any single in-page script.
     pub script_timeout: Duration,
     /// The surface cannot act: acting calls and handoffs are refused with
@@ -88,6 +93,7 @@ impl Default for ToolOptions {
             quiet: Duration::from_millis(15),
             settle_timeout: Duration::from_secs(5),
             load_timeout: Duration::from_secs(15),
+            action_timeout: Duration::from_secs(5),
             script_timeout: Duration::from_secs(15),
             budget: None,
             evidence: false,
@@ -436,17 +442,18 @@ impl<T: Tab> Tools<T> {
     /// Runs collector operation `op` with `args` in the page: by the collector installed in
     /// the document when there is one, else by sending it whole (which installs it).
     async fn collect(&self, op: &str, args: &serde_json::Value) -> Result<String, ToolError> {
-        self.collect_with(op, args, false).await
+        self.collect_with(op, args, self.options.script_timeout, false)
+            .await
     }
 
-    /// [`collect`](Tools::collect), as a user gesture when `gesture`.
+    /// [`collect`](Tools::collect) bounded by `timeout`, as a user gesture when `gesture`.
     async fn collect_with(
         &self,
         op: &str,
         args: &serde_json::Value,
+        timeout: Duration,
         gesture: bool,
     ) -> Result<String, ToolError> {
-        let timeout = self.options.script_timeout;
         match self.collect_as(op, args, timeout, gesture).await {
             // A page caught between documents: one more try once the new one has loaded.
             Err(BrowserError::ContextLost) => {
@@ -662,6 +669,7 @@ impl<T: Tab> Tools<T> {
                 changes,
                 error: None,
                 elapsed_ms: ms_since(start),
+                waited_ms: 0.0,
             },
             Err((label, error)) => {
                 // A failed call still says what is on screen now, unless the browser is gone
@@ -689,6 +697,7 @@ impl<T: Tab> Tools<T> {
                     changes: None,
                     error: Some(error),
                     elapsed_ms: ms_since(start),
+                    waited_ms: 0.0,
                 }
             }
         }

@@ -58,7 +58,7 @@ impl<T: Tab> Tools<T> {
             ("obscured", _) => err(
                 ErrorCode::Obscured,
                 format!(
-                    "{named} is covered by {} at its centre",
+                    "{named} is present but covered by {} at its centre",
                     p.cover.as_deref().unwrap_or("another element")
                 ),
             ),

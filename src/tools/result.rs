@@ -29,4 +29,7 @@ pub struct RoundTrip {
     pub error: Option<ToolError>,
     /// Wall time of the whole call, in milliseconds.
     pub elapsed_ms: f64,
+    /// Of that, how long the call waited in the page for its target (an action) or its
+    /// condition (`wait_for`), in milliseconds; 0 when it was there at once.
+    pub waited_ms: f64,
 }

@@ -111,6 +111,8 @@ pub struct WaitPolicy {
     pub load_timeout_ms: u128,
     /// Bound on any single in-page script.
     pub script_timeout_ms: u128,
+    /// Longest wait of an action for its target.
+    pub action_timeout_ms: u128,
 }
 
 /// How often the tools try an operation again, by cause.
@@ -151,6 +153,7 @@ impl TraceHeader {
                 settle_timeout_ms: options.settle_timeout.as_millis(),
                 load_timeout_ms: options.load_timeout.as_millis(),
                 script_timeout_ms: options.script_timeout.as_millis(),
+                action_timeout_ms: options.action_timeout.as_millis(),
             },
             max_controls: options.max_controls,
             retry_budget: RetryBudget {
@@ -609,6 +612,7 @@ mod tests {
             changes: None,
             error,
             elapsed_ms: 3.0,
+            waited_ms: 0.0,
         }
     }
 
@@ -701,7 +705,7 @@ mod tests {
         assert_eq!(
             h["wait"],
             json!({"quiet_ms": 15, "settle_timeout_ms": 5000, "load_timeout_ms": 15000,
-                   "script_timeout_ms": 15000})
+                   "script_timeout_ms": 15000, "action_timeout_ms": 5000})
         );
         assert_eq!(h["retry_budget"], json!({"context_lost": 1}));
         assert_eq!(h["os"]["name"], std::env::consts::OS);

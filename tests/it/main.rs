@@ -33,3 +33,4 @@ mod snapshots;
 mod suites;
 mod targets;
 mod trace;
+mod waits;

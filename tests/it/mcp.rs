@@ -235,7 +235,8 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
                 "invoke",
                 "navigate",
                 "press",
-                "read_screen"
+                "read_screen",
+                "wait_for"
             ]
         );
         let listed = full.client().list_all_tools().await.unwrap();
@@ -263,7 +264,7 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
         let read_only = Session::start(Person::new(false, false), &args).await;
         let mut names = read_only.tools().await;
         names.sort();
-        assert_eq!(names, ["finish", "navigate", "read_screen"]);
+        assert_eq!(names, ["finish", "navigate", "read_screen", "wait_for"]);
         read_only.stop().await;
     });
 }
@@ -353,6 +354,37 @@ fn a_person_who_says_no_through_the_client_leaves_the_page_untouched() {
             control(ok(&read), "widgets.counter")["label"],
             "Clicked 0 times"
         );
+        s.stop().await;
+    });
+}
+
+#[test]
+fn wait_for_answers_with_the_screen_asks_nobody_and_times_out_naming_the_condition() {
+    run(async {
+        // A person who would refuse everything: a wait is a read, never a question.
+        let s = Session::start(Person::new(true, false), &[]).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        let there = s
+            .call(
+                "wait_for",
+                json!({"anchor": "widgets.counter", "enabled": true}),
+            )
+            .await;
+        assert_eq!(ok(&there)["tool"], "wait_for");
+        let never = s
+            .call(
+                "wait_for",
+                json!({"text": "no such words", "timeout_ms": 200}),
+            )
+            .await;
+        let value = failed(&never, "timeout");
+        assert!(
+            value["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("text \"no such words\"")),
+            "{value}"
+        );
+        assert!(s.asked().is_empty(), "{:?}", s.asked());
         s.stop().await;
     });
 }

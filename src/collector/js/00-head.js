@@ -11,15 +11,21 @@
 //                                                 one region only; with `evidence` (caps), text
 //                                                 runs and unanchored controls too; with `whole`,
 //                                                 gathered as a first read is (nothing reused)
-//   prepare {anchor, key | node | point, mode, quiet_ms, max_ms}
+//   prepare {anchor, key | node | point, mode, quiet_ms, max_ms, wait_ms, wait_missing}
 //                                              -> resolve + actionability checks (+ focus for
 //                                                 fill/press, + hit point for invoke), and the
 //                                                 first quiet window armed for the action's
-//                                                 input (see settle)
+//                                                 input (see settle); waits up to wait_ms for
+//                                                 a target not yet there, visible, enabled
+//                                                 or uncovered (see prepareWaiting)
 //   settle  {quiet_ms, max_ms, max, since, evidence}
 //                                              -> wait until the DOM is quiet or a navigation
 //                                                 started; read in the same trip; with the
 //                                                 page's frame after the input (see timeFrame)
+//   wait    {condition, wait_ms}               -> {holds, waited_ms, seen} once the condition
+//                                                 holds, or when wait_ms ran out (see waitFor)
+//   change  {quiet_ms, wait_ms}                -> "changed" after the page's next change and a
+//                                                 quiet window, or "timeout" (see nextChange)
 //   early   {}                                 -> in a new document, before its scripts: watch
 //                                                 the value setters, the listeners and the
 //                                                 animation frames (see watchSetters,

@@ -71,6 +71,8 @@
       W.pinned = null;
       W.mutations++;
       W.matchStale = true;
+      // An action waiting for its target tries again (see prepareWaiting).
+      if (W.wakers) W.wakers.forEach(function (wake) { wake(); });
       // Past LOG_MOST records the log is dropped: the next read gathers everything again,
       // and the roots are found again until then (see collectRoots).
       if (W.log && W.log.length + records.length > LOG_MOST) W.log = null;

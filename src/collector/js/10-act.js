@@ -3,6 +3,7 @@
   function describe(el) {
     var s = el.tagName.toLowerCase();
     if (el.id) s += '#' + el.id;
+    if (el.classList && el.classList.length) s += '.' + Array.prototype.slice.call(el.classList, 0, 2).join('.');
     var a = el.getAttribute && el.getAttribute('data-anchor');
     if (a) s += '[data-anchor=' + a + ']';
     var n = norm(el.textContent).slice(0, 40);

@@ -12,8 +12,14 @@
   switch (op) {
     case 'read':
       return read(args.max, args.since, args.region, args.evidence, args.whole === true);
-    case 'prepare':
-      return stringify(prepare(args));
+    case 'prepare': {
+      var prepared = prepareWaiting(args);
+      return isPromise(prepared) ? prepared.then(stringify) : stringify(prepared);
+    }
+    case 'wait':
+      return waitFor(args.condition, args.wait_ms);
+    case 'change':
+      return nextChange(args.quiet_ms, args.wait_ms);
     case 'elements':
       return elementsOf(args.ids);
     case 'describe':
@@ -58,45 +64,48 @@
       // found, the value the field must end with, and who types it: `done` (typed here),
       // `runner` (left to CDP's Input.insertText) or `none` (prepare set the value, or
       // there is nothing to type).
-      var info = prepare(args);
-      var ex = args.expected, kind = info.kind;
-      var text = kind === 'multiline' ? ex.multiline : kind === 'contenteditable' ? ex.words
-        : kind === 'select' ? (info.chosen || '') : ex.line;
-      var answer = function (typing) {
-        // The value is in (typed here, or set by prepare): the field's change, and the
-        // first quiet window armed in this task (see settle), with its baseline taken
-        // after the mutation observers the input and change woke.
-        var el = W.target;
-        if (typing !== 'runner' && info.status === 'ok' && el && el.isConnected) {
-          // prepare set the value itself: its answer is timed from here.
-          if (typing === 'none') timeFrame();
-          el.dispatchEvent(new Event('change', { bubbles: true }));
-          var w = W.armed = quietWatch(args.quiet_ms, args.max_ms, W.acted);
-          w.changed = true;
-          Promise.resolve().then(w.remark);
-        }
-        return stringify({ prepared: info, expected: text, typing: typing });
+      var typeIn = function (info) {
+        var ex = args.expected, kind = info.kind;
+        var text = kind === 'multiline' ? ex.multiline : kind === 'contenteditable' ? ex.words
+          : kind === 'select' ? (info.chosen || '') : ex.line;
+        var answer = function (typing) {
+          // The value is in (typed here, or set by prepare): the field's change, and the
+          // first quiet window armed in this task (see settle), with its baseline taken
+          // after the mutation observers the input and change woke.
+          var el = W.target;
+          if (typing !== 'runner' && info.status === 'ok' && el && el.isConnected) {
+            // prepare set the value itself: its answer is timed from here.
+            if (typing === 'none') timeFrame();
+            el.dispatchEvent(new Event('change', { bubbles: true }));
+            var w = W.armed = quietWatch(args.quiet_ms, args.max_ms, W.acted);
+            w.changed = true;
+            Promise.resolve().then(w.remark);
+          }
+          return stringify({ prepared: info, expected: text, typing: typing });
+        };
+        if (info.status !== 'ok' || !TYPED[kind] || text === '') return answer('none');
+        // After the microtasks prepare's focus and selection queued (the page's mutation
+        // observers, say), as a separate insertText would come after them; still one task,
+        // so no navigation falls between the check and the typing.
+        return Promise.resolve().then(function () {
+          var el = W.target;
+          // The editing command CDP's Input.insertText runs: the same trusted `input`, the
+          // same undo step, the same selection after. A page that could tell the two apart
+          // (see watchListeners: an editor, a mask that refuses keys, a field reformatted on
+          // focus), and a document that cannot run the command, leave the typing to the runner.
+          var typed = false;
+          if (el && el.isConnected && canType(el)) {
+            timeFrame();
+            typed = el.ownerDocument.execCommand('insertText', false, text);
+          }
+          // The runner types: the frame is timed again from the first trusted `input` it
+          // causes (see hearInput).
+          if (!typed && el && el.isConnected) hearInput(el.ownerDocument, [], 'input');
+          return answer(typed ? 'done' : 'runner');
+        });
       };
-      if (info.status !== 'ok' || !TYPED[kind] || text === '') return answer('none');
-      // After the microtasks prepare's focus and selection queued (the page's mutation
-      // observers, say), as a separate insertText would come after them; still one task,
-      // so no navigation falls between the check and the typing.
-      return Promise.resolve().then(function () {
-        var el = W.target;
-        // The editing command CDP's Input.insertText runs: the same trusted `input`, the
-        // same undo step, the same selection after. A page that could tell the two apart
-        // (see watchListeners: an editor, a mask that refuses keys, a field reformatted on
-        // focus), and a document that cannot run the command, leave the typing to the runner.
-        var typed = false;
-        if (el && el.isConnected && canType(el)) {
-          timeFrame();
-          typed = el.ownerDocument.execCommand('insertText', false, text);
-        }
-        // The runner types: the frame is timed again from the first trusted `input` it
-        // causes (see hearInput).
-        if (!typed && el && el.isConnected) hearInput(el.ownerDocument, [], 'input');
-        return answer(typed ? 'done' : 'runner');
-      });
+      var found = prepareWaiting(args);
+      return isPromise(found) ? found.then(typeIn) : typeIn(found);
     }
     default:
       throw new Error('waymark collector: unknown operation ' + op);

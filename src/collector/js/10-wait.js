@@ -1,0 +1,178 @@
+// An action's target waited for: prepared again after each change of the page, up to a bound.
+
+  // What a target may grow out of while the page works: not there yet (a list still
+  // fetching), hidden, disabled, covered (a backdrop fading out). Anything else (several
+  // matches, a field that takes no text, a node a read named that is gone) no wait cures.
+  var CURABLE = { not_found: 1, hidden: 1, disabled: 1, obscured: 1 };
+
+  // Changes no mutation shows (an animation, a transition, a scroll) are looked at this often.
+  var WAIT_POLL_MS = 100;
+
+  // Whether prepare's answer `info` for `a` is worth waiting out: a curable status, a
+  // missing anchor only when the runner says waiting could find it (`wait_missing`: one the
+  // registry knows, or any with no registry), and never a point (it names a place on the
+  // read the caller took, not a control).
+  function waitable(a, info) {
+    if (!(a.wait_ms > 0) || !CURABLE[info.status] || a.point) return false;
+    return info.status !== 'not_found' || a.wait_missing === true || info.unkeyed > 0;
+  }
+
+  // prepare(a), and while its answer is worth waiting out (see waitable), prepare again
+  // after each batch of the page's mutations (its own MutationObserver, see W.wakers) and
+  // every WAIT_POLL_MS for what changes with none, until `a.wait_ms` have passed. A target
+  // already there answers at once, with no promise and no cost. A waited answer carries
+  // `waited` (ms), and `gave_up` with the last status seen when time ran out.
+  function prepareWaiting(a) {
+    var info = prepare(a);
+    if (!waitable(a, info)) return info;
+    var start = performance.now();
+    collectRoots();
+    return new Promise(function (resolve) {
+      var done = false, queued = false, poll = null, timer = null;
+      var finish = function (last, gaveUp) {
+        if (done) return;
+        done = true;
+        W.wakers.delete(wake);
+        clearTimeout(poll);
+        clearTimeout(timer);
+        last.waited = Math.round((performance.now() - start) * 10) / 10;
+        if (gaveUp) last.gave_up = true;
+        resolve(last);
+      };
+      var retry = function () {
+        queued = false;
+        if (done) return;
+        var next = prepare(a);
+        if (!waitable(a, next)) return finish(next, false);
+        clearTimeout(poll);
+        poll = setTimeout(wake, WAIT_POLL_MS);
+      };
+      // Coalesced: one try per task however many batches woke it.
+      var wake = function () {
+        if (queued || done) return;
+        queued = true;
+        soon(retry);
+      };
+      if (!W.wakers) W.wakers = new Set();
+      W.wakers.add(wake);
+      poll = setTimeout(wake, WAIT_POLL_MS);
+      timer = setTimeout(function () {
+        var last = prepare(a);
+        finish(last, waitable(a, last));
+      }, a.wait_ms);
+    });
+  }
+
+  // Whether `v` is a promise (a waited answer) rather than the answer itself.
+  function isPromise(v) {
+    return !!v && typeof v.then === 'function';
+  }
+
+  // Whether condition `c` ({anchor, key, text, route, gone, enabled}) holds now, and what
+  // was seen, in words (for the message of a wait that ran out). An anchor holds when one
+  // of its elements is visible (and enabled, or disabled, when `enabled` says); text when
+  // the page's text has it; a route when the address's path is it (with its query and
+  // fragment, when the route names them). `gone` asks for the anchor, or the text, to be
+  // absent instead.
+  function conditionHolds(c) {
+    var ok = true, seen = [];
+    if (c.anchor) {
+      var named = '`' + c.anchor + (c.key !== null && c.key !== undefined ? '[' + c.key + ']' : '') + '`';
+      var found = findAll(c.anchor, c.key), shown = null;
+      for (var i = 0; i < found.length && !shown; i++) {
+        var el = found[i].el, r = el.getBoundingClientRect();
+        if (visibleOf(el, r.width, r.height)) shown = el;
+      }
+      var off = shown ? disabledOf(shown) : false;
+      if (c.gone) ok = !shown;
+      else ok = !!shown && (c.enabled === null || c.enabled === undefined || c.enabled === !off);
+      seen.push(named + (found.length === 0 ? ' absent' : !shown ? ' present but hidden'
+        : off ? ' disabled' : ' shown and enabled'));
+    }
+    if (c.text !== null && c.text !== undefined) {
+      var has = norm(document.body ? document.body.innerText : '').indexOf(norm(c.text)) >= 0;
+      ok = ok && (c.gone && !c.anchor ? !has : has);
+      seen.push('text "' + norm(c.text) + '" ' + (has ? 'on the page' : 'not on the page'));
+    }
+    if (c.route !== null && c.route !== undefined) {
+      var at = location.pathname + (/[?#]/.test(c.route) ? location.search : '') + (c.route.indexOf('#') >= 0 ? location.hash : '');
+      ok = ok && at === c.route;
+      seen.push('route ' + location.pathname + location.search + location.hash);
+    }
+    return { ok: ok, seen: seen.join(', ') };
+  }
+
+  // Resolves with {holds, waited_ms, seen} once condition `c` holds (see conditionHolds), tried
+  // again after each batch of the page's mutations and every WAIT_POLL_MS (a route pushed
+  // with no change to the DOM), or with holds false after `ms`.
+  function waitFor(c, ms) {
+    collectRoots();
+    var start = performance.now();
+    var answer = function (h) {
+      return stringify({ holds: h.ok, waited_ms: Math.round((performance.now() - start) * 10) / 10, seen: h.seen });
+    };
+    var first = conditionHolds(c);
+    if (first.ok || !(ms > 0)) return answer(first);
+    return new Promise(function (resolve) {
+      var done = false, queued = false, poll = null, timer = null;
+      var finish = function (h) {
+        if (done) return;
+        done = true;
+        W.wakers.delete(wake);
+        clearTimeout(poll);
+        clearTimeout(timer);
+        resolve(answer(h));
+      };
+      var retry = function () {
+        queued = false;
+        if (done) return;
+        var h = conditionHolds(c);
+        if (h.ok) return finish(h);
+        clearTimeout(poll);
+        poll = setTimeout(wake, WAIT_POLL_MS);
+      };
+      var wake = function () {
+        if (queued || done) return;
+        queued = true;
+        soon(retry);
+      };
+      if (!W.wakers) W.wakers = new Set();
+      W.wakers.add(wake);
+      poll = setTimeout(wake, WAIT_POLL_MS);
+      timer = setTimeout(function () { finish(conditionHolds(c)); }, ms);
+    });
+  }
+
+  // Resolves with "changed" once the page has changed (a batch of mutations, a value
+  // typed, an address pushed) and then been quiet for `quiet` ms, or with "timeout" after
+  // `ms`: what `eventually` waits for between two tries of its closure.
+  function nextChange(quiet, ms) {
+    collectRoots();
+    var mark = W.mutations, href = location.href, start = performance.now();
+    return new Promise(function (resolve) {
+      var done = false, poll = null;
+      var finish = function (why) {
+        if (done) return;
+        done = true;
+        W.wakers.delete(wake);
+        clearTimeout(poll);
+        resolve(why);
+      };
+      var wake = function () {
+        if (done) return;
+        if (performance.now() - start >= ms) return finish('timeout');
+        if (W.mutations === mark && location.href === href) {
+          clearTimeout(poll);
+          poll = setTimeout(wake, WAIT_POLL_MS);
+          return;
+        }
+        // Changed: resolve once it has been quiet a whole window (or the time is up).
+        var left = ms - (performance.now() - start);
+        quietWatch(quiet, Math.max(0, left), performance.now()).done.then(function () { finish('changed'); });
+      };
+      if (!W.wakers) W.wakers = new Set();
+      W.wakers.add(wake);
+      poll = setTimeout(wake, WAIT_POLL_MS);
+      setTimeout(function () { finish('timeout'); }, ms);
+    });
+  }

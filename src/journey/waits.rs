@@ -1,0 +1,206 @@
+//! The journey API's waits: `wait_for(anchor)` and `wait_for(#{…})`, a read that waits in
+//! the page for its condition; `eventually(|| { … }[, #{timeout_ms}])`, the web-first
+//! assertion, which runs its closure again after each change of the page until it passes.
+//! Neither ever sleeps a fixed time: the page says when it changed.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rhai::{Dynamic, Engine, EvalAltResult, FnPtr, NativeCallContext, Position};
+use tokio::runtime::Handle;
+
+use super::engine::{fail_map, round_trip};
+use crate::browser::Tab;
+use crate::tools::{Condition, ErrorCode, Tools};
+
+/// Registers `wait_for` and `eventually` over `tools`.
+pub(super) fn register_waits<T: Tab + 'static>(
+    engine: &mut Engine,
+    tools: &Arc<Tools<T>>,
+    handle: &Handle,
+) {
+    let (t, h) = (Arc::clone(tools), handle.clone());
+    engine.register_fn("wait_for", move |anchor: &str| {
+        let condition = Condition {
+            anchor: Some(anchor.to_string()),
+            ..Condition::default()
+        };
+        round_trip(h.block_on(t.wait_for(&condition)))
+    });
+    let (t, h) = (Arc::clone(tools), handle.clone());
+    engine.register_fn("wait_for", move |map: rhai::Map| {
+        let condition = condition_of(&map)?;
+        round_trip(h.block_on(t.wait_for(&condition)))
+    });
+    let (t, h) = (Arc::clone(tools), handle.clone());
+    engine.register_fn(
+        "eventually",
+        move |cx: NativeCallContext, f: FnPtr| -> Result<Dynamic, Box<EvalAltResult>> {
+            let within = t.options().action_timeout;
+            eventually(&cx, &f, within, &t, &h)
+        },
+    );
+    let (t, h) = (Arc::clone(tools), handle.clone());
+    engine.register_fn(
+        "eventually",
+        move |cx: NativeCallContext,
+              f: FnPtr,
+              options: rhai::Map|
+              -> Result<Dynamic, Box<EvalAltResult>> {
+            let mut within = t.options().action_timeout;
+            for (key, value) in &options {
+                match key.as_str() {
+                    "timeout_ms" => within = millis("timeout_ms", value)?,
+                    other => {
+                        return Err(fail_map(
+                            ErrorCode::InvalidArgument,
+                            &format!(
+                                "`{other}` is not an option of `eventually` (use `timeout_ms`)"
+                            ),
+                        ));
+                    }
+                }
+            }
+            eventually(&cx, &f, within, &t, &h)
+        },
+    );
+}
+
+/// Runs `f` until it returns without throwing, waiting between tries for the page's next
+/// change (see [`Tools::wait_change`]), for at most `within`; then throws `f`'s last error,
+/// its message saying how long it was tried. Errors that are not thrown values (the
+/// journey's deadline, its operation limit) stop at once.
+fn eventually<T: Tab>(
+    cx: &NativeCallContext,
+    f: &FnPtr,
+    within: Duration,
+    tools: &Tools<T>,
+    handle: &Handle,
+) -> Result<Dynamic, Box<EvalAltResult>> {
+    let start = Instant::now();
+    let mut tries = 0u32;
+    loop {
+        tries += 1;
+        let err = match f.call_within_context::<Dynamic>(cx, ()) {
+            Ok(value) => return Ok(value),
+            Err(e) => e,
+        };
+        let thrown = match thrown_value(&err) {
+            Some(value) => value.clone(),
+            None => return Err(err),
+        };
+        let left = within.saturating_sub(start.elapsed());
+        let changed = !left.is_zero()
+            && handle
+                .block_on(tools.wait_change(left))
+                .map_err(|e| fail_map(e.code, &e.message))?;
+        if !changed {
+            return Err(gave_up(thrown, tries, within));
+        }
+    }
+}
+
+/// The value a script threw, under the wrapping of the closure's call.
+fn thrown_value(err: &EvalAltResult) -> Option<&Dynamic> {
+    match err {
+        EvalAltResult::ErrorRuntime(value, _) => Some(value),
+        EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => thrown_value(inner),
+        _ => None,
+    }
+}
+
+/// The closure's last error, its message saying for how long and how often it was tried.
+fn gave_up(thrown: Dynamic, tries: u32, within: Duration) -> Box<EvalAltResult> {
+    let suffix = format!(
+        " (`eventually` tried {tries} time(s) in {} ms)",
+        within.as_millis()
+    );
+    let shown = thrown.to_string();
+    let value = match thrown.try_cast::<rhai::Map>() {
+        Some(mut map) => {
+            let message = map
+                .get("message")
+                .map(|m| m.to_string())
+                .unwrap_or_default();
+            map.insert("message".into(), format!("{message}{suffix}").into());
+            Dynamic::from(map)
+        }
+        None => Dynamic::from(format!("{shown}{suffix}")),
+    };
+    EvalAltResult::ErrorRuntime(value, Position::NONE).into()
+}
+
+/// `wait_for(#{anchor, key, text, route, gone, enabled, timeout_ms})`.
+fn condition_of(map: &rhai::Map) -> Result<Condition, Box<EvalAltResult>> {
+    let mut c = Condition::default();
+    let text = |key: &str, v: &Dynamic| -> Result<String, Box<EvalAltResult>> {
+        v.clone().into_string().map_err(|_| {
+            fail_map(
+                ErrorCode::InvalidArgument,
+                &format!("`{key}` takes a string, not `{v}`"),
+            )
+        })
+    };
+    let flag = |key: &str, v: &Dynamic| -> Result<bool, Box<EvalAltResult>> {
+        v.as_bool().map_err(|_| {
+            fail_map(
+                ErrorCode::InvalidArgument,
+                &format!("`{key}` takes true or false, not `{v}`"),
+            )
+        })
+    };
+    for (key, value) in map {
+        match key.as_str() {
+            "anchor" => c.anchor = Some(text("anchor", value)?),
+            "key" => c.key = Some(value.to_string()),
+            "text" => c.text = Some(text("text", value)?),
+            "route" => c.route = Some(text("route", value)?),
+            "gone" => c.gone = flag("gone", value)?,
+            "enabled" => c.enabled = Some(flag("enabled", value)?),
+            "timeout_ms" => c.timeout = Some(millis("timeout_ms", value)?),
+            other => {
+                return Err(fail_map(
+                    ErrorCode::InvalidArgument,
+                    &format!(
+                        "`{other}` is not a condition of `wait_for` (use `anchor`, `key`, `text`, `route`, `gone`, `enabled`, `timeout_ms`)"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(c)
+}
+
+fn millis(key: &str, value: &Dynamic) -> Result<Duration, Box<EvalAltResult>> {
+    value
+        .as_int()
+        .ok()
+        .and_then(|n| u64::try_from(n).ok())
+        .map(Duration::from_millis)
+        .ok_or_else(|| {
+            fail_map(
+                ErrorCode::InvalidArgument,
+                &format!("`{key}` takes a number of milliseconds, not `{value}`"),
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_condition_map_names_every_part_and_refuses_others() {
+        let mut map = rhai::Map::new();
+        map.insert("anchor".into(), "claims.open".into());
+        map.insert("key".into(), Dynamic::from(1042_i64));
+        map.insert("gone".into(), true.into());
+        map.insert("timeout_ms".into(), Dynamic::from(250_i64));
+        let c = condition_of(&map).unwrap();
+        assert_eq!(c.key.as_deref(), Some("1042"));
+        assert_eq!(c.timeout, Some(Duration::from_millis(250)));
+        assert_eq!(c.to_string(), "`claims.open[1042]` gone");
+        map.insert("colour".into(), "red".into());
+        assert!(condition_of(&map).is_err());
+    }
+}
