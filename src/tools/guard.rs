@@ -34,7 +34,8 @@ const PROBE: Duration = Duration::from_secs(1);
 impl<T: Tab> Tools<T> {
     /// Runs `work` (an action that passed the gates) unless the page keeps opening dialogs
     /// meanwhile: [`DIALOG_LOOP`] of them, or more than one by the load timeout, end the call
-    /// with a `timeout` (attributed to the app). A call that timed out, or any call on a tab
+    /// with a `timeout` (attributed to the app). A call whose command or script timed out
+    /// (not a load, whose timeouts are the app's), or any call on a tab
     /// marked blocked, asks the page a trivial script first: one it cannot answer is
     /// `page_unresponsive`. A handoff is not watched: it waits on a person, not the page.
     pub(super) async fn guarded(
@@ -65,7 +66,12 @@ impl<T: Tab> Tools<T> {
         };
         tokio::select! {
             outcome = work => match outcome {
-                Err((label, e)) if e.code == ErrorCode::Timeout && !self.page_responds().await => {
+                // A command or a script of ours that timed out (the environment's timeouts),
+                // not a load: while a navigation is pending Chromium holds scripts anyway.
+                Err((label, e)) if e.code == ErrorCode::Timeout
+                    && e.attribution == Attribution::Environment
+                    && !self.page_responds().await =>
+                {
                     self.memory.blocked.store(true, Ordering::Relaxed);
                     Err((label, unresponsive(action, "stopped responding")))
                 }
