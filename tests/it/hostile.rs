@@ -188,7 +188,9 @@ fn a_hung_renderer_ends_its_journey_at_the_deadline_and_the_next_one_passes() {
 }
 
 /// A run of three journeys whose first is running when the test kills the browser (the
-/// first loops on reads until it is killed, or 600 reads when it is not).
+/// first loops on reads until it is killed, or 600 reads when it is not). The tests run
+/// one job at a time (`--jobs 1`): with two, the second journey runs in the killed
+/// browser too, and fails as the environment's fault with it.
 fn killed_run(flags: &[&str]) -> (Run, serde_json::Value, Duration) {
     let waiting = "navigate(\"/hostile/kill-me.html\");\nfor i in 0..600 { read_screen(); }\n";
     let calm = "navigate(\"/hostile/calm.html\");\nlet rt = invoke(\"calm.count\");\nexpect(rt.ok, \"pressed\");\n";
@@ -223,7 +225,7 @@ fn killed_run(flags: &[&str]) -> (Run, serde_json::Value, Duration) {
 /// the environment's fault and is retried (and passes), and the others pass.
 #[test]
 fn a_browser_killed_mid_run_is_replaced_and_the_remaining_journeys_pass() {
-    let (run, report, took) = killed_run(&["--retries", "1"]);
+    let (run, report, took) = killed_run(&["--jobs", "1", "--retries", "1"]);
     run.exits(0).says("starting a new one");
     let journeys = statuses(&report);
     assert_eq!(journeys[0].1, "flaky", "{journeys:?}\n{}", run.all());
@@ -249,7 +251,7 @@ fn a_browser_killed_mid_run_is_replaced_and_the_remaining_journeys_pass() {
 /// fault, exit 1) and the remaining journeys still run in a new browser and pass.
 #[test]
 fn without_retries_the_journey_a_killed_browser_ran_fails_and_the_rest_pass() {
-    let (run, report, _) = killed_run(&[]);
+    let (run, report, _) = killed_run(&["--jobs", "1"]);
     run.exits(1).says("starting a new one");
     let journeys = statuses(&report);
     assert_eq!(journeys[0].1, "failed", "{journeys:?}\n{}", run.all());

@@ -71,7 +71,9 @@ fn the_shipped_journeys_pass_on_the_redesign_but_the_one_marked_to_fail_there() 
     run.exits(0)
         .says("⊘ read_only_review")
         .says("expected failure on the `redesign` layout: the redesign drops \"Back to claims\" (claim.back)")
-        .says("not_on_screen: `claim.back` is not on /claims/1044")
+        // It waited for the control first, as every action does, and says so.
+        .says("not_on_screen: after waiting ")
+        .says("`claim.back` is not on /claims/1044")
         .says("✓ return_reason")
         .says("✓ error_codes")
         .says("7 passed, 0 failed, 1 expected to fail");

@@ -172,7 +172,10 @@
       };
       if (!W.wakers) W.wakers = new Set();
       W.wakers.add(wake);
-      poll = setTimeout(wake, WAIT_POLL_MS);
       setTimeout(function () { finish('timeout'); }, ms);
+      // A mutation since the last read (the closure's own, say) is a change the closure has
+      // not seen yet: the page's last change may have come just after it read.
+      if (W.dirty) mark = -1;
+      wake();
     });
   }
