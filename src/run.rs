@@ -98,8 +98,9 @@ pub enum Heard<'a> {
 }
 
 /// Runs `journeys` `jobs` at a time (each in a context and tab of its own, its attempts
-/// under `retries`), and hands each result to `finished` with its index, in the journeys'
-/// order whatever ends first: lines, reports and history never depend on timing.
+/// under `retries`), a new one starting as soon as any ends, and hands each result to
+/// `finished` with its index, in the journeys' order whatever ends first: lines, reports
+/// and history never depend on timing.
 #[allow(clippy::too_many_arguments)]
 pub async fn run_many(
     session: &Session,
@@ -123,9 +124,17 @@ pub async fn run_many(
             .await;
             (i, journey)
         })
-        .buffered(jobs.max(1));
+        // Unordered, so a long journey does not hold a slot others could use (a finished
+        // journey waiting for its turn to be told would); told in order below.
+        .buffer_unordered(jobs.max(1));
+    let mut ready = std::collections::BTreeMap::new();
+    let mut next = 0;
     while let Some((i, journey)) = running.next().await {
-        finished(i, journey);
+        ready.insert(i, journey);
+        while let Some(journey) = ready.remove(&next) {
+            finished(next, journey);
+            next += 1;
+        }
     }
 }
 
