@@ -10,7 +10,10 @@
     var M = { v: m.v, tid: m.tid, list: m.list, roles: {}, label: group(), placeholder: group(),
       text: group(), testId: new Map(), css: [], topo: [], sel: '', anyText: false };
     var sels = [];
+    // Each anchor's entry, for an action's lookup (a 10,000-entry list is not scanned).
+    M.entry = new Map();
     m.list.forEach(function (e, i) {
+      M.entry.set(e.a, e);
       var t = e.k === 'role' ? e.name : e.t;
       if (t) {
         if (t.re !== undefined) {
@@ -415,7 +418,7 @@
     if (key === null || key === undefined) return list.map(function (m) { return { el: m.el }; });
     var exact = list.filter(function (m) { return m.k === key; });
     if (exact.length) return exact.map(function (m) { return { el: m.el }; });
-    var e = W.M.list.find(function (x) { return x.a === anchor; });
+    var e = W.M.entry.get(anchor);
     if (!e || e.key !== 'text') return [];
     return list.filter(function (m) { return m.k && m.k.indexOf(key) >= 0; })
       .map(function (m) { return { el: m.el }; });

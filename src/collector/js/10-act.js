@@ -201,9 +201,9 @@
     }
     var found = findAll(a.anchor, a.key);
     if (found.length === 0) {
-      var others = a.key !== null && a.key !== undefined ? findAll(a.anchor, null).length : 0;
-      var info = { status: 'not_found', count: 0, unkeyed: others };
-      if (others) info.keys = findAll(a.anchor, null).slice(0, 6).map(function (f) { return keyOf(f.el); });
+      var others = a.key !== null && a.key !== undefined ? findAll(a.anchor, null) : [];
+      var info = { status: 'not_found', count: 0, unkeyed: others.length };
+      if (others.length) info.keys = others.slice(0, 6).map(function (f) { return keyOf(f.el); });
       var mo = W.matchOf;
       if (mo && mo.failed.length) info.why = mo.failed.join('; ');
       return { info: info };

@@ -27,23 +27,35 @@
     if (!waitable(a, info)) return info;
     var start = performance.now();
     collectRoots();
+    return waitUntil(function () {
+      var next = prepare(a);
+      return { done: !waitable(a, next), value: next };
+    }, a.wait_ms).then(function (r) {
+      r.value.waited = Math.round((performance.now() - start) * 10) / 10;
+      if (r.timedOut && waitable(a, r.value)) r.value.gave_up = true;
+      return r.value;
+    });
+  }
+
+  // Resolves with {value, timedOut} once `check()` answers {done: true, value}, tried again
+  // after each batch of the page's mutations (its own MutationObserver, see W.wakers) and
+  // every WAIT_POLL_MS for what changes with none; after `ms`, with the last check's value.
+  function waitUntil(check, ms) {
     return new Promise(function (resolve) {
       var done = false, queued = false, poll = null, timer = null;
-      var finish = function (last, gaveUp) {
+      var finish = function (value, timedOut) {
         if (done) return;
         done = true;
         W.wakers.delete(wake);
         clearTimeout(poll);
         clearTimeout(timer);
-        last.waited = Math.round((performance.now() - start) * 10) / 10;
-        if (gaveUp) last.gave_up = true;
-        resolve(last);
+        resolve({ value: value, timedOut: timedOut });
       };
       var retry = function () {
         queued = false;
         if (done) return;
-        var next = prepare(a);
-        if (!waitable(a, next)) return finish(next, false);
+        var r = check();
+        if (r.done) return finish(r.value, false);
         clearTimeout(poll);
         poll = setTimeout(wake, WAIT_POLL_MS);
       };
@@ -56,10 +68,7 @@
       if (!W.wakers) W.wakers = new Set();
       W.wakers.add(wake);
       poll = setTimeout(wake, WAIT_POLL_MS);
-      timer = setTimeout(function () {
-        var last = prepare(a);
-        finish(last, waitable(a, last));
-      }, a.wait_ms);
+      timer = setTimeout(function () { finish(check().value, true); }, ms);
     });
   }
 
@@ -113,34 +122,10 @@
     };
     var first = conditionHolds(c);
     if (first.ok || !(ms > 0)) return answer(first);
-    return new Promise(function (resolve) {
-      var done = false, queued = false, poll = null, timer = null;
-      var finish = function (h) {
-        if (done) return;
-        done = true;
-        W.wakers.delete(wake);
-        clearTimeout(poll);
-        clearTimeout(timer);
-        resolve(answer(h));
-      };
-      var retry = function () {
-        queued = false;
-        if (done) return;
-        var h = conditionHolds(c);
-        if (h.ok) return finish(h);
-        clearTimeout(poll);
-        poll = setTimeout(wake, WAIT_POLL_MS);
-      };
-      var wake = function () {
-        if (queued || done) return;
-        queued = true;
-        soon(retry);
-      };
-      if (!W.wakers) W.wakers = new Set();
-      W.wakers.add(wake);
-      poll = setTimeout(wake, WAIT_POLL_MS);
-      timer = setTimeout(function () { finish(conditionHolds(c)); }, ms);
-    });
+    return waitUntil(function () {
+      var h = conditionHolds(c);
+      return { done: h.ok, value: h };
+    }, ms).then(function (r) { return answer(r.value); });
   }
 
   // Resolves with "changed" once the page has changed (a batch of mutations, a value
