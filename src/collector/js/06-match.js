@@ -56,6 +56,10 @@
     // What a scan must also find: every element a matcher can give an anchor to (a text
     // matcher: any element).
     M.sel = M.anyText ? '*' : uniq(sels.filter(Boolean)).join(',');
+    // The elements any role matcher's role may be on, found once per root and pass.
+    var roleSels = [];
+    Object.keys(M.roles).forEach(function (role) { roleSels.push('[role]', IMPLICIT[role] || ''); });
+    M.roleSel = uniq(roleSels.filter(Boolean)).join(',');
     W.M = M;
     W.matchOf = null;
     W.matchStale = true;
@@ -195,10 +199,8 @@
       function hit(el, idx) {
         for (var j = 0; j < idx.length; j++) (hits[idx[j]] || (hits[idx[j]] = [])).push(el);
       }
-      if (Object.keys(M.roles).length) {
-        var sel = [];
-        Object.keys(M.roles).forEach(function (role) { sel.push('[role]', IMPLICIT[role] || ''); });
-        els = root.querySelectorAll(uniq(sel.filter(Boolean)).join(','));
+      if (M.roleSel) {
+        els = root.querySelectorAll(M.roleSel);
         for (k = 0; k < els.length; k++) {
           el = els[k];
           if (el.hasAttribute('data-anchor')) continue;
