@@ -2,7 +2,7 @@
 //! then wait for the page to settle and read it — in the same round trip when the page did
 //! not navigate.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 
@@ -304,7 +304,7 @@ impl<T: Tab> Tools<T> {
                         other => browser_error(other),
                     });
                 }
-                let state = self.read().await?;
+                let state = self.settled_read(quiet, max, bound).await?;
                 match left_the_app(&state.route, &shown) {
                     Some(error) => Err(error),
                     None => Ok((state, None)),
@@ -319,6 +319,39 @@ impl<T: Tab> Tools<T> {
                 ),
             )),
         }
+    }
+}
+
+impl<T: Tab> Tools<T> {
+    /// The page read once it is quiet, after the load an action led to. Chromium tells of a
+    /// same-document navigation (a link to `#/active`) as a load as well, and may tell of it
+    /// before the page has run its `hashchange`, where a hash-routed app draws the route: a
+    /// read at once would show the screen before. The settle waits for it (see
+    /// `quietWatch`), and for what a new document's scripts do once loaded. A page that
+    /// does not settle is read as it is.
+    async fn settled_read(
+        &self,
+        quiet: u64,
+        max: u64,
+        bound: Duration,
+    ) -> Result<InferredState, ToolError> {
+        let start = Instant::now();
+        let args = json!({"quiet_ms": quiet, "max_ms": max, "max": self.options.max_controls,
+                "since": self.held_token(), "evidence": self.evidence()});
+        if let Ok(answer) = self.collect_as("settle", &args, bound, false).await
+            && let Ok(Settled {
+                state,
+                read: Some(read),
+                ..
+            }) = parse_answer::<Settled>(answer)
+            && state == "quiet"
+        {
+            return self
+                .conclude(read, start, &self.view())
+                .await
+                .map(|(state, _)| state);
+        }
+        self.read().await
     }
 }
 
