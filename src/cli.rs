@@ -40,6 +40,19 @@ pub struct Cli {
     /// Show the browser window instead of running headless.
     #[arg(long, global = true)]
     headed: bool,
+    /// Use the running browser at this CDP endpoint instead of launching one:
+    /// `http://host:port` (its debugging port, resolved through /json/version) or its
+    /// `ws://…/devtools/browser/…` URL. Journeys get contexts of their own in it; it is
+    /// not closed at the end.
+    #[arg(long, global = true, env = "WAYMARK_CDP_ENDPOINT", value_name = "URL",
+          value_parser = crate::browser::Remote::cdp, conflicts_with_all = ["webdriver_url", "browser"])]
+    cdp_endpoint: Option<crate::browser::Remote>,
+    /// Ask this W3C WebDriver server (Selenium Grid 4) for a Chrome session per worker
+    /// (`POST /session`), drive it over the CDP websocket it returns (`se:cdp`), and end
+    /// it (`DELETE /session/{id}`) when done, failed or interrupted.
+    #[arg(long, global = true, env = "WAYMARK_WEBDRIVER_URL", value_name = "URL",
+          value_parser = crate::browser::Remote::webdriver, conflicts_with = "browser")]
+    webdriver_url: Option<crate::browser::Remote>,
     /// At most this many controls are gathered by one read; the rest is reported as dropped.
     #[arg(long, global = true, env = "WAYMARK_MAX_CONTROLS", default_value_t = 5000, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
@@ -141,8 +154,10 @@ pub(crate) enum Command {
         #[arg(long, env = "WAYMARK_RETRIES", default_value_t = 0, value_name = "N",
               value_parser = clap::value_parser!(u32).range(0..=100))]
         retries: u32,
-        /// Run N journeys at a time, each in a browser context and tab of its own (one
-        /// browser); lines stay in the journeys' order [default: the number of cores].
+        /// Run N journeys at a time, each in a browser context and tab of its own, in a
+        /// browser of each worker's own (a WebDriver session each with `--webdriver-url`;
+        /// one browser at `--cdp-endpoint`); lines stay in the journeys' order [default:
+        /// the number of cores].
         #[arg(long, env = "WAYMARK_JOBS", value_name = "N",
               value_parser = clap::value_parser!(u32).range(1..=64))]
         jobs: Option<u32>,
@@ -335,6 +350,10 @@ impl Cli {
             launch: LaunchOptions {
                 executable: self.browser.clone(),
                 headed: self.headed,
+                remote: self
+                    .cdp_endpoint
+                    .clone()
+                    .or_else(|| self.webdriver_url.clone()),
                 ..LaunchOptions::default()
             },
             tools: ToolOptions {

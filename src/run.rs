@@ -95,6 +95,8 @@ pub enum Heard<'a> {
     Begin(&'a str, u32),
     /// `name`'s attempt failed; attempt `number + 1` of `of` follows.
     Retrying(&'a str, &'a Attempt, u32, u32),
+    /// `name` ended (told in order later, with the others before it).
+    End(&'a str),
 }
 
 /// Runs `journeys` `jobs` at a time (each in a context and tab of its own, its attempts
@@ -113,15 +115,25 @@ pub async fn run_many(
     mut finished: impl FnMut(usize, JourneyRun),
 ) {
     use futures::StreamExt;
+    // The workers free to take a journey: never empty when one starts, since no more
+    // than `jobs` run at once.
+    let free = std::sync::Mutex::new((0..jobs.max(1)).rev().collect::<Vec<usize>>());
+    let free = &free;
     let mut running = futures::stream::iter(journeys.iter().enumerate())
         .map(|(i, planned)| async move {
             let name = planned.id().name;
+            let worker = free.lock().map_or(0, |mut f| f.pop().unwrap_or(0));
             heard(Heard::Begin(&name, 1));
-            let journey = run_attempts(session, snapshots, planned, retries, traces, |a, n, of| {
-                heard(Heard::Retrying(&name, a, n, of));
-                heard(Heard::Begin(&name, n + 1));
-            })
-            .await;
+            let attempts =
+                run_attempts(session, snapshots, planned, retries, traces, |a, n, of| {
+                    heard(Heard::Retrying(&name, a, n, of));
+                    heard(Heard::Begin(&name, n + 1));
+                });
+            let journey = crate::session::as_worker(worker, attempts).await;
+            if let Ok(mut f) = free.lock() {
+                f.push(worker);
+            }
+            heard(Heard::End(&name));
             (i, journey)
         })
         // Unordered, so a long journey does not hold a slot others could use (a finished

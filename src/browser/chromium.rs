@@ -25,8 +25,7 @@ use chromiumoxide::cdp::browser_protocol::inspector::{
     EnableParams as InspectorEnableParams, EventTargetCrashed,
 };
 use chromiumoxide::cdp::browser_protocol::network::{
-    CookieParam, CookieSameSite, EventResponseReceived, GetResponseBodyParams, RequestId,
-    ResourceType, TimeSinceEpoch,
+    EventResponseReceived, GetResponseBodyParams, RequestId, ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
@@ -41,14 +40,17 @@ use chromiumoxide::cdp::browser_protocol::target::{
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::error::CdpError;
 use chromiumoxide::handler::viewport::Viewport;
+use chromiumoxide::handler::{Handler, HandlerConfig};
 use chromiumoxide::listeners::EventStream;
 use chromiumoxide::{Browser, BrowserConfig, Page};
 use futures::StreamExt;
 use tokio::task::JoinHandle;
 
+use super::convert::{base64_decode, cookie_param};
 use super::launch::{self, LaunchOptions};
+use super::remote::{self, Remote};
 use super::{BrowserError, ChromeEvents, Tab};
-use crate::control::cookies::{Cookie, SameSite, cdp_url_or_domain};
+use crate::control::cookies::Cookie;
 
 /// A Chromium process owned by this run.
 pub struct Chromium {
@@ -57,13 +59,19 @@ pub struct Chromium {
     pid: Option<u32>,
     version: String,
     options: LaunchOptions,
-    // Dropped (deleted) after the browser is closed.
-    _profile: tempfile::TempDir,
+    // Dropped (deleted) after the browser is closed; none for a remote browser.
+    _profile: Option<tempfile::TempDir>,
+    // The WebDriver session the browser is of, ended when it closes.
+    lease: Option<remote::Lease>,
 }
 
 impl Chromium {
-    /// Starts the browser: headless unless `options.headed`, in a fresh profile directory.
+    /// Starts the browser: headless unless `options.headed`, in a fresh profile directory;
+    /// or, with `options.remote`, gets one from elsewhere (see [`Remote`]).
     pub async fn launch(options: LaunchOptions) -> Result<Chromium, BrowserError> {
+        if let Some(remote) = options.remote.clone() {
+            return Chromium::connect(&remote, options).await;
+        }
         let executable = launch::find_browser(options.executable.as_deref())?;
         let launch_error = |reason: String| BrowserError::Launch {
             path: executable.display().to_string(),
@@ -104,13 +112,65 @@ impl Chromium {
             config = config.no_sandbox();
         }
         let config = config.build().map_err(launch_error)?;
-        let (mut browser, mut handler) = Browser::launch(config)
+        let (mut browser, handler) = Browser::launch(config)
             .await
             .map_err(|e| launch_error(e.to_string()))?;
         let pid = browser.get_mut_child().and_then(|c| c.as_mut_inner().id());
         if let Some(pid) = pid {
             launch::register(pid);
         }
+        Ok(Chromium::assemble(browser, handler, pid, options, Some(profile), None).await)
+    }
+
+    /// Connects to a browser elsewhere: a CDP endpoint's, or one a WebDriver server starts
+    /// for this run (its session ended again when the connection cannot be made).
+    async fn connect(remote: &Remote, options: LaunchOptions) -> Result<Chromium, BrowserError> {
+        let bound = options.launch_timeout;
+        let (lease, ws) = match remote {
+            Remote::Cdp(endpoint) => (None, remote::cdp_websocket(endpoint, bound).await?),
+            Remote::WebDriver(server) => {
+                let (lease, ws) =
+                    remote::new_session(server, options.headed, options.viewport, bound).await?;
+                (Some(lease), ws)
+            }
+        };
+        let (width, height) = options.viewport;
+        let config = HandlerConfig {
+            viewport: (!options.headed).then(|| Viewport {
+                width,
+                height,
+                ..Viewport::default()
+            }),
+            request_timeout: options.command_timeout,
+            ..HandlerConfig::default()
+        };
+        let reason = match tokio::time::timeout(bound, Browser::connect_with_config(&ws, config))
+            .await
+        {
+            Ok(Ok((browser, handler))) => {
+                return Ok(Chromium::assemble(browser, handler, None, options, None, lease).await);
+            }
+            Ok(Err(e)) => e.to_string(),
+            Err(_) => format!("no connection within {} ms", bound.as_millis()),
+        };
+        if let Some(lease) = lease {
+            lease.end(bound).await;
+        }
+        Err(BrowserError::Remote {
+            endpoint: ws,
+            reason,
+        })
+    }
+
+    /// A browser connected: its events handled until the connection ends, its version asked.
+    async fn assemble(
+        browser: Browser,
+        mut handler: Handler,
+        pid: Option<u32>,
+        options: LaunchOptions,
+        profile: Option<tempfile::TempDir>,
+        lease: Option<remote::Lease>,
+    ) -> Chromium {
         let handler = tokio::spawn(async move {
             while let Some(event) = handler.next().await {
                 match event {
@@ -127,14 +187,15 @@ impl Chromium {
             Ok(Ok(v)) => v.product,
             _ => String::from("unknown"),
         };
-        Ok(Chromium {
+        Chromium {
             browser,
             handler,
             pid,
             version,
             options,
             _profile: profile,
-        })
+            lease,
+        }
     }
 
     /// The browser's product and version, e.g. `Chrome/156.0.8078.114`.
@@ -195,16 +256,24 @@ impl Chromium {
         ChromiumTab::new(page, timeout, self.options.headed).await
     }
 
-    /// Closes the browser and waits for its process to exit; kills it if it lingers.
+    /// Closes the browser and waits for its process to exit; kills it if it lingers. A
+    /// WebDriver session is ended (its server closes the browser); a browser at a CDP
+    /// endpoint is only let go: it is not this run's to close.
     pub async fn close(mut self) {
         let bound = Duration::from_secs(5);
-        let _ = tokio::time::timeout(bound, self.browser.close()).await;
-        if tokio::time::timeout(bound, self.browser.wait())
-            .await
-            .is_err()
-        {
-            let _ = self.browser.kill().await;
-            let _ = tokio::time::timeout(bound, self.browser.wait()).await;
+        match (self.options.remote.is_some(), self.lease.take()) {
+            (_, Some(lease)) => lease.end(bound).await,
+            (true, None) => {}
+            (false, None) => {
+                let _ = tokio::time::timeout(bound, self.browser.close()).await;
+                if tokio::time::timeout(bound, self.browser.wait())
+                    .await
+                    .is_err()
+                {
+                    let _ = self.browser.kill().await;
+                    let _ = tokio::time::timeout(bound, self.browser.wait()).await;
+                }
+            }
         }
         if let Some(pid) = self.pid {
             launch::unregister(pid);
@@ -224,38 +293,6 @@ impl Drop for Chromium {
         }
         self.handler.abort();
     }
-}
-
-/// A profile's cookie as CDP takes it.
-fn cookie_param(cookie: &Cookie) -> CookieParam {
-    let (url, domain) = cdp_url_or_domain(cookie);
-    let mut param = CookieParam::new(cookie.name.clone(), cookie.value.clone());
-    param.url = url;
-    param.domain = domain;
-    param.path = Some(cookie.path.clone());
-    param.secure = Some(cookie.secure);
-    param.http_only = Some(cookie.http_only);
-    param.expires = cookie.expires.map(TimeSinceEpoch::new);
-    param.same_site = cookie.same_site.map(|s| match s {
-        SameSite::Strict => CookieSameSite::Strict,
-        SameSite::Lax => CookieSameSite::Lax,
-        SameSite::None => CookieSameSite::None,
-    });
-    param
-}
-
-/// Decodes standard base64 (CDP's encoding of binary results); `None` when it is not.
-/// Lenient as CDP's readers are: padding is optional and unused trailing bits are ignored.
-fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    use base64::Engine as _;
-    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-    const LENIENT: GeneralPurpose = GeneralPurpose::new(
-        &base64::alphabet::STANDARD,
-        GeneralPurposeConfig::new()
-            .with_decode_padding_mode(DecodePaddingMode::Indifferent)
-            .with_decode_allow_trailing_bits(true),
-    );
-    LENIENT.decode(text).ok()
 }
 
 /// One tab of a [`Chromium`].
@@ -787,21 +824,5 @@ impl Tab for ChromiumTab {
             }
             Err(_) => ChromeEvents::default(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn base64_decodes_padded_and_unpadded_and_refuses_other_text() {
-        assert_eq!(
-            super::base64_decode("iVBORw0KGgo=").unwrap(),
-            b"\x89PNG\r\n\x1a\n"
-        );
-        assert_eq!(super::base64_decode("YQ==").unwrap(), b"a");
-        assert_eq!(super::base64_decode("YWI").unwrap(), b"ab");
-        assert_eq!(super::base64_decode("").unwrap(), b"");
-        assert!(super::base64_decode("a$b=").is_none());
-        assert!(super::base64_decode("YWJjZ").is_none());
     }
 }

@@ -30,8 +30,10 @@ pub struct LaunchOptions {
     pub viewport: (u32, u32),
     /// Bound on every CDP command.
     pub command_timeout: Duration,
-    /// Bound on starting the browser.
+    /// Bound on starting the browser (or on getting one from `remote`).
     pub launch_timeout: Duration,
+    /// A browser elsewhere to use instead of launching one.
+    pub remote: Option<super::Remote>,
 }
 
 impl Default for LaunchOptions {
@@ -42,6 +44,7 @@ impl Default for LaunchOptions {
             viewport: (1280, 800),
             command_timeout: Duration::from_secs(10),
             launch_timeout: Duration::from_secs(20),
+            remote: None,
         }
     }
 }

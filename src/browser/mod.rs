@@ -7,9 +7,11 @@
 
 mod accessibility;
 mod chromium;
+mod convert;
 mod dialogs;
 mod launch;
 mod naive;
+mod remote;
 
 use std::future::Future;
 use std::sync::{Arc, Weak};
@@ -21,6 +23,7 @@ pub use accessibility::AxView;
 pub use chromium::{Chromium, ChromiumTab, TabCamera};
 pub use launch::{LaunchOptions, find_browser, kill_launched_browsers};
 pub use naive::NaiveElement;
+pub use remote::{Remote, end_leases};
 
 /// Whether `name` is a key [`Tab::press_key`] can press.
 pub fn is_known_key(name: &str) -> bool {
@@ -187,6 +190,15 @@ pub enum BrowserError {
         /// The executable.
         path: String,
         /// Why, in the browser's or the OS's words.
+        reason: String,
+    },
+    /// A browser elsewhere (`--cdp-endpoint`, `--webdriver-url`) could not be reached or
+    /// would not start.
+    #[error("could not get a browser from `{endpoint}`: {reason}")]
+    Remote {
+        /// The endpoint or server, as given.
+        endpoint: String,
+        /// Why, in the server's or the network's words.
         reason: String,
     },
     /// A CDP command or a wait did not finish in time.

@@ -34,7 +34,7 @@ pub fn main(cli: Cli) -> Exit {
         }
     };
     let code = runtime.block_on(async {
-        tokio::select! {
+        let code = tokio::select! {
             result = execute(&cli) => match result {
                 Ok(code) => code,
                 Err(e) => report_error(e),
@@ -44,7 +44,11 @@ pub fn main(cli: Cli) -> Exit {
                 eprintln!("interrupted");
                 Exit::Interrupted
             }
-        }
+        };
+        // WebDriver sessions still held (an interrupted run, a browser dropped on an error
+        // path): ended, so the Grid frees their slots.
+        crate::browser::end_leases(Duration::from_secs(5)).await;
+        code
     });
     runtime.shutdown_timeout(Duration::from_secs(2));
     kill_launched_browsers();

@@ -62,6 +62,7 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
         let heard = |event: Heard<'_>| match event {
             Heard::Begin(name, n) => reporter.begin(name, n),
             Heard::Retrying(name, attempt, n, of) => reporter.retrying(name, attempt, n, of),
+            Heard::End(name) => reporter.end(name),
         };
         run_many(
             &session,

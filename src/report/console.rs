@@ -16,6 +16,8 @@ use crate::suite::{Attempt, Counts, JourneyRun, Status};
 pub struct Reporter {
     total: usize,
     bar: Option<ProgressBar>,
+    /// The journeys in flight, as the bar names them (with their attempt past the first).
+    flight: std::sync::Mutex<Vec<(String, u32)>>,
 }
 
 impl Reporter {
@@ -29,7 +31,11 @@ impl Reporter {
             }
             bar
         });
-        Reporter { total, bar }
+        Reporter {
+            total,
+            bar,
+            flight: std::sync::Mutex::new(Vec::new()),
+        }
     }
 
     fn line(&self, text: &str) {
@@ -56,12 +62,23 @@ impl Reporter {
 
     /// A journey starts (or starts again: `attempt` counts from 1).
     pub fn begin(&self, name: &str, attempt: u32) {
-        if let Some(bar) = &self.bar {
-            match attempt {
-                1 => bar.set_message(name.to_string()),
-                n => bar.set_message(format!("{name} (attempt {n})")),
-            }
-        }
+        self.in_flight(|flight| match flight.iter_mut().find(|(n, _)| n == name) {
+            Some(entry) => entry.1 = attempt,
+            None => flight.push((name.to_string(), attempt)),
+        });
+    }
+
+    /// A journey ended (its line comes in order, with those before it).
+    pub fn end(&self, name: &str) {
+        self.in_flight(|flight| flight.retain(|(n, _)| n != name));
+    }
+
+    /// Changes the journeys in flight and names them on the bar.
+    fn in_flight(&self, change: impl FnOnce(&mut Vec<(String, u32)>)) {
+        let Some(bar) = &self.bar else { return };
+        let mut flight = self.flight.lock().unwrap_or_else(|e| e.into_inner());
+        change(&mut flight);
+        bar.set_message(flight_message(&flight));
     }
 
     /// An attempt failed and the journey is run again: `attempt` of `of`.
@@ -264,9 +281,39 @@ pub fn duration(d: Duration) -> String {
     }
 }
 
+/// The bar's words for the journeys in flight: their names, an attempt past the first
+/// said, `+N more` past four.
+fn flight_message(flight: &[(String, u32)]) -> String {
+    let mut shown: Vec<String> = flight
+        .iter()
+        .take(4)
+        .map(|(name, attempt)| match attempt {
+            1 => name.clone(),
+            n => format!("{name} (attempt {n})"),
+        })
+        .collect();
+    if flight.len() > 4 {
+        shown.push(format!("+{} more", flight.len() - 4));
+    }
+    shown.join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bar_names_the_journeys_in_flight_and_counts_the_rest() {
+        let flight: Vec<(String, u32)> = ["a", "b", "c", "d", "e", "f"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.to_string(), if i == 1 { 2 } else { 1 }))
+            .collect();
+        assert_eq!(flight_message(&flight[..1]), "a");
+        assert_eq!(flight_message(&flight[..2]), "a, b (attempt 2)");
+        assert_eq!(flight_message(&flight), "a, b (attempt 2), c, d, +2 more");
+        assert_eq!(flight_message(&[]), "");
+    }
 
     #[test]
     fn a_run_of_more_than_five_names_its_five_slowest() {

@@ -41,8 +41,20 @@ pub struct Session {
     gated: bool,
     app: App,
     _page: Option<ControlPage>,
-    /// The browser once launched; started again when it went away (killed, crashed).
-    browser: tokio::sync::Mutex<Option<Arc<Chromium>>>,
+    /// Each worker's browser once launched (see [`as_worker`]); started again when it went
+    /// away (killed, crashed). One for all at a CDP endpoint.
+    browsers: Vec<tokio::sync::Mutex<Option<Arc<Chromium>>>>,
+}
+
+tokio::task_local! {
+    /// The worker a journey runs as (see [`as_worker`]); 0 outside one.
+    static WORKER: usize;
+}
+
+/// Runs `work` as worker `worker` of the session: the tabs it opens are in that worker's
+/// browser, so a browser that dies takes only its worker's journey with it.
+pub async fn as_worker<F: std::future::Future>(worker: usize, work: F) -> F::Output {
+    WORKER.scope(worker, work).await
 }
 
 /// A session whose input is checked (the registry loaded) and that starts nothing yet.
@@ -111,7 +123,7 @@ impl Session {
     /// away (its process killed or crashed): a run goes on in a new one, each journey in a
     /// fresh tab as before.
     pub async fn browser(&self) -> Result<Arc<Chromium>, BrowserError> {
-        let mut slot = self.browser.lock().await;
+        let mut slot = self.slot().lock().await;
         if let Some(browser) = slot.as_ref().filter(|b| b.is_connected()) {
             return Ok(Arc::clone(browser));
         }
@@ -128,7 +140,7 @@ impl Session {
     /// Drops `browser` from the session when it is still the session's, so the next
     /// [`Session::browser`] launches a new one.
     async fn forget(&self, browser: &Arc<Chromium>) {
-        let mut slot = self.browser.lock().await;
+        let mut slot = self.slot().lock().await;
         if slot.as_ref().is_some_and(|b| Arc::ptr_eq(b, browser)) {
             eprintln!("the browser went away; starting a new one");
             *slot = None;
@@ -137,7 +149,13 @@ impl Session {
 
     /// The browser, if it was launched (and whether or not it is still there).
     pub fn launched(&self) -> Option<Arc<Chromium>> {
-        self.browser.try_lock().ok().and_then(|b| b.clone())
+        self.slot().try_lock().ok().and_then(|b| b.clone())
+    }
+
+    /// The current worker's browser slot (see [`as_worker`]).
+    fn slot(&self) -> &tokio::sync::Mutex<Option<Arc<Chromium>>> {
+        let worker = WORKER.try_with(|w| *w).unwrap_or(0);
+        &self.browsers[worker % self.browsers.len()]
     }
 
     /// A fresh tab (in a browser context of its own, with the profile's cookies) and its
@@ -210,11 +228,15 @@ impl Session {
         }
     }
 
-    /// Closes the browser, if it was started; the app and the control page stop with it.
+    /// Closes the browsers that were started; the app and the control page stop with them.
     pub async fn close(self) {
-        if let Some(Ok(browser)) = self.browser.into_inner().map(Arc::try_unwrap) {
-            browser.close().await;
-        }
+        let closing = self
+            .browsers
+            .into_iter()
+            .filter_map(|slot| slot.into_inner().map(Arc::try_unwrap))
+            .filter_map(Result::ok)
+            .map(Chromium::close);
+        futures::future::join_all(closing).await;
     }
 }
 
@@ -266,7 +288,9 @@ impl SessionBuilder {
             gated: self.gated,
             app,
             _page: page,
-            browser: tokio::sync::Mutex::new(None),
+            browsers: (0..workers(&settings))
+                .map(|_| tokio::sync::Mutex::new(None))
+                .collect(),
             settings,
         })
     }
@@ -353,6 +377,15 @@ async fn control_page(hub: &Arc<Hub>) -> Result<ControlPage, RunError> {
     // On stderr, beside the progress: stdout is the report.
     eprintln!("control page: {}", page.url());
     Ok(page)
+}
+
+/// How many browsers the session's workers use: one each (`--jobs`), or one for all at a
+/// CDP endpoint (a browser's connections are not worth multiplying).
+fn workers(settings: &Settings) -> usize {
+    match settings.launch.remote {
+        Some(crate::browser::Remote::Cdp(_)) => 1,
+        _ => settings.suite.jobs.max(1),
+    }
 }
 
 /// A name for this run, unique on the machine for its lifetime.

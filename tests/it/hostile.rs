@@ -188,9 +188,7 @@ fn a_hung_renderer_ends_its_journey_at_the_deadline_and_the_next_one_passes() {
 }
 
 /// A run of three journeys whose first is running when the test kills the browser (the
-/// first loops on reads until it is killed, or 600 reads when it is not). The tests run
-/// one job at a time (`--jobs 1`): with two, the second journey runs in the killed
-/// browser too, and fails as the environment's fault with it.
+/// first loops on reads until it is killed, or 600 reads when it is not), with `flags`.
 fn killed_run(flags: &[&str]) -> (Run, serde_json::Value, Duration) {
     let waiting = "navigate(\"/hostile/kill-me.html\");\nfor i in 0..600 { read_screen(); }\n";
     let calm = "navigate(\"/hostile/calm.html\");\nlet rt = invoke(\"calm.count\");\nexpect(rt.ok, \"pressed\");\n";
@@ -263,12 +261,30 @@ fn without_retries_the_journey_a_killed_browser_ran_fails_and_the_rest_pass() {
     assert_eq!(journeys[2].1, "passed", "{journeys:?}\n{}", run.all());
 }
 
-/// Kills (SIGKILL) the browser process `parent` started: its child named like Chromium.
+/// With two workers, each in a browser of its own, the browser killed under the first
+/// journey takes only that journey with it: the journey the other worker runs meanwhile,
+/// and the one after, pass.
+#[test]
+fn with_two_jobs_a_killed_browser_fails_only_the_journey_it_ran() {
+    let (run, report, _) = killed_run(&["--jobs", "2"]);
+    run.exits(1);
+    let journeys = statuses(&report);
+    assert_eq!(journeys[0].1, "failed", "{journeys:?}\n{}", run.all());
+    assert_eq!(
+        journeys[0].2,
+        [("browser_crashed".into(), "environment".into())]
+    );
+    assert_eq!(journeys[1].1, "passed", "{journeys:?}\n{}", run.all());
+    assert_eq!(journeys[2].1, "passed", "{journeys:?}\n{}", run.all());
+}
+
+/// Kills (SIGKILL) the first browser process `parent` started (its oldest child named
+/// like Chromium): with `--jobs 2`, the one of the worker that took the first journey.
 fn kill_browser_of(parent: u32) -> bool {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return false;
     };
-    let mut killed = false;
+    let mut oldest: Option<(u64, i32)> = None;
     for entry in entries.flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
             continue;
@@ -281,16 +297,25 @@ fn kill_browser_of(parent: u32) -> bool {
             continue;
         };
         let comm = &stat[open + 1..close];
-        let ppid = stat[close + 1..].split_whitespace().nth(1);
-        if comm.contains("chrom") && ppid == Some(parent.to_string().as_str()) {
-            // SAFETY: kill(2) on a browser the waymark child this test started launched.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
-            killed = true;
+        let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+        // Field 22 of stat (the start time) is the 20th after the name.
+        let started = fields.get(19).and_then(|f| f.parse::<u64>().ok());
+        if comm.contains("chrom")
+            && fields.get(1) == Some(&parent.to_string().as_str())
+            && let Some(started) = started
+            && oldest.is_none_or(|(t, _)| started < t)
+        {
+            oldest = Some((started, pid));
         }
     }
-    killed
+    let Some((_, pid)) = oldest else {
+        return false;
+    };
+    // SAFETY: kill(2) on a browser the waymark child this test started launched.
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+    }
+    true
 }
 
 /// Without a journey deadline to cut it short, a click into a handler that never returns

@@ -28,6 +28,7 @@ mod navigate;
 mod page_frame;
 mod press;
 mod read;
+mod remote;
 mod shapes;
 mod snapshots;
 mod suites;

@@ -1,0 +1,317 @@
+//! Browsers this run does not start: one already running that speaks CDP
+//! (`--cdp-endpoint`), or one a W3C WebDriver server (Selenium Grid 4, any server that
+//! returns `se:cdp`) starts for it and hands over as a CDP websocket (`--webdriver-url`).
+//!
+//! A WebDriver session is held as a [`Lease`]: ended (`DELETE /session/{id}`) when its
+//! browser closes, when it is dropped, and on Ctrl-C ([`end_leases`]), so a Grid never keeps
+//! a slot for a run that stopped.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::header;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use serde_json::{Value, json};
+use url::Url;
+
+use super::BrowserError;
+
+/// A browser somewhere else, instead of one launched here.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Remote {
+    /// A running browser's CDP endpoint: `http://host:port` (resolved through
+    /// `/json/version`) or its `ws://…/devtools/browser/…` URL.
+    Cdp(String),
+    /// A W3C WebDriver server (Selenium Grid 4) asked for a Chrome session per browser.
+    WebDriver(Url),
+}
+
+impl Remote {
+    /// `--cdp-endpoint URL`: `http(s)://` or `ws(s)://`, with a host.
+    pub fn cdp(endpoint: &str) -> Result<Remote, String> {
+        let url = Url::parse(endpoint).map_err(|e| format!("`{endpoint}` is not a URL: {e}"))?;
+        match url.scheme() {
+            "http" | "https" | "ws" | "wss" if url.host().is_some() => {
+                Ok(Remote::Cdp(endpoint.to_string()))
+            }
+            other => Err(format!(
+                "`{endpoint}`: a CDP endpoint is `http://host:port` or a `ws://` URL, not `{other}:`"
+            )),
+        }
+    }
+
+    /// `--webdriver-url URL`: the server's `http(s)://` address (e.g. `http://grid:4444`).
+    pub fn webdriver(server: &str) -> Result<Remote, String> {
+        let url = Url::parse(server).map_err(|e| format!("`{server}` is not a URL: {e}"))?;
+        match url.scheme() {
+            "http" | "https" if url.host().is_some() => Ok(Remote::WebDriver(url)),
+            other => Err(format!(
+                "`{server}`: a WebDriver server is an `http://host:port` URL, not `{other}:`"
+            )),
+        }
+    }
+
+    /// Where, in words, for messages and the trace header.
+    pub fn describe(&self) -> String {
+        match self {
+            Remote::Cdp(endpoint) => format!("the browser at `{endpoint}`"),
+            Remote::WebDriver(url) => format!("a session of the WebDriver server at `{url}`"),
+        }
+    }
+}
+
+/// A WebDriver session this run holds; ended once, by [`Lease::end`] or on drop.
+#[derive(Debug)]
+pub(super) struct Lease {
+    server: Url,
+    session: String,
+    ended: bool,
+}
+
+/// The sessions held now, for [`end_leases`] on Ctrl-C.
+static LEASES: Mutex<Vec<(Url, String)>> = Mutex::new(Vec::new());
+
+impl Lease {
+    fn new(server: Url, session: String) -> Lease {
+        if let Ok(mut leases) = LEASES.lock() {
+            leases.push((server.clone(), session.clone()));
+        }
+        Lease {
+            server,
+            session,
+            ended: false,
+        }
+    }
+
+    /// Ends the session on the server (which closes its browser), bounded by `timeout`.
+    pub(super) async fn end(mut self, timeout: Duration) {
+        self.ended = true;
+        forget(&self.session);
+        delete(&self.server, &self.session, timeout).await;
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if self.ended {
+            return;
+        }
+        forget(&self.session);
+        // Not ended in order (an early return, a killed connection): ended in the
+        // background while the runtime lives, else by `end_leases` on the way out.
+        let (server, session) = (self.server.clone(), self.session.clone());
+        if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            if let Ok(mut leases) = LEASES.lock() {
+                leases.push((server.clone(), session.clone()));
+            }
+            handle.spawn(async move {
+                delete(&server, &session, Duration::from_secs(5)).await;
+                forget(&session);
+            });
+        }
+    }
+}
+
+fn forget(session: &str) {
+    if let Ok(mut leases) = LEASES.lock() {
+        leases.retain(|(_, s)| s != session);
+    }
+}
+
+/// Ends every WebDriver session still held (an interrupted run), each bounded by `timeout`.
+pub async fn end_leases(timeout: Duration) {
+    let leases = match LEASES.lock() {
+        Ok(mut leases) => std::mem::take(&mut *leases),
+        Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
+    };
+    let ends = leases
+        .iter()
+        .map(|(server, session)| delete(server, session, timeout));
+    futures::future::join_all(ends).await;
+}
+
+async fn delete(server: &Url, session: &str, timeout: Duration) {
+    let Ok(url) = server.join(&format!("session/{session}")) else {
+        return;
+    };
+    if let Err(e) = request("DELETE", &url, None, timeout).await {
+        tracing::warn!("could not end WebDriver session {session} at {server}: {e}");
+    }
+}
+
+/// The browser-level websocket of `endpoint`: a `ws://` URL as is; for `http://host:port`,
+/// the `webSocketDebuggerUrl` its `/json/version` names, on the endpoint's own host and
+/// port (a browser behind a proxy or in a container names its own loopback address).
+pub(super) async fn cdp_websocket(
+    endpoint: &str,
+    timeout: Duration,
+) -> Result<String, BrowserError> {
+    let fail = |reason: String| BrowserError::Remote {
+        endpoint: endpoint.to_string(),
+        reason,
+    };
+    let base = Url::parse(endpoint).map_err(|e| fail(e.to_string()))?;
+    if matches!(base.scheme(), "ws" | "wss") {
+        return Ok(endpoint.to_string());
+    }
+    let version = if base.path().trim_end_matches('/').ends_with("/json/version") {
+        base.clone()
+    } else {
+        let mut dir = base.clone();
+        if !dir.path().ends_with('/') {
+            dir.set_path(&format!("{}/", dir.path()));
+        }
+        dir.join("json/version").map_err(|e| fail(e.to_string()))?
+    };
+    let (status, body) = request("GET", &version, None, timeout)
+        .await
+        .map_err(&fail)?;
+    let answer: Value = serde_json::from_slice(&body).map_err(|_| {
+        fail(format!(
+            "`{version}` answered {status} with no JSON: is this a browser's debugging port?"
+        ))
+    })?;
+    let ws = answer["webSocketDebuggerUrl"].as_str().ok_or_else(|| {
+        fail(format!(
+            "`{version}` names no `webSocketDebuggerUrl`: is this a browser's debugging port?"
+        ))
+    })?;
+    let mut ws = Url::parse(ws).map_err(|e| fail(format!("its websocket `{ws}`: {e}")))?;
+    if let Some(host) = base.host_str() {
+        // Both set or neither: a websocket URL always has a host.
+        let _ = ws.set_host(Some(host));
+        let _ = ws.set_port(base.port_or_known_default());
+    }
+    Ok(ws.to_string())
+}
+
+/// Asks the WebDriver server at `server` for a headless Chrome session and returns it with
+/// the CDP websocket it hands over (`se:cdp`).
+pub(super) async fn new_session(
+    server: &Url,
+    headed: bool,
+    viewport: (u32, u32),
+    timeout: Duration,
+) -> Result<(Lease, String), BrowserError> {
+    let fail = |reason: String| BrowserError::Remote {
+        endpoint: server.to_string(),
+        reason,
+    };
+    let mut args = vec![
+        "--disable-gpu".to_string(),
+        "--disable-dev-shm-usage".to_string(),
+        "--no-first-run".to_string(),
+        format!("--window-size={},{}", viewport.0, viewport.1),
+    ];
+    if !headed {
+        args.push("--headless=new".to_string());
+    }
+    // SAFETY: geteuid(2) has no preconditions and cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        // A Grid on this machine run as root starts Chromium as root, which needs this.
+        args.push("--no-sandbox".to_string());
+    }
+    let body = json!({"capabilities": {"alwaysMatch": {
+        "browserName": "chrome",
+        "goog:chromeOptions": {"args": args},
+    }}});
+    let url = server
+        .join("session")
+        .map_err(|e| fail(format!("`{server}`: {e}")))?;
+    let (status, answer) = request("POST", &url, Some(body), timeout)
+        .await
+        .map_err(&fail)?;
+    let answer: Value = serde_json::from_slice(&answer).map_err(|_| {
+        fail(format!(
+            "`POST {url}` answered {status} with no JSON: is this a WebDriver server?"
+        ))
+    })?;
+    let value = &answer["value"];
+    let Some(session) = value["sessionId"].as_str() else {
+        let why = value["message"]
+            .as_str()
+            .unwrap_or("no session and no reason");
+        let first = why.lines().next().unwrap_or(why);
+        return Err(fail(format!(
+            "no Chrome session (`POST /session` answered {status}): {}",
+            crate::protocol::quoted(first)
+        )));
+    };
+    let lease = Lease::new(server.clone(), session.to_string());
+    let Some(ws) = value["capabilities"]["se:cdp"].as_str() else {
+        lease.end(timeout).await;
+        return Err(fail(
+            "the session has no `se:cdp` capability: waymark drives the browser over CDP, which \
+             Selenium Grid 4 hands over for Chrome and Chromium"
+                .into(),
+        ));
+    };
+    Ok((lease, ws.to_string()))
+}
+
+/// One HTTP request with an optional JSON body: the status and the whole answer.
+async fn request(
+    method: &str,
+    url: &Url,
+    body: Option<Value>,
+    timeout: Duration,
+) -> Result<(u16, Bytes), String> {
+    let payload = body.map(|b| b.to_string()).unwrap_or_default();
+    let request = hyper::Request::builder()
+        .method(method)
+        .uri(url.as_str())
+        .header(header::CONTENT_TYPE, "application/json; charset=utf-8")
+        .header(header::ACCEPT, "application/json")
+        .header(header::USER_AGENT, "waymark")
+        .body(Full::new(Bytes::from(payload)))
+        .map_err(|e| e.to_string())?;
+    let client = Client::builder(TokioExecutor::new()).build_http();
+    let exchange = async {
+        let response = client.request(request).await.map_err(innermost)?;
+        let status = response.status().as_u16();
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .map_err(innermost)?
+            .to_bytes();
+        Ok((status, body))
+    };
+    match tokio::time::timeout(timeout, exchange).await {
+        Ok(result) => result,
+        Err(_) => Err(format!(
+            "`{method} {url}` had no answer within {} ms",
+            timeout.as_millis()
+        )),
+    }
+}
+
+/// The deepest cause of an error: hyper's own words ("client error (Connect)") say less
+/// than the OS's ("Connection refused").
+fn innermost(e: impl std::error::Error) -> String {
+    let mut source: &dyn std::error::Error = &e;
+    while let Some(next) = source.source() {
+        source = next;
+    }
+    source.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Remote;
+
+    #[test]
+    fn endpoints_are_checked_before_anything_starts() {
+        assert!(Remote::cdp("http://127.0.0.1:9222").is_ok());
+        assert!(Remote::cdp("ws://h:1/devtools/browser/x").is_ok());
+        let e = Remote::cdp("ftp://h:1").unwrap_err();
+        assert!(e.contains("not `ftp:`"), "{e}");
+        assert!(Remote::cdp("9222").is_err());
+        assert!(Remote::webdriver("http://grid:4444/wd/hub/").is_ok());
+        let e = Remote::webdriver("ws://grid:4444").unwrap_err();
+        assert!(e.contains("not `ws:`"), "{e}");
+    }
+}
