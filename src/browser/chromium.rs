@@ -40,7 +40,6 @@ use chromiumoxide::cdp::browser_protocol::target::{
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::error::CdpError;
 use chromiumoxide::handler::viewport::Viewport;
-use chromiumoxide::handler::{Handler, HandlerConfig};
 use chromiumoxide::listeners::EventStream;
 use chromiumoxide::{Browser, BrowserConfig, Page};
 use futures::StreamExt;
@@ -48,21 +47,21 @@ use tokio::task::JoinHandle;
 
 use super::convert::{base64_decode, cookie_param};
 use super::launch::{self, LaunchOptions};
-use super::remote::{self, Remote};
+use super::remote;
 use super::{BrowserError, ChromeEvents, Tab};
 use crate::control::cookies::Cookie;
 
 /// A Chromium process owned by this run.
 pub struct Chromium {
-    browser: Browser,
-    handler: JoinHandle<()>,
-    pid: Option<u32>,
-    version: String,
-    options: LaunchOptions,
+    pub(super) browser: Browser,
+    pub(super) handler: JoinHandle<()>,
+    pub(super) pid: Option<u32>,
+    pub(super) version: String,
+    pub(super) options: LaunchOptions,
     // Dropped (deleted) after the browser is closed; none for a remote browser.
-    _profile: Option<tempfile::TempDir>,
+    pub(super) _profile: Option<tempfile::TempDir>,
     // The WebDriver session the browser is of, ended when it closes.
-    lease: Option<remote::Lease>,
+    pub(super) lease: Option<remote::Lease>,
 }
 
 impl Chromium {
@@ -120,82 +119,6 @@ impl Chromium {
             launch::register(pid);
         }
         Ok(Chromium::assemble(browser, handler, pid, options, Some(profile), None).await)
-    }
-
-    /// Connects to a browser elsewhere: a CDP endpoint's, or one a WebDriver server starts
-    /// for this run (its session ended again when the connection cannot be made).
-    async fn connect(remote: &Remote, options: LaunchOptions) -> Result<Chromium, BrowserError> {
-        let bound = options.launch_timeout;
-        let (lease, ws) = match remote {
-            Remote::Cdp(endpoint) => (None, remote::cdp_websocket(endpoint, bound).await?),
-            Remote::WebDriver(server) => {
-                let (lease, ws) =
-                    remote::new_session(server, options.headed, options.viewport, bound).await?;
-                (Some(lease), ws)
-            }
-        };
-        let (width, height) = options.viewport;
-        let config = HandlerConfig {
-            viewport: (!options.headed).then(|| Viewport {
-                width,
-                height,
-                ..Viewport::default()
-            }),
-            request_timeout: options.command_timeout,
-            ..HandlerConfig::default()
-        };
-        let reason = match tokio::time::timeout(bound, Browser::connect_with_config(&ws, config))
-            .await
-        {
-            Ok(Ok((browser, handler))) => {
-                return Ok(Chromium::assemble(browser, handler, None, options, None, lease).await);
-            }
-            Ok(Err(e)) => e.to_string(),
-            Err(_) => format!("no connection within {} ms", bound.as_millis()),
-        };
-        if let Some(lease) = lease {
-            lease.end(bound).await;
-        }
-        Err(BrowserError::Remote {
-            endpoint: ws,
-            reason,
-        })
-    }
-
-    /// A browser connected: its events handled until the connection ends, its version asked.
-    async fn assemble(
-        browser: Browser,
-        mut handler: Handler,
-        pid: Option<u32>,
-        options: LaunchOptions,
-        profile: Option<tempfile::TempDir>,
-        lease: Option<remote::Lease>,
-    ) -> Chromium {
-        let handler = tokio::spawn(async move {
-            while let Some(event) = handler.next().await {
-                match event {
-                    Ok(()) => {}
-                    Err(CdpError::Ws(e)) => {
-                        tracing::debug!("browser connection closed: {e}");
-                        break;
-                    }
-                    Err(e) => tracing::debug!("ignoring a browser message: {e}"),
-                }
-            }
-        });
-        let version = match tokio::time::timeout(options.command_timeout, browser.version()).await {
-            Ok(Ok(v)) => v.product,
-            _ => String::from("unknown"),
-        };
-        Chromium {
-            browser,
-            handler,
-            pid,
-            version,
-            options,
-            _profile: profile,
-            lease,
-        }
     }
 
     /// The browser's product and version, e.g. `Chrome/156.0.8078.114`.

@@ -17,7 +17,13 @@ use hyper_util::rt::TokioExecutor;
 use serde_json::{Value, json};
 use url::Url;
 
-use super::BrowserError;
+use chromiumoxide::Browser;
+use chromiumoxide::error::CdpError;
+use chromiumoxide::handler::viewport::Viewport;
+use chromiumoxide::handler::{Handler, HandlerConfig};
+use futures::StreamExt;
+
+use super::{BrowserError, Chromium, LaunchOptions};
 
 /// A browser somewhere else, instead of one launched here.
 #[derive(Debug, Clone, PartialEq)]
@@ -250,6 +256,87 @@ pub(super) async fn new_session(
         ));
     };
     Ok((lease, ws.to_string()))
+}
+
+impl Chromium {
+    /// Connects to a browser elsewhere: a CDP endpoint's, or one a WebDriver server starts
+    /// for this run (its session ended again when the connection cannot be made).
+    pub(super) async fn connect(
+        remote: &Remote,
+        options: LaunchOptions,
+    ) -> Result<Chromium, BrowserError> {
+        let bound = options.launch_timeout;
+        let (lease, ws) = match remote {
+            Remote::Cdp(endpoint) => (None, cdp_websocket(endpoint, bound).await?),
+            Remote::WebDriver(server) => {
+                let (lease, ws) =
+                    new_session(server, options.headed, options.viewport, bound).await?;
+                (Some(lease), ws)
+            }
+        };
+        let (width, height) = options.viewport;
+        let config = HandlerConfig {
+            viewport: (!options.headed).then(|| Viewport {
+                width,
+                height,
+                ..Viewport::default()
+            }),
+            request_timeout: options.command_timeout,
+            ..HandlerConfig::default()
+        };
+        let reason = match tokio::time::timeout(bound, Browser::connect_with_config(&ws, config))
+            .await
+        {
+            Ok(Ok((browser, handler))) => {
+                return Ok(Chromium::assemble(browser, handler, None, options, None, lease).await);
+            }
+            Ok(Err(e)) => e.to_string(),
+            Err(_) => format!("no connection within {} ms", bound.as_millis()),
+        };
+        if let Some(lease) = lease {
+            lease.end(bound).await;
+        }
+        Err(BrowserError::Remote {
+            endpoint: ws,
+            reason,
+        })
+    }
+
+    /// A browser connected: its events handled until the connection ends, its version asked.
+    pub(super) async fn assemble(
+        browser: Browser,
+        mut handler: Handler,
+        pid: Option<u32>,
+        options: LaunchOptions,
+        profile: Option<tempfile::TempDir>,
+        lease: Option<Lease>,
+    ) -> Chromium {
+        let handler = tokio::spawn(async move {
+            while let Some(event) = handler.next().await {
+                match event {
+                    Ok(()) => {}
+                    Err(CdpError::Ws(e)) => {
+                        tracing::debug!("browser connection closed: {e}");
+                        break;
+                    }
+                    Err(e) => tracing::debug!("ignoring a browser message: {e}"),
+                }
+            }
+        });
+        let version = match tokio::time::timeout(options.command_timeout, browser.version()).await {
+            Ok(Ok(v)) => v.product,
+            _ => String::from("unknown"),
+        };
+        Chromium {
+            browser,
+            handler,
+            pid,
+            version,
+            options,
+            _profile: profile,
+            lease,
+        }
+    }
 }
 
 /// One HTTP request with an optional JSON body: the status and the whole answer.
