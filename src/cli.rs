@@ -16,7 +16,7 @@ use crate::journey::Limits;
 use crate::settings::{Settings, TRACE_DIR};
 use crate::snapshot::Unreferenced;
 use crate::suite::{ReportTarget, Shard, SuiteOptions};
-use crate::tools::ToolOptions;
+use crate::tools::{Screenshots, ToolOptions};
 
 /// waymark runs journeys through a web application in a real headless Chromium.
 #[derive(Debug, Parser)]
@@ -175,6 +175,13 @@ pub(crate) enum Command {
         /// journey's steps and the failure highlighted). May be given more than once.
         #[arg(long, value_name = "FORMAT=PATH", value_parser = clap::value_parser!(ReportTarget))]
         report: Vec<ReportTarget>,
+        /// Screenshots beside the traces, shown in the HTML report: `failure` (the screen a
+        /// journey failed on), `on` (also after each navigate, invoke, press and fill) or
+        /// `off`. Never while the person has the tab, never of a page showing a secret field
+        /// holding a value.
+        #[arg(long, env = "WAYMARK_SCREENSHOTS", value_enum, default_value_t = Screenshots::Failure,
+              value_name = "WHEN")]
+        screenshots: Screenshots,
     },
     /// Read one screen and print its controls.
     Read {
@@ -366,6 +373,10 @@ impl Cli {
                 handoff_timeout: Duration::from_secs(self.handoff_timeout),
                 load_timeout: Duration::from_secs(self.load_timeout),
                 action_timeout: Duration::from_millis(self.action_timeout),
+                screenshots: match &self.command {
+                    Command::Run { screenshots, .. } => *screenshots,
+                    _ => Screenshots::Off,
+                },
                 ..ToolOptions::default()
             },
             consent: self.consent,

@@ -315,11 +315,19 @@ pub async fn run_one(
         snapshots: Arc::clone(snapshots),
     };
     let joined = tokio::task::spawn_blocking(move || journey::run_journey(&journey, &env)).await;
-    let trace = surface.close().await;
     let mut outcome = match joined {
         Ok(outcome) => outcome,
         Err(e) => environment_failure(&name, &file, format!("the journey thread failed: {e}")),
     };
+    // The screen the journey failed on, beside its trace, for the reports.
+    if outcome.failure.is_some()
+        && session.settings().tools.screenshots != crate::tools::Screenshots::Off
+        && let Some(trace) = surface.tools().trace()
+        && let Some(png) = surface.tools().safe_screenshot().await
+    {
+        trace.failure_screenshot(&png);
+    }
+    let trace = surface.close().await;
     // The browser went away under the journey (its process killed, or crashed): said in
     // words, since CDP's own is only that a reply will never come.
     let gone = session.launched().is_some_and(|b| !b.is_connected());

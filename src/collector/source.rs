@@ -129,7 +129,7 @@ mod tests {
         // names as Chromium computes them, and the twenty-three of registry matchers
         // (and of `waymark suggest`), and the six of waits (an action's for its target,
         // `wait_for`'s, `eventually`'s).
-        assert_eq!(names.len(), 146);
+        assert_eq!(names.len(), 147);
         for name in [
             "read",
             "prepare",

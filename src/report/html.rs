@@ -2,7 +2,8 @@
 //! file beside it), for a person to see a failure at a glance: the counts, then each
 //! journey with its status, its attempts, the failure highlighted with its attribution and
 //! trace, and every step its trace recorded — the action and its gates, the result, and
-//! after each acting step the screen it left.
+//! after each acting step the screen it left; the screenshots the run kept (the screen a
+//! journey failed on, and with `--screenshots on` the one after each acting step), inline.
 //!
 //! The page reads what the run wrote: the outcomes, and each attempt's trace (JSON lines;
 //! values of secret fields are already `[redacted]` there). Its parts carry `data-anchor`,
@@ -176,6 +177,7 @@ fn steps(out: &mut String, key: &str, path: &Path) {
     );
     let mut shown = 0;
     let mut more = 0;
+    let mut failed_on = None;
     for line in text.lines().skip(1) {
         let Ok(entry) = serde_json::from_str::<Value>(line) else {
             continue;
@@ -184,7 +186,20 @@ fn steps(out: &mut String, key: &str, path: &Path) {
             Some("step") if shown < MOST_STEPS => {
                 shown += 1;
                 step_row(out, key, &entry);
+                if let Some(file) = entry["screenshot"].as_str() {
+                    let n = entry["n"].as_u64().unwrap_or(0);
+                    out.push_str("<tr><td></td><td colspan=\"5\">");
+                    image(
+                        out,
+                        path,
+                        file,
+                        &format!("{key} #{n}"),
+                        &format!("the screen after step {n}"),
+                    );
+                    out.push_str("</td></tr>\n");
+                }
             }
+            Some("end") => failed_on = entry["screenshot"].as_str().map(str::to_string),
             Some("step") => more += 1,
             Some("event") => {
                 let _ = writeln!(
@@ -202,6 +217,37 @@ fn steps(out: &mut String, key: &str, path: &Path) {
             out,
             "<p class=\"muted\">… and {more} more steps (see the trace)</p>"
         );
+    }
+    if let Some(file) = failed_on {
+        out.push_str("<p>the screen the journey failed on:</p>\n");
+        image(out, path, &file, key, "the screen the journey failed on");
+    }
+}
+
+/// A screenshot the trace at `trace` keeps as `file` (from the trace's folder), inline: the
+/// page stays one file. One that cannot be read says so.
+fn image(out: &mut String, trace: &Path, file: &str, key: &str, alt: &str) {
+    use base64::Engine as _;
+    let path = trace.parent().unwrap_or(Path::new("")).join(file);
+    match std::fs::read(&path) {
+        Ok(png) => {
+            let _ = writeln!(
+                out,
+                "<img data-anchor=\"report.screenshot\" data-anchor-key=\"{}\" alt=\"{}\" \
+                 style=\"max-width:100%;width:640px;border:1px solid #d0d7de\" src=\"data:image/png;base64,{}\">",
+                esc(key),
+                esc(alt),
+                base64::engine::general_purpose::STANDARD.encode(png)
+            );
+        }
+        Err(e) => {
+            let _ = writeln!(
+                out,
+                "<p class=\"muted\">the screenshot <code>{}</code> cannot be read: {}</p>",
+                esc(&path.display().to_string()),
+                esc(&e.to_string())
+            );
+        }
     }
 }
 

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use super::Screenshots;
 use super::consent::Subject;
 use super::gate::{self, Action, AllowedSet, Gate, GateContext, Passage, Verb};
 use super::{ActionClass, Outcome, RoundTrip, Tools, ms_since};
@@ -149,13 +150,22 @@ impl<T: Tab> Tools<T> {
             control.hub.set_route(control.tab, &rt.route);
         }
         // Record.
-        if let Some(trace) = &self.trace {
+        if self.trace.is_some() {
             let reads_before = if handed {
                 self.memory.reads.load(Ordering::Relaxed)
             } else {
                 reads
             };
-            self.record(trace, &action, &passage, reads_before, &rt, allowed);
+            let acted = passage.refusal.is_none()
+                && matches!(
+                    verb.class(),
+                    ActionClass::Navigate | ActionClass::Act | ActionClass::Type
+                );
+            let shot = match self.options.screenshots {
+                Screenshots::On if acted => self.safe_screenshot().await,
+                _ => None,
+            };
+            self.record(&action, &passage, reads_before, &rt, allowed, shot);
         }
         rt
     }
@@ -212,13 +222,14 @@ impl<T: Tab> Tools<T> {
     /// or a region read's, if the count of reads moved since the call began), else none.
     fn record(
         &self,
-        trace: &Trace,
         action: &Action,
         passage: &Passage,
         reads_before: u64,
         rt: &RoundTrip,
         allowed: AllowedSet,
+        shot: Option<Vec<u8>>,
     ) {
+        let Some(trace) = &self.trace else { return };
         let refused_with = (passage.refused_by() == Some(Gate::Allowed)).then_some(allowed);
         let reads = self.memory.reads.load(Ordering::Relaxed);
         let held = self.memory.held.lock();
@@ -231,6 +242,13 @@ impl<T: Tab> Tools<T> {
             (Ok(held), _) => held.as_ref().map(|h| &h.raw),
             _ => None,
         };
-        trace.step(action, &passage.verdicts, raw, rt, refused_with);
+        trace.step(
+            action,
+            &passage.verdicts,
+            raw,
+            rt,
+            refused_with,
+            shot.as_deref(),
+        );
     }
 }

@@ -21,6 +21,7 @@ mod memory;
 mod refusal;
 mod result;
 mod route;
+mod shots;
 mod target;
 pub mod trace;
 mod wait;
@@ -39,6 +40,7 @@ pub use gate::{
     pass as pass_gates,
 };
 pub use result::RoundTrip;
+pub use shots::Screenshots;
 pub use target::TargetRef;
 pub use wait::Condition;
 
@@ -81,6 +83,8 @@ pub struct ToolOptions {
     pub evidence: bool,
     /// Audit every read against Chromium's accessibility tree (the perception audit).
     pub audit: bool,
+    /// When the run keeps screenshots for its reports.
+    pub screenshots: Screenshots,
 }
 
 /// At most this many text runs, and this many controls without an anchor, per read.
@@ -100,6 +104,7 @@ impl Default for ToolOptions {
             read_only: false,
             handoff_timeout: Duration::from_secs(300),
             audit: false,
+            screenshots: Screenshots::Failure,
         }
     }
 }

@@ -278,6 +278,8 @@ struct State {
     out: BufWriter<File>,
     /// Steps recorded so far.
     steps: u64,
+    /// The screenshot taken when the journey failed, as the end line names it.
+    failure_shot: Option<String>,
     /// The first write that failed; nothing is written after it.
     error: Option<String>,
 }
@@ -307,6 +309,7 @@ impl Trace {
             state: Mutex::new(State {
                 out,
                 steps: 0,
+                failure_shot: None,
                 error: None,
             }),
         })
@@ -337,6 +340,7 @@ impl Trace {
         raw: Option<&RawObservation>,
         rt: &RoundTrip,
         refused_with: Option<AllowedSet>,
+        shot: Option<&[u8]>,
     ) {
         let at_ms = self.at_ms();
         self.write(|state| {
@@ -359,6 +363,10 @@ impl Trace {
                 Some(raw) => Some(self.raw_layer(n, raw)?),
                 None => None,
             };
+            let screenshot = match shot {
+                Some(png) => Some(self.side_file(&format!("{n}.png"), png)?),
+                None => None,
+            };
             line(
                 &mut state.out,
                 &Step {
@@ -369,6 +377,7 @@ impl Trace {
                     raw,
                     inferred: rt.screen.as_ref(),
                     result: StepResult::of(rt),
+                    screenshot,
                     elapsed_ms: rt.elapsed_ms,
                     at_ms,
                 },
@@ -394,6 +403,15 @@ impl Trace {
         });
     }
 
+    /// Keeps `png`, the screen as the journey failed on it, beside the trace; the end line
+    /// names it.
+    pub fn failure_screenshot(&self, png: &[u8]) {
+        self.write(|state| {
+            state.failure_shot = Some(self.side_file("failure.png", png)?);
+            Ok(())
+        });
+    }
+
     /// The closing line: passed, or the failure with its attribution.
     pub fn end(&self, failure: Option<&Failure>, elapsed: Duration) {
         let end = End {
@@ -411,6 +429,7 @@ impl Trace {
                 column: f.column,
             }),
             steps: self.state.lock().map(|s| s.steps).unwrap_or(0),
+            screenshot: self.state.lock().ok().and_then(|s| s.failure_shot.clone()),
             elapsed_ms: elapsed.as_secs_f64() * 1000.0,
         };
         self.write(|state| line(&mut state.out, &end));
@@ -442,18 +461,22 @@ impl Trace {
         if json.len() <= self.inline_max {
             return Ok(RawLayer::Inline(raw));
         }
+        Ok(RawLayer::Ref {
+            r#ref: self.side_file(&format!("{n}.json"), &json)?,
+            bytes: json.len(),
+        })
+    }
+
+    /// Writes `bytes` to `file` in the side folder; its path from the trace's folder.
+    fn side_file(&self, file: &str, bytes: &[u8]) -> io::Result<String> {
         std::fs::create_dir_all(&self.side)?;
-        let file = format!("{n}.json");
-        std::fs::write(self.side.join(&file), &json)?;
+        std::fs::write(self.side.join(file), bytes)?;
         let dir = self
             .side
             .file_name()
             .map(|d| d.to_string_lossy().into_owned())
             .unwrap_or_default();
-        Ok(RawLayer::Ref {
-            r#ref: format!("{dir}/{file}"),
-            bytes: json.len(),
-        })
+        Ok(format!("{dir}/{file}"))
     }
 }
 
@@ -473,6 +496,9 @@ struct Step<'a> {
     raw: Option<RawLayer<'a>>,
     inferred: Option<&'a crate::screen::InferredState>,
     result: StepResult<'a>,
+    /// The screen after an acting step, as a PNG beside the trace (`--screenshots on`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    screenshot: Option<String>,
     elapsed_ms: f64,
     at_ms: f64,
 }
@@ -532,6 +558,9 @@ struct End<'a> {
     outcome: JourneyResult,
     failure: Option<EndFailure<'a>>,
     steps: u64,
+    /// The screen the journey failed on, as a PNG beside the trace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    screenshot: Option<String>,
     elapsed_ms: f64,
 }
 
@@ -729,6 +758,7 @@ mod tests {
             None,
             &round_trip(&observed, Some(refusal)),
             Some(allowed),
+            None,
         );
         let lines = lines(&path);
         assert_eq!(lines.len(), 3);
@@ -763,7 +793,7 @@ mod tests {
         let (small, large) = (raw(2), raw(200));
         for observed in [&small, &large] {
             let rt = round_trip(observed, None);
-            trace.step(&action, &passage.verdicts, Some(observed), &rt, None);
+            trace.step(&action, &passage.verdicts, Some(observed), &rt, None, None);
         }
         let lines = lines(&path);
         assert_eq!(lines[1]["raw"]["controls"].as_array().unwrap().len(), 2);

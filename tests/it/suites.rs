@@ -516,6 +516,74 @@ fn the_html_report_shows_the_failing_step_to_a_reader() {
         "{step:#}"
     );
     assert_eq!(control("report.summary", "")["value"], "1 passed, 1 failed");
+    // By default (`--screenshots failure`) the screen the journey failed on is kept beside
+    // its trace and shown; a journey that passed has none.
+    assert_eq!(control("report.screenshot", "broken")["role"], "img");
+    assert!(
+        !screen["controls"]
+            .as_array()
+            .expect("controls")
+            .iter()
+            .any(|c| c["anchor"] == "report.screenshot" && c["key"] == "pass"),
+        "a passing journey has no screenshot"
+    );
+}
+
+/// `--screenshots on` keeps the screen after each acting step, beside the trace (a PNG the
+/// step names), and shows it in the HTML report; never of a page showing a secret field
+/// holding a value (the steps after a password is typed, and the failure there, have none);
+/// `off` keeps none.
+#[test]
+fn screenshots_follow_acting_steps_and_never_show_a_typed_secret() {
+    let journey = "navigate(\"/login\");\nfill(\"login.username\", \"ada\");\n\
+        fill(\"login.password\", \"PLANTED-pw-4b1e\");\nread_screen();\n\
+        expect(false, \"stops here\");\n";
+    let dir = project(&[("login.rhai", journey)]);
+    let out = dir.path().join("out/html");
+    let traces = dir.path().join("traces");
+    let report = format!("html={}", out.display());
+    let trace_arg = traces.display().to_string();
+    run(
+        dir.path(),
+        &["--screenshots", "on", "--trace", &trace_arg, "--report", &report],
+    )
+    .exits(1);
+    let trace = read(&traces.join("login.jsonl"));
+    let steps: Vec<Value> = trace
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["kind"] == "step" || v["kind"] == "end")
+        .collect();
+    let shot = |v: &Value| v["screenshot"].as_str().map(str::to_string);
+    // navigate and the username's fill: kept; the password's fill, the read and the end:
+    // a secret field holds a value, so none.
+    let kept: Vec<Option<String>> = steps.iter().map(shot).collect();
+    assert_eq!(
+        kept,
+        [
+            Some("login.raw/1.png".to_string()),
+            Some("login.raw/2.png".to_string()),
+            None,
+            None,
+            None
+        ],
+        "{trace}"
+    );
+    for file in ["login.raw/1.png", "login.raw/2.png"] {
+        let png = std::fs::read(traces.join(file)).expect("the screenshot");
+        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "{file} is a PNG");
+    }
+    let page = read(&out.join("index.html"));
+    assert_eq!(page.matches("data-anchor=\"report.screenshot\"").count(), 2);
+    assert!(page.contains("data-anchor-key=\"login #1\""));
+
+    // `off`: none at all, not even of the failure.
+    let dir = project(&[("broken.rhai", "navigate(\"/claims\");\nexpect(false, \"no\");\n")]);
+    let traces = dir.path().join("traces");
+    let trace_arg = traces.display().to_string();
+    run(dir.path(), &["--screenshots", "off", "--trace", &trace_arg]).exits(1);
+    assert!(!read(&traces.join("broken.jsonl")).contains("screenshot"));
+    assert!(!traces.join("broken.raw").exists());
 }
 
 /// `--jobs 2` runs the same journeys to the same results, printed in the same order, as

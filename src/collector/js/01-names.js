@@ -298,6 +298,20 @@
       || ac.indexOf('current-password') >= 0 || ac.indexOf('new-password') >= 0;
   }
 
+  // How many secret fields holding a value the page shows now, in any of its roots: a
+  // screenshot of it would show what no read ever does (see the runner's screenshots).
+  function secretsShown() {
+    var n = 0;
+    collectRoots().forEach(function (r) {
+      var inputs = r.root.querySelectorAll('input');
+      for (var i = 0; i < inputs.length; i++) {
+        var el = inputs[i];
+        if (el.value && isSecret(el, 'INPUT') && el.getClientRects().length) n++;
+      }
+    });
+    return n;
+  }
+
   // The elements `:disabled` can match: form controls, and form-associated custom elements.
   var DISABLABLE = { BUTTON: 1, INPUT: 1, SELECT: 1, TEXTAREA: 1, OPTGROUP: 1, OPTION: 1, FIELDSET: 1 };
 

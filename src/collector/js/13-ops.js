@@ -32,6 +32,8 @@
       watchListeners(window);
       watchFrames(window);
       return '"ok"';
+    case 'secrets':
+      return stringify(secretsShown());
     case 'handoff':
       handoffMark(args.on);
       return '"ok"';
