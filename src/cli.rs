@@ -115,6 +115,10 @@ pub struct Cli {
     #[arg(long, global = true, env = "WAYMARK_JOURNEY_TIMEOUT", default_value_t = 120, value_name = "SECS",
           value_parser = clap::value_parser!(u64).range(1..))]
     journey_timeout: u64,
+    /// Start each tab signed in: cookies, localStorage and sessionStorage from a state
+    /// file (`waymark state save`, or Playwright's `storageState` JSON).
+    #[arg(long, global = true, env = "WAYMARK_STATE", value_name = "FILE")]
+    state: Option<PathBuf>,
     /// The browser profile: `run` starts each journey with its cookies, `read` and `bench`
     /// their tabs, `mcp` its tab; `profile import-cookies` writes them [default for the
     /// import: `default`].
@@ -284,6 +288,34 @@ pub(crate) enum Command {
         #[command(subcommand)]
         action: ProfileCommand,
     },
+    /// Signed-in state (cookies, localStorage, sessionStorage) in Playwright's
+    /// `storageState` format: saved once after a sign-in, then `--state FILE`.
+    State {
+        #[command(subcommand)]
+        action: StateCommand,
+    },
+}
+
+/// What to do with signed-in state.
+#[derive(Debug, Subcommand)]
+pub(crate) enum StateCommand {
+    /// Sign in once and save the state to FILE (0600; Playwright's `storageState` JSON):
+    /// the browser context's cookies and the storage of the app's origin.
+    ///
+    /// Without `--journey`, opens ROUTE and hands the tab to you (the control page prints
+    /// its URL): sign in, press Done, and the state is saved. With `--journey`, runs that
+    /// journey (a scripted sign-in, or one with `handoff`) in the tab first. Prints counts
+    /// and domains, never a value.
+    Save {
+        /// Where to write the state.
+        file: PathBuf,
+        /// The screen to sign in on.
+        #[arg(long, default_value = "/", value_name = "ROUTE")]
+        route: String,
+        /// A journey that signs in, run in the tab before the state is saved.
+        #[arg(long, value_name = "FILE")]
+        journey: Option<PathBuf>,
+    },
 }
 
 /// What to do with a profile.
@@ -379,6 +411,7 @@ impl Cli {
                 },
                 ..ToolOptions::default()
             },
+            state: self.state.clone(),
             consent: self.consent,
             consent_timeout: Duration::from_secs(self.consent_timeout),
             guardrail: self.guardrail.clone(),

@@ -52,6 +52,8 @@ pub struct Settings {
     pub control_page: bool,
     /// The profile whose cookies each journey's browser context starts with.
     pub profile: Option<String>,
+    /// A saved signed-in state each tab starts with (`--state FILE`).
+    pub state: Option<PathBuf>,
     /// `run`'s handling of the journeys as a whole: retries, shard, `--last-failed`,
     /// reports.
     pub suite: SuiteOptions,
@@ -76,6 +78,7 @@ impl Default for Settings {
             guardrail: None,
             control_page: false,
             profile: None,
+            state: None,
             suite: SuiteOptions::default(),
         }
     }

@@ -220,9 +220,9 @@ impl Drop for Chromium {
 
 /// One tab of a [`Chromium`].
 pub struct ChromiumTab {
-    page: Page,
+    pub(super) page: Page,
     main_frame: Option<FrameId>,
-    timeout: Duration,
+    pub(super) timeout: Duration,
     chrome: Arc<Mutex<ChromeEvents>>,
     /// JavaScript dialogs answered since the tab opened.
     answered: Arc<AtomicU64>,
@@ -676,6 +676,10 @@ impl Tab for ChromiumTab {
 
     async fn screenshot(&self) -> Result<Vec<u8>, BrowserError> {
         self.camera().screenshot().await
+    }
+
+    async fn cookies(&self) -> Result<Vec<Cookie>, BrowserError> {
+        self.context_cookies().await
     }
 
     fn style_sheet_facts(

@@ -12,6 +12,7 @@ mod dialogs;
 mod launch;
 mod naive;
 mod remote;
+mod storage;
 
 use std::future::Future;
 use std::sync::{Arc, Weak};
@@ -141,6 +142,18 @@ pub trait Tab: Send + Sync {
     ) -> impl Future<Output = Option<String>> + Send + 'static {
         let _ = (urls, program);
         async { None }
+    }
+
+    /// The cookies the tab's page and frames are sent (for `waymark state save`).
+    fn cookies(
+        &self,
+    ) -> impl Future<Output = Result<Vec<crate::control::cookies::Cookie>, BrowserError>> + Send
+    {
+        async {
+            Err(BrowserError::Protocol(
+                "this tab cannot tell its cookies".into(),
+            ))
+        }
     }
 
     /// A PNG of what the tab shows now (its viewport), bounded by the tab's own command

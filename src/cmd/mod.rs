@@ -4,10 +4,12 @@
 
 mod bench;
 mod check;
+mod demo;
 mod mcp;
 mod profile;
 mod read;
 mod run;
+mod state;
 mod suggest;
 
 use std::time::Duration;
@@ -15,7 +17,6 @@ use std::time::Duration;
 use crate::bench::{BenchError, BenchOptions};
 use crate::browser::kill_launched_browsers;
 use crate::cli::{Cli, Command, ProfileCommand};
-use crate::demo::DemoApp;
 use crate::exit::Exit;
 use crate::session::RunError;
 
@@ -115,17 +116,9 @@ async fn execute(cli: &Cli) -> Result<Exit, RunError> {
             domain,
             from,
         )),
+        Command::State { action } => state::state(action, &settings).await,
         Command::Suggest { route } => suggest::suggest(route, &settings).await,
-        Command::Demo => {
-            let demo = DemoApp::start_in(settings.layout).await?;
-            println!("{}", demo.base_url());
-            eprintln!(
-                "serving the waymark demo app in its {} layout; Ctrl-C stops it",
-                demo.layout()
-            );
-            std::future::pending::<()>().await;
-            Ok(Exit::Passed)
-        }
+        Command::Demo => demo::serve(&settings).await,
     }
 }
 

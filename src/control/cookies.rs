@@ -8,6 +8,7 @@
 //! command that hands a profile's cookies to a fresh browser context.
 
 mod export;
+pub mod state;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

@@ -19,7 +19,9 @@ use std::sync::Arc;
 pub use app::App;
 pub use error::RunError;
 
+use crate::browser::Tab as _;
 use crate::browser::{BrowserError, Chromium, ChromiumTab};
+use crate::control::cookies::state::StorageState;
 use crate::control::cookies::{Cookie, Profile};
 use crate::control::page::{self, ControlPage};
 use crate::control::{Asker, Guardrail, Hub, JourneyKind, TabGates, TabId};
@@ -41,6 +43,8 @@ pub struct Session {
     gated: bool,
     app: App,
     _page: Option<ControlPage>,
+    /// The script that puts a saved state's storage back (`--state`), if it has any.
+    storage: Option<String>,
     /// Each worker's browser once launched (see [`as_worker`]); started again when it went
     /// away (killed, crashed). One for all at a CDP endpoint.
     browsers: Vec<tokio::sync::Mutex<Option<Arc<Chromium>>>>,
@@ -172,6 +176,9 @@ impl Session {
             }
             other => other?,
         };
+        if let Some(script) = &self.storage {
+            tab.on_new_document(script).await?;
+        }
         let camera = tab.camera();
         // A traced journey keeps evidence: each step's raw layer carries the text runs and
         // the controls without an anchor, not only the anchored ones.
@@ -269,9 +276,19 @@ impl SessionBuilder {
             _ => None,
         };
         // A screen behind a sign-in is met with the profile's cookies, as a journey meets it.
-        let cookies = match &settings.profile {
+        let mut cookies = match &settings.profile {
             Some(name) => Profile::named(name)?.cookies()?,
             None => Vec::new(),
+        };
+        // A saved state's cookies come after the profile's (the same cookie: the state's
+        // wins), its storage through a script each new document runs first.
+        let storage = match &settings.state {
+            Some(path) => {
+                let state = StorageState::load(path)?;
+                cookies.extend(state.cookies.iter().cloned());
+                state.storage_script()
+            }
+            None => None,
         };
         let hub = Arc::new(Hub::new());
         let page = match settings.control_page && self.gated {
@@ -288,6 +305,7 @@ impl SessionBuilder {
             gated: self.gated,
             app,
             _page: page,
+            storage,
             browsers: (0..workers(&settings))
                 .map(|_| tokio::sync::Mutex::new(None))
                 .collect(),

@@ -22,6 +22,7 @@ mod refusal;
 mod result;
 mod route;
 mod shots;
+mod state;
 mod target;
 pub mod trace;
 mod wait;

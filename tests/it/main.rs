@@ -31,6 +31,7 @@ mod read;
 mod remote;
 mod shapes;
 mod snapshots;
+mod state;
 mod suites;
 mod targets;
 mod trace;

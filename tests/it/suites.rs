@@ -545,7 +545,14 @@ fn screenshots_follow_acting_steps_and_never_show_a_typed_secret() {
     let trace_arg = traces.display().to_string();
     run(
         dir.path(),
-        &["--screenshots", "on", "--trace", &trace_arg, "--report", &report],
+        &[
+            "--screenshots",
+            "on",
+            "--trace",
+            &trace_arg,
+            "--report",
+            &report,
+        ],
     )
     .exits(1);
     let trace = read(&traces.join("login.jsonl"));
@@ -578,7 +585,10 @@ fn screenshots_follow_acting_steps_and_never_show_a_typed_secret() {
     assert!(page.contains("data-anchor-key=\"login #1\""));
 
     // `off`: none at all, not even of the failure.
-    let dir = project(&[("broken.rhai", "navigate(\"/claims\");\nexpect(false, \"no\");\n")]);
+    let dir = project(&[(
+        "broken.rhai",
+        "navigate(\"/claims\");\nexpect(false, \"no\");\n",
+    )]);
     let traces = dir.path().join("traces");
     let trace_arg = traces.display().to_string();
     run(dir.path(), &["--screenshots", "off", "--trace", &trace_arg]).exits(1);
