@@ -27,6 +27,20 @@ pub(super) fn register_waits<T: Tab + 'static>(
         };
         round_trip(h.block_on(t.wait_for(&condition)))
     });
+    let t = Arc::clone(tools);
+    engine.register_fn(
+        "set_action_timeout",
+        move |ms: i64| -> Result<(), Box<EvalAltResult>> {
+            let ms = u64::try_from(ms).map_err(|_| {
+                fail_map(
+                    ErrorCode::InvalidArgument,
+                    &format!("`set_action_timeout` takes milliseconds, 0 or more, not {ms}"),
+                )
+            })?;
+            t.set_action_timeout(Some(Duration::from_millis(ms)));
+            Ok(())
+        },
+    );
     let (t, h) = (Arc::clone(tools), handle.clone());
     engine.register_fn("wait_for", move |map: rhai::Map| {
         let condition = condition_of(&map)?;
@@ -36,7 +50,7 @@ pub(super) fn register_waits<T: Tab + 'static>(
     engine.register_fn(
         "eventually",
         move |cx: NativeCallContext, f: FnPtr| -> Result<Dynamic, Box<EvalAltResult>> {
-            let within = t.options().action_timeout;
+            let within = t.action_timeout();
             eventually(&cx, &f, within, &t, &h)
         },
     );
@@ -47,7 +61,7 @@ pub(super) fn register_waits<T: Tab + 'static>(
               f: FnPtr,
               options: rhai::Map|
               -> Result<Dynamic, Box<EvalAltResult>> {
-            let mut within = t.options().action_timeout;
+            let mut within = t.action_timeout();
             for (key, value) in &options {
                 match key.as_str() {
                     "timeout_ms" => within = millis("timeout_ms", value)?,

@@ -38,6 +38,9 @@ pub(super) struct Memory {
     /// What style sheets of another origin that reads named hold, worked out beside the
     /// calls, for the next collector operation to take in (see `collect_as`).
     pub(super) sheets: Arc<Mutex<SheetFacts>>,
+    /// The action timeout the journey set for its following calls, in milliseconds plus
+    /// one (0: none set, the options' stands).
+    pub(super) action_timeout: AtomicU64,
 }
 
 /// What style sheets hold, on its way to the page: for the document `doc`, by address

@@ -3,6 +3,7 @@
 //! round trip says of it.
 
 use std::fmt;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -18,13 +19,31 @@ use crate::collector::Prepared;
 use crate::screen::InferredState;
 
 impl<T: Tab> Tools<T> {
+    /// How long an action waits for its target (and `wait_for` and `eventually` by
+    /// default): what the journey set last, else `--action-timeout`.
+    pub fn action_timeout(&self) -> Duration {
+        match self.memory.action_timeout.load(Ordering::Relaxed) {
+            0 => self.options.action_timeout,
+            set => Duration::from_millis(set - 1),
+        }
+    }
+
+    /// Sets the action timeout of the calls that follow on this tab (`None`: back to
+    /// `--action-timeout`).
+    pub fn set_action_timeout(&self, timeout: Option<Duration>) {
+        let ms = timeout.map_or(0, |t| {
+            u64::try_from(t.as_millis()).unwrap_or(u64::MAX - 1) + 1
+        });
+        self.memory.action_timeout.store(ms, Ordering::Relaxed);
+    }
+
     /// Tells `prepare` how long it may wait for `target`, and whether a missing anchor is
     /// worth waiting for: one the registry knows (or any, with no registry: the page names
     /// its own anchors). An anchor the registry does not know, or a point, is answered at once.
     pub(super) fn wait_args(&self, target: &TargetRef, args: &mut serde_json::Value) {
         let ms = match target {
             TargetRef::Point { .. } => 0,
-            _ => self.options.action_timeout.as_millis() as u64,
+            _ => self.action_timeout().as_millis() as u64,
         };
         let missing = target.anchor().is_some_and(|a| {
             self.registry.anchors().is_empty() || self.registry.anchor(a.id.as_str()).is_some()
@@ -37,7 +56,7 @@ impl<T: Tab> Tools<T> {
     /// own after the action timeout, and the script's own bound comes on top, so a page that
     /// never answers cannot hold the call.
     pub(super) fn action_bound(&self) -> Duration {
-        self.options.script_timeout + self.options.action_timeout
+        self.options.script_timeout + self.action_timeout()
     }
 
     /// [`check`](Tools::check), noting how long the page waited; a failure after a wait
@@ -154,7 +173,7 @@ impl<T: Tab> Tools<T> {
             c.anchor = Some(parsed.id.as_str().to_string());
             c.key = parsed.key;
         }
-        let within = c.timeout.unwrap_or(self.options.action_timeout);
+        let within = c.timeout.unwrap_or_else(|| self.action_timeout());
         let start = Instant::now();
         loop {
             let left = within.saturating_sub(start.elapsed());

@@ -222,6 +222,17 @@ try {
     expect(e.message.contains("the counter reads 5"), e.message);
 }
 expect(code == "expectation_failed", `eventually fails with the closure's error: ${code}`);
+// The journey's own action timeout: 0 answers at once, then back to waiting.
+navigate("/waits.html");
+set_action_timeout(0);
+try { invoke("waits.submit"); } catch (e) { code = e.code; expect(!e.message.contains("waiting"), e.message); }
+expect(code == "disabled", `at once: ${code}`);
+set_action_timeout(5000);
+invoke("waits.load");
+let late = invoke("waits.late");
+expect(late.waited_ms >= 1000.0, `waited again: ${late.waited_ms} ms`);
+try { set_action_timeout(-1); } catch (e) { code = e.code; }
+expect(code == "invalid_argument", `a negative timeout: ${code}`);
 "#,
     );
     let base = fixtures::base().to_string();
