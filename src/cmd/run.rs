@@ -19,7 +19,7 @@ use crate::tools::trace::TraceDir;
 
 /// Runs the journeys under `paths` (default `./journeys`) and returns the exit code.
 pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunError> {
-    let builder = Session::builder(settings)?;
+    let builder = Session::builder(settings)?.prewarm();
     let options = &settings.suite;
     let planned = plan(paths)?;
     let reports = Reports::prepare(&options.reports)?;

@@ -45,10 +45,20 @@ pub struct Session {
     _page: Option<ControlPage>,
     /// The script that puts a saved state's storage back (`--state`), if it has any.
     storage: Option<String>,
+    /// Each worker's tab opened ahead for its next journey (see [`SessionBuilder::prewarm`]),
+    /// with the browser it is in.
+    spares: Vec<tokio::sync::Mutex<Option<Spare>>>,
+    prewarm: bool,
     /// Each worker's browser once launched (see [`as_worker`]); started again when it went
     /// away (killed, crashed). One for all at a CDP endpoint.
     browsers: Vec<tokio::sync::Mutex<Option<Arc<Chromium>>>>,
 }
+
+/// A tab being opened ahead, in the browser it is of.
+type Spare = (
+    Arc<Chromium>,
+    tokio::task::JoinHandle<Result<ChromiumTab, BrowserError>>,
+);
 
 tokio::task_local! {
     /// The worker a journey runs as (see [`as_worker`]); 0 outside one.
@@ -67,6 +77,7 @@ pub struct SessionBuilder {
     registry: Arc<Registry>,
     gated: bool,
     run: Option<String>,
+    prewarm: bool,
 }
 
 /// What a tab is opened for: who drives it, under which name, traced where.
@@ -95,6 +106,7 @@ impl Session {
             settings: settings.clone(),
             gated: true,
             run: None,
+            prewarm: false,
         })
     }
 
@@ -158,21 +170,54 @@ impl Session {
 
     /// The current worker's browser slot (see [`as_worker`]).
     fn slot(&self) -> &tokio::sync::Mutex<Option<Arc<Chromium>>> {
-        let worker = WORKER.try_with(|w| *w).unwrap_or(0);
-        &self.browsers[worker % self.browsers.len()]
+        &self.browsers[worker() % self.browsers.len()]
+    }
+
+    /// A fresh tab in `browser` with the profile's cookies: the one opened ahead for the
+    /// current worker when there is one (awaited if it is still opening), else a new one;
+    /// then, with prewarming on, the next is opened ahead while the journey runs.
+    async fn fresh_tab(&self, browser: &Arc<Chromium>) -> Result<ChromiumTab, BrowserError> {
+        let slot = &self.spares[worker() % self.spares.len()];
+        let spare = slot.lock().await.take();
+        let ahead = match spare {
+            Some((of, opening)) if Arc::ptr_eq(&of, browser) => match opening.await {
+                Ok(Ok(tab)) => Some(tab),
+                _ => None,
+            },
+            Some((_, opening)) => {
+                opening.abort();
+                None
+            }
+            None => None,
+        };
+        let tab = match ahead {
+            Some(tab) => tab,
+            None => browser.new_tab_with_cookies(&self.cookies).await?,
+        };
+        if self.prewarm {
+            // One ahead per slot: workers sharing one (at a CDP endpoint) open no more.
+            let mut ahead = slot.lock().await;
+            if ahead.is_none() {
+                let (next, cookies) = (Arc::clone(browser), self.cookies.clone());
+                let opening =
+                    tokio::spawn(async move { next.new_tab_with_cookies(&cookies).await });
+                *ahead = Some((Arc::clone(browser), opening));
+            }
+        }
+        Ok(tab)
     }
 
     /// A fresh tab (in a browser context of its own, with the profile's cookies) and its
     /// tools, wired to the session's gates and traced when `open` asks.
     pub async fn open(&self, open: Open) -> Result<Surface, BrowserError> {
         let mut browser = self.browser().await?;
-        let tab = match browser.new_tab_with_cookies(&self.cookies).await {
+        let tab = match self.fresh_tab(&browser).await {
             // Gone in a way not seen yet (the connection's end still on its way): once more,
             // in a new browser.
             Err(BrowserError::Crashed(_)) => {
                 self.forget(&browser).await;
                 browser = self.browser().await?;
-                browser.new_tab_with_cookies(&self.cookies).await?
+                self.fresh_tab(&browser).await?
             }
             other => other?,
         };
@@ -237,6 +282,14 @@ impl Session {
 
     /// Closes the browsers that were started; the app and the control page stop with them.
     pub async fn close(self) {
+        // The tabs opened ahead first: each holds its browser.
+        for slot in self.spares {
+            if let Some((_, opening)) = slot.into_inner()
+                && let Ok(Ok(tab)) = opening.await
+            {
+                tab.close().await;
+            }
+        }
         let closing = self
             .browsers
             .into_iter()
@@ -251,6 +304,13 @@ impl SessionBuilder {
     /// The registry the session will resolve anchors against.
     pub fn registry(&self) -> &Arc<Registry> {
         &self.registry
+    }
+
+    /// Each worker opens its next tab ahead, while its journey runs: a run of many
+    /// journeys (`run`, `bench --suite`) starts each in a tab already there.
+    pub fn prewarm(mut self) -> SessionBuilder {
+        self.prewarm = true;
+        self
     }
 
     /// A session with no gates: no guardrail, no control page, tabs nobody can take (a
@@ -306,6 +366,10 @@ impl SessionBuilder {
             app,
             _page: page,
             storage,
+            spares: (0..workers(&settings))
+                .map(|_| tokio::sync::Mutex::new(None))
+                .collect(),
+            prewarm: self.prewarm,
             browsers: (0..workers(&settings))
                 .map(|_| tokio::sync::Mutex::new(None))
                 .collect(),
@@ -395,6 +459,11 @@ async fn control_page(hub: &Arc<Hub>) -> Result<ControlPage, RunError> {
     // On stderr, beside the progress: stdout is the report.
     eprintln!("control page: {}", page.url());
     Ok(page)
+}
+
+/// The worker the current task runs as (see [`as_worker`]).
+fn worker() -> usize {
+    WORKER.try_with(|w| *w).unwrap_or(0)
 }
 
 /// How many browsers the session's workers use: one each (`--jobs`), or one for all at a
