@@ -319,8 +319,11 @@ pub async fn run_one(
         Ok(outcome) => outcome,
         Err(e) => environment_failure(&name, &file, format!("the journey thread failed: {e}")),
     };
+    // A browser that stopped answering is killed before anything else waits on it.
+    let hung = outcome.failure.is_some() && session.browser_hung().await;
     // The screen the journey failed on, beside its trace, for the reports.
     if outcome.failure.is_some()
+        && !hung
         && session.settings().tools.screenshots != crate::tools::Screenshots::Off
         && let Some(trace) = surface.tools().trace()
         && let Some(png) = surface.tools().safe_screenshot().await
@@ -341,6 +344,17 @@ pub async fn run_one(
             "the browser process went away during the journey (killed or crashed; {}); the next journey runs in a new browser",
             failure.message
         );
+    } else if hung {
+        // The browser stopped answering under the journey (a page's renderer holding its
+        // thread answers `page_unresponsive`; here the browser itself does not answer).
+        if let Some(failure) = outcome.failure.as_mut() {
+            failure.attribution = Attribution::Environment;
+            failure.code = Some(ErrorCode::BrowserCrashed.into());
+            failure.message = format!(
+                "the browser stopped answering during the journey ({}); it was killed and the next journey runs in a new browser",
+                failure.message
+            );
+        }
     }
     let path = trace.map(|trace| {
         trace.end(outcome.failure.as_ref(), outcome.elapsed);

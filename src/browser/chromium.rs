@@ -131,6 +131,26 @@ impl Chromium {
         !self.handler.is_finished() && self.pid.is_none_or(launch::running)
     }
 
+    /// Whether the browser answers a trivial command within `bound`: a browser process
+    /// stopped or stuck keeps its connection open and answers nothing.
+    pub async fn answers(&self, bound: Duration) -> bool {
+        matches!(
+            tokio::time::timeout(bound, self.browser.version()).await,
+            Ok(Ok(_))
+        )
+    }
+
+    /// Kills the browser's process now (one this run launched; a remote one is only let
+    /// go when dropped).
+    pub fn kill(&self) {
+        if let Some(pid) = self.pid.and_then(|p| libc::pid_t::try_from(p).ok()) {
+            // SAFETY: kill(2) on the browser process this run launched.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+
     /// Opens a tab in a browser context of its own (its own cookies and storage).
     pub async fn new_tab(&self) -> Result<ChromiumTab, BrowserError> {
         self.new_tab_with_cookies(&[]).await

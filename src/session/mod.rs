@@ -163,6 +163,22 @@ impl Session {
         }
     }
 
+    /// After a journey failed: whether the current worker's browser stopped answering (a
+    /// stuck or stopped process keeps its connection and answers nothing). Such a browser
+    /// is killed and forgotten, so the next journey runs in a new one.
+    pub async fn browser_hung(&self) -> bool {
+        let Some(browser) = self.launched().filter(|b| b.is_connected()) else {
+            return false;
+        };
+        if browser.answers(std::time::Duration::from_secs(2)).await {
+            return false;
+        }
+        browser.kill();
+        eprintln!("the browser stopped answering; it was killed");
+        self.forget(&browser).await;
+        true
+    }
+
     /// The browser, if it was launched (and whether or not it is still there).
     pub fn launched(&self) -> Option<Arc<Chromium>> {
         self.slot().try_lock().ok().and_then(|b| b.clone())

@@ -190,6 +190,11 @@ fn a_hung_renderer_ends_its_journey_at_the_deadline_and_the_next_one_passes() {
 /// A run of three journeys whose first is running when the test kills the browser (the
 /// first loops on reads until it is killed, or 600 reads when it is not), with `flags`.
 fn killed_run(flags: &[&str]) -> (Run, serde_json::Value, Duration) {
+    signalled_run(flags, libc::SIGKILL)
+}
+
+/// [`killed_run`], the browser sent `signal` instead of SIGKILL.
+fn signalled_run(flags: &[&str], signal: libc::c_int) -> (Run, serde_json::Value, Duration) {
     let waiting = "navigate(\"/hostile/kill-me.html\");\nfor i in 0..600 { read_screen(); }\n";
     let calm = "navigate(\"/hostile/calm.html\");\nlet rt = invoke(\"calm.count\");\nexpect(rt.ok, \"pressed\");\n";
     // One killing run at a time: each waits for the page to be served anew.
@@ -208,7 +213,10 @@ fn killed_run(flags: &[&str]) -> (Run, serde_json::Value, Duration) {
         ],
         flags,
         |pid| {
-            if !killed && crate::fixtures::served("kill-me.html") > before && kill_browser_of(pid) {
+            if !killed
+                && crate::fixtures::served("kill-me.html") > before
+                && kill_browser_of(pid, signal)
+            {
                 killed = true;
             }
             killed
@@ -278,9 +286,28 @@ fn with_two_jobs_a_killed_browser_fails_only_the_journey_it_ran() {
     assert_eq!(journeys[2].1, "passed", "{journeys:?}\n{}", run.all());
 }
 
+/// A browser that stops answering (its process stopped: SIGSTOP) keeps its connection
+/// open, so it does not look gone: the journey it ran fails at its deadline, the browser is
+/// then found not to answer, killed, and the remaining journeys run in a new one.
+#[test]
+fn a_browser_that_stops_answering_is_killed_and_the_remaining_journeys_pass() {
+    let (run, report, took) =
+        signalled_run(&["--jobs", "1", "--journey-timeout", "6"], libc::SIGSTOP);
+    run.exits(1).says("the browser stopped answering");
+    let journeys = statuses(&report);
+    assert_eq!(journeys[0].1, "failed", "{journeys:?}\n{}", run.all());
+    assert_eq!(
+        journeys[0].2,
+        [("browser_crashed".into(), "environment".into())]
+    );
+    assert_eq!(journeys[1].1, "passed", "{journeys:?}\n{}", run.all());
+    assert_eq!(journeys[2].1, "passed", "{journeys:?}\n{}", run.all());
+    eprintln!("stopped browser: run {took:?}: {journeys:?}");
+}
+
 /// Kills (SIGKILL) the first browser process `parent` started (its oldest child named
 /// like Chromium): with `--jobs 2`, the one of the worker that took the first journey.
-fn kill_browser_of(parent: u32) -> bool {
+fn kill_browser_of(parent: u32, signal: libc::c_int) -> bool {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return false;
     };
@@ -313,7 +340,7 @@ fn kill_browser_of(parent: u32) -> bool {
     };
     // SAFETY: kill(2) on a browser the waymark child this test started launched.
     unsafe {
-        libc::kill(pid, libc::SIGKILL);
+        libc::kill(pid, signal);
     }
     true
 }
