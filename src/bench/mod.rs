@@ -23,6 +23,7 @@ mod gate;
 mod page;
 mod report;
 mod suite;
+mod waits;
 
 use std::path::PathBuf;
 

@@ -90,6 +90,7 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
         median(&mut first),
         opened.len()
     );
+    super::waits::waits(&session).await?;
     session.close().await;
     Ok(Exit::Passed)
 }

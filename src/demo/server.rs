@@ -120,6 +120,7 @@ fn router(state: AppState) -> Router {
         .route("/widgets", get(widgets::widgets))
         .route("/widgets/frame", get(widgets::frame))
         .route("/widgets/later", get(widgets::later))
+        .route("/widgets/appear", get(widgets::appear))
         .route("/dense", get(dense::serve))
         .route("/dense/anchors.yaml", get(dense::serve_registry))
         .route("/api/saves", get(api_saves))

@@ -210,3 +210,29 @@ pub(crate) async fn later() -> Response {
          </script>\n";
     html(bare_page("Answers later", body))
 }
+
+/// `GET /widgets/appear`: a control that appears 100 ms after the arming click (data
+/// fetched, say), and that tells, once pressed, how long after it appeared the press came:
+/// what `waymark bench --suite` measures of an action that waits for its target.
+pub(crate) async fn appear() -> Response {
+    let body = "<div class=\"card row\" data-anchor-region=\"appear\" id=\"appear\">\n\
+         <button type=\"button\" id=\"appear-arm\" data-anchor=\"appear.arm\">Arm</button>\n\
+         <output id=\"appear-lag\" data-anchor=\"appear.lag\" aria-label=\"Lag\"></output>\n\
+         </div>\n<script>\n\
+         document.getElementById('appear-arm').addEventListener('click', function () {\n\
+           var old = document.getElementById('appear-late');\n\
+           if (old) old.remove();\n\
+           setTimeout(function () {\n\
+             var b = document.createElement('button');\n\
+             b.type = 'button'; b.id = 'appear-late'; b.textContent = 'Late';\n\
+             b.setAttribute('data-anchor', 'appear.late');\n\
+             var at = performance.now();\n\
+             b.addEventListener('click', function () {\n\
+               document.getElementById('appear-lag').value = (performance.now() - at).toFixed(1);\n\
+             });\n\
+             document.getElementById('appear').appendChild(b);\n\
+           }, 100);\n\
+         });\n\
+         </script>\n";
+    html(bare_page("Appears later", body))
+}

@@ -635,7 +635,7 @@ fn two_jobs_give_the_same_results_in_the_same_order_as_one() {
 }
 
 /// `bench --suite` runs the journeys with one job and with `--jobs`, and says what each
-/// rate and a fresh tab were.
+/// rate and a fresh tab were, and what waiting for a target costs.
 #[test]
 fn bench_suite_reports_both_rates_and_a_fresh_tab() {
     let dir = project(&[("a.rhai", PASS), ("b.rhai", PASS), ("c.rhai", PASS)]);
@@ -656,5 +656,10 @@ fn bench_suite_reports_both_rates_and_a_fresh_tab() {
         .says("--jobs 1: 3 journeys in ")
         .says("--jobs 2: 3 journeys in ")
         .says("throughput: ")
-        .says("a fresh tab: ");
+        .says("a fresh tab: ")
+        .says("an invoke of a control already there: ")
+        .says("medians of 20")
+        .says("a control appearing 100 ms after the action before: pressed ")
+        .says("median of 10");
+    assert!(!run.all().contains("error:"), "{}", run.all());
 }
