@@ -12,11 +12,12 @@
 //! - `close()` and wait, then make sure the child process is gone.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chromiumoxide::cdp::browser_protocol::emulation::SetTouchEmulationEnabledParams;
+use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::input::{
     DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
     InsertTextParams, MouseButton,
@@ -95,6 +96,8 @@ impl Chromium {
             config.viewport(Viewport {
                 width,
                 height,
+                device_scale_factor: Some(options.device_scale),
+                emulating_mobile: options.mobile,
                 ..Viewport::default()
             })
         };
@@ -160,7 +163,7 @@ impl Chromium {
         cookies: &[Cookie],
     ) -> Result<ChromiumTab, BrowserError> {
         let timeout = self.options.command_timeout;
-        let context = bounded(
+        let context: BrowserContextId = bounded(
             timeout,
             "creating a browser context",
             self.browser
@@ -188,11 +191,12 @@ impl Chromium {
         }
         let params = CreateTargetParams::builder()
             .url("about:blank")
-            .browser_context_id(context)
+            .browser_context_id(context.clone())
             .build()
             .map_err(BrowserError::Protocol)?;
         let page = bounded(timeout, "opening a tab", self.browser.new_page(params)).await?;
-        ChromiumTab::new(page, timeout, self.options.headed).await
+        let downloads = self._profile.path().join("downloads").join(context.inner());
+        ChromiumTab::new(page, &self.options, (context, downloads)).await
     }
 
     /// Closes the browser and waits for its process to exit; kills it if it lingers.
@@ -272,6 +276,8 @@ pub struct ChromiumTab {
     /// person may have moved it since): `None` before one, or after one failed.
     pointer: Mutex<Option<(f64, f64)>>,
     headed: bool,
+    /// The downloads the page started (see `files.rs`).
+    downloads: Arc<Mutex<super::files::DownloadLog>>,
     watchers: Vec<JoinHandle<()>>,
 }
 
@@ -279,7 +285,12 @@ pub struct ChromiumTab {
 const SHEETS_KEPT: usize = 1024;
 
 impl ChromiumTab {
-    async fn new(page: Page, timeout: Duration, headed: bool) -> Result<ChromiumTab, BrowserError> {
+    async fn new(
+        page: Page,
+        options: &LaunchOptions,
+        (context, downloads): (BrowserContextId, std::path::PathBuf),
+    ) -> Result<ChromiumTab, BrowserError> {
+        let (timeout, headed) = (options.command_timeout, options.headed);
         let chrome = Arc::new(Mutex::new(ChromeEvents::default()));
         let opening = bounded(
             timeout,
@@ -293,7 +304,7 @@ impl ChromiumTab {
             page.event_listener::<EventTargetCrashed>(),
         )
         .await?;
-        let mut choosers = bounded(
+        let choosers = bounded(
             timeout,
             "subscribing to file choosers",
             page.event_listener::<EventFileChooserOpened>(),
@@ -313,17 +324,10 @@ impl ChromiumTab {
             page.execute(SetInterceptFileChooserDialogParams::new(true)),
         )
         .await?;
-        // chromiumoxide's setup of a tab turns touch emulation on whatever the viewport says
-        // (0.9.1 sends `Emulation.setTouchEmulationEnabled(true)`), so the app would see a
-        // touch screen (`navigator.maxTouchPoints` 1, `ontouchstart`, `(any-pointer:
-        // coarse)`) and could lay itself out and listen for one. waymark drives a mouse and a
-        // keyboard: it is turned off.
-        bounded(
-            timeout,
-            "turning touch emulation off",
-            page.execute(SetTouchEmulationEnabledParams::new(false)),
-        )
-        .await?;
+        // chromiumoxide's setup of a tab turns touch emulation on whatever the device.
+        super::device::emulate_touch(&page, options.mobile, timeout).await?;
+        let (downloads, saving) =
+            super::files::watch_downloads(&page, context, &downloads, timeout).await?;
         let answered = Arc::new(AtomicU64::new(0));
         let dialogs = super::dialogs::answer_all(
             page.clone(),
@@ -340,14 +344,7 @@ impl ChromiumTab {
                 }
             }
         });
-        let seen = Arc::clone(&chrome);
-        let files = tokio::spawn(async move {
-            while choosers.next().await.is_some() {
-                if let Ok(mut chrome) = seen.lock() {
-                    chrome.file_choosers += 1;
-                }
-            }
-        });
+        let files = super::files::count_choosers(choosers, Arc::clone(&chrome));
         // The request behind each style sheet, whose body the browser keeps: what a sheet of
         // another origin holds, which the page cannot read (see `style_sheet_facts`).
         let mut responses = bounded(
@@ -381,12 +378,24 @@ impl ChromiumTab {
             sheets,
             pointer: Mutex::new(None),
             headed,
-            watchers: vec![dialogs, crashes, files, styles],
+            downloads,
+            watchers: vec![dialogs, crashes, files, styles, saving],
         })
     }
 }
 
 impl ChromiumTab {
+    pub(super) fn page_and_timeout(&self) -> (&Page, Duration) {
+        (&self.page, self.timeout)
+    }
+
+    /// After a gesture other than a click the pointer is not where the last click left it.
+    pub(super) fn forget_pointer(&self) {
+        if let Ok(mut pointer) = self.pointer.lock() {
+            *pointer = None;
+        }
+    }
+
     /// The naive per-element read, for the benches' contrast only (see `naive.rs`): the
     /// first `limit` elements matching `selector`, three CDP commands per element.
     pub async fn naive_read(
@@ -769,6 +778,22 @@ impl Tab for ChromiumTab {
             params.return_by_value = Some(true);
             evaluate_in(&page, params, timeout).await.ok()
         }
+    }
+
+    async fn hover(&self, x: f64, y: f64) -> Result<(), BrowserError> {
+        self.hover_at(x, y).await
+    }
+
+    async fn drag(&self, from: (f64, f64), to: (f64, f64)) -> Result<(), BrowserError> {
+        self.drag_between(from, to).await
+    }
+
+    async fn upload(&self, x: f64, y: f64, files: &[PathBuf]) -> Result<bool, BrowserError> {
+        self.upload_at(x, y, files).await
+    }
+
+    async fn downloads(&self, wait: Duration) -> Vec<super::Download> {
+        super::files::take_downloads(&self.downloads, wait).await
     }
 
     fn dialogs_answered(&self) -> u64 {
