@@ -124,6 +124,7 @@ impl<T: Tab> Tools<T> {
                 error: Some(refusal.clone()),
                 elapsed_ms: ms_since(start),
                 waited_ms: 0.0,
+                download: None,
             },
             // Act through the tab and read back.
             None => {

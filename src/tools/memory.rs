@@ -38,6 +38,10 @@ pub(super) struct Memory {
     /// What style sheets of another origin that reads named hold, worked out beside the
     /// calls, for the next collector operation to take in (see `collect_as`).
     pub(super) sheets: Arc<Mutex<SheetFacts>>,
+    /// Where `upload` takes files from and downloads go (default: an agent's).
+    pub(super) files: Mutex<Option<super::FileScope>>,
+    /// The download the current call started, for its round trip.
+    pub(super) download: Mutex<Option<super::DownloadReport>>,
 }
 
 /// What style sheets hold, on its way to the page: for the document `doc`, by address

@@ -613,6 +613,7 @@ mod tests {
             error,
             elapsed_ms: 3.0,
             waited_ms: 0.0,
+            download: None,
         }
     }
 
