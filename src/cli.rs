@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
+mod device;
+
 use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
 use crate::demo::Layout;
@@ -111,6 +113,8 @@ pub struct Cli {
     /// too).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub(crate) verbose: u8,
+    #[command(flatten)]
+    device: device::DeviceFlags,
     #[command(subcommand)]
     pub(crate) command: Command,
 }
@@ -324,6 +328,12 @@ impl Cli {
             ),
             _ => (false, Unreferenced::Ignore, None, SuiteOptions::default()),
         };
+        let mut launch = LaunchOptions {
+            executable: self.browser.clone(),
+            headed: self.headed,
+            ..LaunchOptions::default()
+        };
+        self.device.apply(&mut launch);
         Settings {
             suite,
             update_snapshots,
@@ -332,11 +342,7 @@ impl Cli {
             base_url: self.base_url.clone(),
             layout: self.layout,
             anchors: self.anchors.clone(),
-            launch: LaunchOptions {
-                executable: self.browser.clone(),
-                headed: self.headed,
-                ..LaunchOptions::default()
-            },
+            launch,
             tools: ToolOptions {
                 max_controls: self.max_controls as usize,
                 budget: self

@@ -78,13 +78,16 @@ impl<T: Tab> Tools<T> {
     /// The tab's viewport and device scale, asked of the page (for a trace's header).
     pub async fn viewport(&self) -> Option<Viewport> {
         let json = self
-            .evaluate("JSON.stringify([innerWidth, innerHeight, devicePixelRatio])")
+            .evaluate(
+                "JSON.stringify([innerWidth, innerHeight, devicePixelRatio, navigator.maxTouchPoints])",
+            )
             .await
             .ok()?;
-        let [width, height, device_scale]: [f64; 3] = serde_json::from_str(&json).ok()?;
+        let [width, height, device_scale, touch]: [f64; 4] = serde_json::from_str(&json).ok()?;
         Some(Viewport {
             size: [width, height],
             device_scale,
+            mobile: touch > 0.0,
         })
     }
 
