@@ -634,6 +634,7 @@ mod tests {
         let viewport = Viewport {
             size: [1280.0, 720.0],
             device_scale: 1.0,
+            mobile: false,
         };
         TraceHeader::new(
             "claims",

@@ -16,6 +16,7 @@ mod dialogs;
 mod errors;
 mod fill;
 mod frames;
+mod gestures;
 mod gates;
 mod hostile;
 mod invoke;
