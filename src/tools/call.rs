@@ -78,8 +78,12 @@ impl<T: Tab> Tools<T> {
     /// The tab's viewport and device scale, asked of the page (for a trace's header).
     pub async fn viewport(&self) -> Option<Viewport> {
         let json = self
+            // A mobile device's viewport is its screen: a page without a viewport `<meta>`
+            // (the blank one the tab starts on) is laid out 980 pixels wide on it.
             .evaluate(
-                "JSON.stringify([innerWidth, innerHeight, devicePixelRatio, navigator.maxTouchPoints])",
+                "(function (m) { return JSON.stringify([m ? screen.width : innerWidth, \
+                 m ? screen.height : innerHeight, devicePixelRatio, navigator.maxTouchPoints]); \
+                 })(navigator.maxTouchPoints > 0)",
             )
             .await
             .ok()?;

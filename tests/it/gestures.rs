@@ -180,7 +180,10 @@ fn a_download_is_kept_under_the_journeys_folder_with_its_hash() {
         open(&tools, "/").await;
         let rt = tools.invoke("download.report", None).await;
         ok(&rt);
-        let download = rt.download.clone().expect("the round trip names the download");
+        let download = rt
+            .download
+            .clone()
+            .expect("the round trip names the download");
         let served = report();
         let sha: String = Sha256::digest(&served)
             .iter()
@@ -216,10 +219,13 @@ fn the_gestures_journey_passes_on_a_desktop_and_on_a_phone() {
             args.push(std::ffi::OsStr::new(d));
         }
         waymark(cwd.path(), args, &[]).exits(0).says("1 passed");
-        let kept = cwd.path().join("target/waymark/downloads/gestures/report.csv");
+        let kept = cwd
+            .path()
+            .join("target/waymark/downloads/gestures/report.csv");
         assert!(kept.is_file(), "{device:?}: no {}", kept.display());
-        let trace = std::fs::read_to_string(cwd.path().join("target/waymark/traces/gestures.jsonl"))
-            .expect("the journey's trace");
+        let trace =
+            std::fs::read_to_string(cwd.path().join("target/waymark/traces/gestures.jsonl"))
+                .expect("the journey's trace");
         let header: serde_json::Value =
             serde_json::from_str(trace.lines().next().expect("a header")).expect("JSON");
         let mobile = device.is_some();
