@@ -120,10 +120,10 @@ fn an_html5_card_is_dragged_onto_a_column_and_a_slider_follows_the_mouse() {
         open(&tools, "/").await;
         let rt = tools.drag("board.card[1]", "board.column[done]").await;
         let screen = ok(&rt);
-        assert_eq!(value(&screen, "status"), "Card 1 in done");
+        assert_eq!(value(screen, "status"), "Card 1 in done");
         let rt = tools.drag("slider.handle", "slider.end").await;
         let screen = ok(&rt);
-        assert_eq!(value(&screen, "slider.value"), "100");
+        assert_eq!(value(screen, "slider.value"), "100");
         // A target that is not there is told like invoke's.
         let rt = tools.drag("board.card[9]", "board.column[done]").await;
         assert!(!rt.ok);
