@@ -30,10 +30,9 @@ use chromiumoxide::cdp::browser_protocol::network::{
     ResourceType, TimeSinceEpoch,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
-    AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
-    CreateIsolatedWorldParams, EventFileChooserOpened, EventFrameStartedLoading,
-    EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId, NavigateParams,
-    SetInterceptFileChooserDialogParams,
+    AddScriptToEvaluateOnNewDocumentParams, CreateIsolatedWorldParams, EventFileChooserOpened,
+    EventFrameStartedLoading, EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId,
+    NavigateParams, SetInterceptFileChooserDialogParams,
 };
 use chromiumoxide::cdp::browser_protocol::storage::SetCookiesParams;
 use chromiumoxide::cdp::browser_protocol::target::{
@@ -47,6 +46,7 @@ use chromiumoxide::{Browser, BrowserConfig, Page};
 use futures::StreamExt;
 use tokio::task::JoinHandle;
 
+use super::camera::TabCamera;
 use super::launch::{self, LaunchOptions};
 use super::{BrowserError, ChromeEvents, Tab};
 use crate::control::cookies::{Cookie, SameSite, cdp_url_or_domain};
@@ -248,20 +248,6 @@ fn cookie_param(cookie: &Cookie) -> CookieParam {
     param
 }
 
-/// Decodes standard base64 (CDP's encoding of binary results); `None` when it is not.
-/// Lenient as CDP's readers are: padding is optional and unused trailing bits are ignored.
-fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    use base64::Engine as _;
-    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-    const LENIENT: GeneralPurpose = GeneralPurpose::new(
-        &base64::alphabet::STANDARD,
-        GeneralPurposeConfig::new()
-            .with_decode_padding_mode(DecodePaddingMode::Indifferent)
-            .with_decode_allow_trailing_bits(true),
-    );
-    LENIENT.decode(text).ok()
-}
-
 /// One tab of a [`Chromium`].
 pub struct ChromiumTab {
     page: Page,
@@ -413,27 +399,6 @@ impl ChromiumTab {
             page: self.page.clone(),
             timeout: self.timeout,
         }
-    }
-}
-
-/// Takes screenshots of one [`ChromiumTab`]; see [`ChromiumTab::camera`].
-#[derive(Clone)]
-pub struct TabCamera {
-    page: Page,
-    timeout: Duration,
-}
-
-impl TabCamera {
-    /// A PNG of the tab's viewport, bounded by the tab's command timeout.
-    pub async fn screenshot(&self) -> Result<Vec<u8>, BrowserError> {
-        let params = CaptureScreenshotParams {
-            format: Some(CaptureScreenshotFormat::Png),
-            ..CaptureScreenshotParams::default()
-        };
-        let reply = bounded(self.timeout, "a screenshot", self.page.execute(params)).await?;
-        let data: &str = reply.result.data.as_ref();
-        base64_decode(data)
-            .ok_or_else(|| BrowserError::Protocol("the screenshot is not base64".into()))
     }
 }
 
@@ -750,7 +715,7 @@ impl Tab for ChromiumTab {
                         .await
                         .ok()?;
                     let text = if reply.result.base64_encoded {
-                        String::from_utf8(base64_decode(&reply.result.body)?).ok()?
+                        String::from_utf8(super::camera::base64_decode(&reply.result.body)?).ok()?
                     } else {
                         reply.result.body.clone()
                     };
@@ -812,21 +777,5 @@ impl Tab for ChromiumTab {
             }
             Err(_) => ChromeEvents::default(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn base64_decodes_padded_and_unpadded_and_refuses_other_text() {
-        assert_eq!(
-            super::base64_decode("iVBORw0KGgo=").unwrap(),
-            b"\x89PNG\r\n\x1a\n"
-        );
-        assert_eq!(super::base64_decode("YQ==").unwrap(), b"a");
-        assert_eq!(super::base64_decode("YWI").unwrap(), b"ab");
-        assert_eq!(super::base64_decode("").unwrap(), b"");
-        assert!(super::base64_decode("a$b=").is_none());
-        assert!(super::base64_decode("YWJjZ").is_none());
     }
 }

@@ -6,6 +6,7 @@
 //! of our own could replace it without touching anything else.
 
 mod accessibility;
+mod camera;
 mod chromium;
 mod device;
 mod dialogs;
@@ -22,7 +23,8 @@ use std::time::Duration;
 use crate::control::ScreenshotSource;
 
 pub use accessibility::AxView;
-pub use chromium::{Chromium, ChromiumTab, TabCamera};
+pub use camera::TabCamera;
+pub use chromium::{Chromium, ChromiumTab};
 pub use device::{DEVICES, Device};
 pub use files::Download;
 pub use launch::{LaunchOptions, find_browser, kill_launched_browsers};
