@@ -313,7 +313,7 @@ impl ChromiumTab {
         // chromiumoxide's setup of a tab turns touch emulation on whatever the device.
         super::device::emulate_touch(&page, options.mobile, timeout).await?;
         let (downloads, saving) =
-            super::files::watch_downloads(&page, context, &downloads, timeout).await?;
+            super::files::watch_downloads(&page, context, &downloads, timeout).await;
         let answered = Arc::new(AtomicU64::new(0));
         let dialogs = super::dialogs::answer_all(
             page.clone(),

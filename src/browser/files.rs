@@ -62,8 +62,24 @@ pub(super) fn count_choosers(
 }
 
 /// Lets the tab's browser context download into `dir` (each file under the browser's id
-/// for it) and follows its downloads into the returned log.
+/// for it) and follows its downloads into the returned log. A browser that refuses (a
+/// remote one may) leaves the tab without downloads, not without a tab.
 pub(super) async fn watch_downloads(
+    page: &Page,
+    context: BrowserContextId,
+    dir: &Path,
+    timeout: Duration,
+) -> (Arc<Mutex<DownloadLog>>, JoinHandle<()>) {
+    match try_watch_downloads(page, context, dir, timeout).await {
+        Ok(watching) => watching,
+        Err(e) => {
+            tracing::warn!("downloads are off in this tab: {e}");
+            (Arc::default(), tokio::spawn(async {}))
+        }
+    }
+}
+
+async fn try_watch_downloads(
     page: &Page,
     context: BrowserContextId,
     dir: &Path,

@@ -245,3 +245,27 @@ fn an_unknown_device_is_bad_input_naming_the_presets() {
         .exits(2)
         .says("Pixel 7");
 }
+
+#[test]
+fn read_on_a_phone_shows_the_menu_button_instead_of_the_nav_bar() {
+    let cwd = tempfile::tempdir().expect("a temp dir");
+    let url = base();
+    let visible = |device: &[&str]| -> (bool, bool) {
+        let mut args = vec!["read", "/", "--json", "--base-url", url.as_str()];
+        args.extend(device);
+        let run = waymark(cwd.path(), args, &[]);
+        run.exits(0);
+        let screen: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+        let shown = |anchor: &str| {
+            screen["controls"]
+                .as_array()
+                .expect("controls")
+                .iter()
+                .any(|c| c["anchor"] == anchor && c["visible"] == true)
+        };
+        (shown("nav.menu"), shown("nav.reports"))
+    };
+    assert_eq!(visible(&[]), (false, true));
+    assert_eq!(visible(&["--device", "pixel 7"]), (true, false));
+    assert_eq!(visible(&["--viewport", "500x900"]), (true, false));
+}
