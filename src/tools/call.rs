@@ -180,15 +180,19 @@ impl<T: Tab> Tools<T> {
     ) -> Passage {
         let control = self.gates.control.as_ref();
         let state = control.map(|c| c.hub.check(c.tab, &c.run));
+        let agent = control.is_some_and(|c| c.kind == JourneyKind::Agent);
         let cx = GateContext {
             allowed,
             control: state.clone(),
             read_only: self.options.read_only,
             guardrail: control.and_then(|c| c.guardrail.as_deref()),
             route: route_before,
-            consent: control.map_or(ConsentPolicy::Allow, |c| c.consent),
-            untrusted_read: control.is_some_and(|c| c.kind == JourneyKind::Agent)
-                && self.gates.untrusted_read.load(Ordering::Relaxed),
+            consent: match control.map_or(ConsentPolicy::Allow, |c| c.consent) {
+                // An agent's upload always asks, naming the file (`deny` still refuses).
+                ConsentPolicy::Allow if agent && action.verb == Verb::Upload => ConsentPolicy::Ask,
+                policy => policy,
+            },
+            untrusted_read: agent && self.gates.untrusted_read.load(Ordering::Relaxed),
         };
         let mut passage = gate::pass(action, &cx);
         if let (Some(why), Some(control)) = (passage.ask.clone(), control) {

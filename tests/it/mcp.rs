@@ -764,3 +764,21 @@ fn an_agents_upload_asks_the_person_naming_the_file_and_takes_only_fixtures() {
         s.stop().await;
     });
 }
+
+#[test]
+fn an_agents_upload_asks_even_under_consent_allow() {
+    run(async {
+        // A client that cannot ask: under `allow`, an invoke goes through, an upload not.
+        let s = Session::start(Person::new(false, false), &["--consent", "allow"]).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        ok(&s.call("invoke", json!({"anchor": "widgets.counter"})).await);
+        let upload = s
+            .call(
+                "upload",
+                json!({"anchor": "widgets.counter", "path": "receipt.csv"}),
+            )
+            .await;
+        failed(&upload, "consent_unavailable");
+        s.stop().await;
+    });
+}
