@@ -749,8 +749,13 @@ impl Tab for ChromiumTab {
         self.hover_at(x, y).await
     }
 
-    async fn drag(&self, from: (f64, f64), to: (f64, f64)) -> Result<(), BrowserError> {
-        self.drag_between(from, to).await
+    async fn drag(
+        &self,
+        from: (f64, f64),
+        to: (f64, f64),
+        html5: bool,
+    ) -> Result<(), BrowserError> {
+        self.drag_between(from, to, html5).await
     }
 
     async fn upload(&self, x: f64, y: f64, files: &[PathBuf]) -> Result<bool, BrowserError> {

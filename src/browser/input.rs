@@ -69,11 +69,13 @@ impl ChromiumTab {
     }
 
     /// Drags from `from` to `to` with the left button: an HTML5 drag when the page starts
-    /// one, else a press, [`STEPS`] moves and a release.
+    /// one (looked for only when `html5`: a plain drag does not wait for one), else a press,
+    /// [`STEPS`] moves and a release.
     pub(super) async fn drag_between(
         &self,
         from: (f64, f64),
         to: (f64, f64),
+        html5: bool,
     ) -> Result<(), BrowserError> {
         self.forget_pointer();
         let (page, timeout) = self.page_and_timeout();
@@ -108,11 +110,14 @@ impl ChromiumTab {
                 mouse(DispatchMouseEventType::MouseMoved, at(1), true),
             )
             .await?;
-            let data: Option<DragData> = tokio::time::timeout(DRAG_START, intercepted.next())
-                .await
-                .ok()
-                .flatten()
-                .map(|e| e.data.clone());
+            let data: Option<DragData> = match html5 {
+                true => tokio::time::timeout(DRAG_START, intercepted.next())
+                    .await
+                    .ok()
+                    .flatten()
+                    .map(|e| e.data.clone()),
+                false => None,
+            };
             match data {
                 Some(data) => {
                     for kind in [
@@ -125,14 +130,11 @@ impl ChromiumTab {
                     }
                 }
                 None => {
-                    for i in 2..=STEPS {
-                        send(
-                            page,
-                            timeout,
-                            mouse(DispatchMouseEventType::MouseMoved, at(i), true),
-                        )
-                        .await?;
-                    }
+                    // Sent back to back, handled in order: one trip, not a frame per move.
+                    let moves = (2..=STEPS).map(|i| {
+                        page.execute(mouse(DispatchMouseEventType::MouseMoved, at(i), true))
+                    });
+                    bounded(timeout, "dragging", futures::future::try_join_all(moves)).await?;
                 }
             }
             send(

@@ -83,13 +83,14 @@ pub trait Tab: Send + Sync {
     }
 
     /// Drags with the left button from one viewport point to another, through HTML5 drag
-    /// and drop where the page starts a drag.
+    /// and drop where the page starts a drag (looked for only when `html5` says it may).
     fn drag(
         &self,
         from: (f64, f64),
         to: (f64, f64),
+        html5: bool,
     ) -> impl Future<Output = Result<(), BrowserError>> + Send {
-        let _ = (from, to);
+        let _ = (from, to, html5);
         async { Err(BrowserError::Protocol("this tab cannot drag".into())) }
     }
 

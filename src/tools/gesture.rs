@@ -87,7 +87,10 @@ impl<T: Tab> Tools<T> {
                 let dropped = self.prepare(act, to).await?;
                 self.checked(act, to, &dropped)?;
                 let onto = (dropped.x.unwrap_or(0.0), dropped.y.unwrap_or(0.0));
-                self.tab.drag(at, onto).await.map_err(fail)
+                self.tab
+                    .drag(at, onto, prepared.draggable)
+                    .await
+                    .map_err(fail)
             }
             Act::Upload(files) => {
                 let files: Vec<PathBuf> = files.to_vec();

@@ -263,6 +263,7 @@
       }
       info.x = at.x;
       info.y = at.y;
+      if (a.mode === 'drag') info.draggable = !!el.closest('[draggable="true"],a[href],img');
     } else {
       el.focus({ preventScroll: true });
       if (a.mode === 'fill') {
