@@ -263,7 +263,7 @@ pub struct ChromiumTab {
     pointer: Mutex<Option<(f64, f64)>>,
     headed: bool,
     /// The downloads the page started (see `files.rs`).
-    downloads: Arc<Mutex<super::files::DownloadLog>>,
+    pub(super) downloads: Arc<Mutex<super::files::DownloadLog>>,
     watchers: Vec<JoinHandle<()>>,
 }
 
@@ -330,7 +330,8 @@ impl ChromiumTab {
                 }
             }
         });
-        let files = super::files::count_choosers(choosers, Arc::clone(&chrome));
+        let files =
+            super::files::count_choosers(choosers, Arc::clone(&chrome), Arc::clone(&downloads));
         // The request behind each style sheet, whose body the browser keeps: what a sheet of
         // another origin holds, which the page cannot read (see `style_sheet_facts`).
         let mut responses = bounded(

@@ -45,16 +45,25 @@ pub struct Download {
 pub(super) struct DownloadLog {
     begun: HashMap<String, (String, String)>,
     done: Vec<Download>,
+    /// File choosers an upload is about to answer: not reported as left unanswered.
+    answering: usize,
 }
 
-/// Counts the file choosers the page opens into `chrome`.
+/// Counts the file choosers the page opens into `chrome`, but for those an upload answers
+/// (told in `log`).
 pub(super) fn count_choosers(
     mut choosers: EventStream<EventFileChooserOpened>,
     chrome: Arc<Mutex<ChromeEvents>>,
+    log: Arc<Mutex<DownloadLog>>,
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
         while choosers.next().await.is_some() {
-            if let Ok(mut chrome) = chrome.lock() {
+            let answered = log.lock().is_ok_and(|mut l| {
+                let answering = l.answering > 0;
+                l.answering = l.answering.saturating_sub(1);
+                answering
+            });
+            if !answered && let Ok(mut chrome) = chrome.lock() {
                 chrome.file_choosers += 1;
             }
         }
@@ -166,8 +175,25 @@ impl ChromiumTab {
             page.event_listener::<EventFileChooserOpened>(),
         )
         .await?;
-        Tab::click(self, x, y).await?;
-        let Ok(Some(opened)) = tokio::time::timeout(CHOOSER, choosers.next()).await else {
+        let answering = |more: bool| {
+            if let Ok(mut log) = self.downloads.lock() {
+                log.answering = if more {
+                    log.answering + 1
+                } else {
+                    log.answering.saturating_sub(1)
+                };
+            }
+        };
+        answering(true);
+        let opened = match Tab::click(self, x, y).await {
+            Ok(()) => tokio::time::timeout(CHOOSER, choosers.next()).await,
+            Err(e) => {
+                answering(false);
+                return Err(e);
+            }
+        };
+        let Ok(Some(opened)) = opened else {
+            answering(false);
             return Ok(false);
         };
         let files = files.iter().map(|f| f.display().to_string()).collect();

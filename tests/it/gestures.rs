@@ -139,6 +139,8 @@ fn a_file_input_and_a_chooser_a_button_opens_take_a_fixture() {
         open(&tools, "/").await;
         let screen = ok(&tools.upload("upload.file", "receipt.csv").await).clone();
         assert_eq!(value(&screen, "upload.status"), "receipt.csv (26 bytes)");
+        // The chooser the upload answered is not one left unanswered.
+        assert_eq!(screen.confidence, 1.0, "{:?}", screen.confidence_reasons);
         let screen = ok(&tools.upload("upload.picker", "photo.txt").await).clone();
         assert_eq!(value(&screen, "upload.picked"), "picked photo.txt");
         // A control that opens no chooser says so.
