@@ -116,6 +116,7 @@ impl<T: Tab> Tools<T> {
         let reads = self.memory.reads.load(Ordering::Relaxed);
         let anchor = match verb.class() {
             ActionClass::Act | ActionClass::Type => action.target.clone(),
+            _ if verb == Verb::Hover => action.target.clone(),
             _ => None,
         };
         let mut rt = match &passage.refusal {

@@ -100,6 +100,7 @@ fn a_menu_shown_on_hover_is_hovered_then_its_item_pressed() {
         assert!(!control(&screen, "menu.widgets", None).visible);
         let rt = tools.hover("menu.products", None).await;
         let screen = ok(&rt);
+        assert_eq!(rt.anchor.as_deref(), Some("menu.products"));
         assert!(control(screen, "menu.widgets", None).visible);
         let screen = ok(&tools.invoke("menu.widgets", None).await).clone();
         assert_eq!(value(&screen, "status"), "picked widgets");
