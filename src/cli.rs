@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
+mod device;
+
 use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
 use crate::demo::Layout;
@@ -128,6 +130,8 @@ pub struct Cli {
     /// too).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub(crate) verbose: u8,
+    #[command(flatten)]
+    device: device::DeviceFlags,
     #[command(subcommand)]
     pub(crate) command: Command,
 }
@@ -378,6 +382,16 @@ impl Cli {
             ),
             _ => (false, Unreferenced::Ignore, None, SuiteOptions::default()),
         };
+        let mut launch = LaunchOptions {
+            executable: self.browser.clone(),
+            headed: self.headed,
+            remote: self
+                .cdp_endpoint
+                .clone()
+                .or_else(|| self.webdriver_url.clone()),
+            ..LaunchOptions::default()
+        };
+        self.device.apply(&mut launch);
         Settings {
             suite,
             update_snapshots,
@@ -386,15 +400,7 @@ impl Cli {
             base_url: self.base_url.clone(),
             layout: self.layout,
             anchors: self.anchors.clone(),
-            launch: LaunchOptions {
-                executable: self.browser.clone(),
-                headed: self.headed,
-                remote: self
-                    .cdp_endpoint
-                    .clone()
-                    .or_else(|| self.webdriver_url.clone()),
-                ..LaunchOptions::default()
-            },
+            launch,
             tools: ToolOptions {
                 max_controls: self.max_controls as usize,
                 budget: self

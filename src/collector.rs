@@ -104,6 +104,9 @@ pub(crate) struct Prepared {
     /// The wait ran out: the status is the last one seen.
     #[serde(default)]
     pub gave_up: bool,
+    /// A drag from here may start an HTML5 drag (a `draggable` element, a link, an image).
+    #[serde(default)]
+    pub draggable: bool,
 }
 
 /// One of the elements an ambiguous anchor found, told apart for a person.

@@ -12,11 +12,12 @@
 //! - `close()` and wait, then make sure the child process is gone.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chromiumoxide::cdp::browser_protocol::emulation::SetTouchEmulationEnabledParams;
+use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::input::{
     DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
     InsertTextParams, MouseButton,
@@ -28,10 +29,9 @@ use chromiumoxide::cdp::browser_protocol::network::{
     EventResponseReceived, GetResponseBodyParams, RequestId, ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
-    AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
-    CreateIsolatedWorldParams, EventFileChooserOpened, EventFrameStartedLoading,
-    EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId, NavigateParams,
-    SetInterceptFileChooserDialogParams,
+    AddScriptToEvaluateOnNewDocumentParams, CreateIsolatedWorldParams, EventFileChooserOpened,
+    EventFrameStartedLoading, EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId,
+    NavigateParams, SetInterceptFileChooserDialogParams,
 };
 use chromiumoxide::cdp::browser_protocol::storage::SetCookiesParams;
 use chromiumoxide::cdp::browser_protocol::target::{
@@ -45,6 +45,7 @@ use chromiumoxide::{Browser, BrowserConfig, Page};
 use futures::StreamExt;
 use tokio::task::JoinHandle;
 
+use super::camera::TabCamera;
 use super::convert::{base64_decode, cookie_param};
 use super::launch::{self, LaunchOptions};
 use super::remote;
@@ -58,7 +59,8 @@ pub struct Chromium {
     pub(super) pid: Option<u32>,
     pub(super) version: String,
     pub(super) options: LaunchOptions,
-    // Dropped (deleted) after the browser is closed; none for a remote browser.
+    // Dropped (deleted) after the browser is closed; for a remote browser, only where its
+    // downloads go (a browser on this machine: a CDP endpoint's, a local Grid's).
     pub(super) _profile: Option<tempfile::TempDir>,
     // The WebDriver session the browser is of, ended when it closes.
     pub(super) lease: Option<remote::Lease>,
@@ -102,6 +104,8 @@ impl Chromium {
             config.viewport(Viewport {
                 width,
                 height,
+                device_scale_factor: Some(options.device_scale),
+                emulating_mobile: options.mobile,
                 ..Viewport::default()
             })
         };
@@ -164,7 +168,7 @@ impl Chromium {
         cookies: &[Cookie],
     ) -> Result<ChromiumTab, BrowserError> {
         let timeout = self.options.command_timeout;
-        let context = bounded(
+        let context: BrowserContextId = bounded(
             timeout,
             "creating a browser context",
             self.browser
@@ -192,11 +196,16 @@ impl Chromium {
         }
         let params = CreateTargetParams::builder()
             .url("about:blank")
-            .browser_context_id(context)
+            .browser_context_id(context.clone())
             .build()
             .map_err(BrowserError::Protocol)?;
         let page = bounded(timeout, "opening a tab", self.browser.new_page(params)).await?;
-        ChromiumTab::new(page, timeout, self.options.headed).await
+        let root = self
+            ._profile
+            .as_ref()
+            .map_or_else(std::env::temp_dir, |p| p.path().to_path_buf());
+        let downloads = root.join("downloads").join(context.inner());
+        ChromiumTab::new(page, &self.options, (context, downloads)).await
     }
 
     /// Closes the browser and waits for its process to exit; kills it if it lingers. A
@@ -252,6 +261,8 @@ pub struct ChromiumTab {
     /// person may have moved it since): `None` before one, or after one failed.
     pointer: Mutex<Option<(f64, f64)>>,
     headed: bool,
+    /// The downloads the page started (see `files.rs`).
+    pub(super) downloads: Arc<Mutex<super::files::DownloadLog>>,
     watchers: Vec<JoinHandle<()>>,
 }
 
@@ -259,7 +270,12 @@ pub struct ChromiumTab {
 const SHEETS_KEPT: usize = 1024;
 
 impl ChromiumTab {
-    async fn new(page: Page, timeout: Duration, headed: bool) -> Result<ChromiumTab, BrowserError> {
+    async fn new(
+        page: Page,
+        options: &LaunchOptions,
+        (context, downloads): (BrowserContextId, std::path::PathBuf),
+    ) -> Result<ChromiumTab, BrowserError> {
+        let (timeout, headed) = (options.command_timeout, options.headed);
         let chrome = Arc::new(Mutex::new(ChromeEvents::default()));
         let opening = bounded(
             timeout,
@@ -273,7 +289,7 @@ impl ChromiumTab {
             page.event_listener::<EventTargetCrashed>(),
         )
         .await?;
-        let mut choosers = bounded(
+        let choosers = bounded(
             timeout,
             "subscribing to file choosers",
             page.event_listener::<EventFileChooserOpened>(),
@@ -293,17 +309,10 @@ impl ChromiumTab {
             page.execute(SetInterceptFileChooserDialogParams::new(true)),
         )
         .await?;
-        // chromiumoxide's setup of a tab turns touch emulation on whatever the viewport says
-        // (0.9.1 sends `Emulation.setTouchEmulationEnabled(true)`), so the app would see a
-        // touch screen (`navigator.maxTouchPoints` 1, `ontouchstart`, `(any-pointer:
-        // coarse)`) and could lay itself out and listen for one. waymark drives a mouse and a
-        // keyboard: it is turned off.
-        bounded(
-            timeout,
-            "turning touch emulation off",
-            page.execute(SetTouchEmulationEnabledParams::new(false)),
-        )
-        .await?;
+        // chromiumoxide's setup of a tab turns touch emulation on whatever the device.
+        super::device::emulate_touch(&page, options.mobile, timeout).await?;
+        let (downloads, saving) =
+            super::files::watch_downloads(&page, context, &downloads, timeout).await;
         let answered = Arc::new(AtomicU64::new(0));
         let dialogs = super::dialogs::answer_all(
             page.clone(),
@@ -320,14 +329,8 @@ impl ChromiumTab {
                 }
             }
         });
-        let seen = Arc::clone(&chrome);
-        let files = tokio::spawn(async move {
-            while choosers.next().await.is_some() {
-                if let Ok(mut chrome) = seen.lock() {
-                    chrome.file_choosers += 1;
-                }
-            }
-        });
+        let files =
+            super::files::count_choosers(choosers, Arc::clone(&chrome), Arc::clone(&downloads));
         // The request behind each style sheet, whose body the browser keeps: what a sheet of
         // another origin holds, which the page cannot read (see `style_sheet_facts`).
         let mut responses = bounded(
@@ -361,12 +364,24 @@ impl ChromiumTab {
             sheets,
             pointer: Mutex::new(None),
             headed,
-            watchers: vec![dialogs, crashes, files, styles],
+            downloads,
+            watchers: vec![dialogs, crashes, files, styles, saving],
         })
     }
 }
 
 impl ChromiumTab {
+    pub(super) fn page_and_timeout(&self) -> (&Page, Duration) {
+        (&self.page, self.timeout)
+    }
+
+    /// After a gesture other than a click the pointer is not where the last click left it.
+    pub(super) fn forget_pointer(&self) {
+        if let Ok(mut pointer) = self.pointer.lock() {
+            *pointer = None;
+        }
+    }
+
     /// The naive per-element read, for the benches' contrast only (see `naive.rs`): the
     /// first `limit` elements matching `selector`, three CDP commands per element.
     pub async fn naive_read(
@@ -384,27 +399,6 @@ impl ChromiumTab {
             page: self.page.clone(),
             timeout: self.timeout,
         }
-    }
-}
-
-/// Takes screenshots of one [`ChromiumTab`]; see [`ChromiumTab::camera`].
-#[derive(Clone)]
-pub struct TabCamera {
-    page: Page,
-    timeout: Duration,
-}
-
-impl TabCamera {
-    /// A PNG of the tab's viewport, bounded by the tab's command timeout.
-    pub async fn screenshot(&self) -> Result<Vec<u8>, BrowserError> {
-        let params = CaptureScreenshotParams {
-            format: Some(CaptureScreenshotFormat::Png),
-            ..CaptureScreenshotParams::default()
-        };
-        let reply = bounded(self.timeout, "a screenshot", self.page.execute(params)).await?;
-        let data: &str = reply.result.data.as_ref();
-        base64_decode(data)
-            .ok_or_else(|| BrowserError::Protocol("the screenshot is not base64".into()))
     }
 }
 
@@ -753,6 +747,27 @@ impl Tab for ChromiumTab {
             params.return_by_value = Some(true);
             evaluate_in(&page, params, timeout).await.ok()
         }
+    }
+
+    async fn hover(&self, x: f64, y: f64) -> Result<(), BrowserError> {
+        self.hover_at(x, y).await
+    }
+
+    async fn drag(
+        &self,
+        from: (f64, f64),
+        to: (f64, f64),
+        html5: bool,
+    ) -> Result<(), BrowserError> {
+        self.drag_between(from, to, html5).await
+    }
+
+    async fn upload(&self, x: f64, y: f64, files: &[PathBuf]) -> Result<bool, BrowserError> {
+        self.upload_at(x, y, files).await
+    }
+
+    async fn downloads(&self, wait: Duration) -> Vec<super::Download> {
+        super::files::take_downloads(&self.downloads, wait).await
     }
 
     fn dialogs_answered(&self) -> u64 {

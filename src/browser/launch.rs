@@ -28,6 +28,10 @@ pub struct LaunchOptions {
     pub headed: bool,
     /// Viewport width and height in CSS pixels.
     pub viewport: (u32, u32),
+    /// Device pixels per CSS pixel.
+    pub device_scale: f64,
+    /// A mobile viewport with touch (a phone or a tablet).
+    pub mobile: bool,
     /// Bound on every CDP command.
     pub command_timeout: Duration,
     /// Bound on starting the browser (or on getting one from `remote`).
@@ -42,6 +46,8 @@ impl Default for LaunchOptions {
             executable: None,
             headed: false,
             viewport: (1280, 800),
+            device_scale: 1.0,
+            mobile: false,
             command_timeout: Duration::from_secs(10),
             launch_timeout: Duration::from_secs(20),
             remote: None,

@@ -6,22 +6,30 @@
 //! of our own could replace it without touching anything else.
 
 mod accessibility;
+mod camera;
 mod chromium;
 mod convert;
+mod device;
 mod dialogs;
+mod files;
+mod input;
 mod launch;
 mod naive;
 mod remote;
 mod storage;
 
 use std::future::Future;
+use std::path::PathBuf;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use crate::control::ScreenshotSource;
 
 pub use accessibility::AxView;
-pub use chromium::{Chromium, ChromiumTab, TabCamera};
+pub use camera::TabCamera;
+pub use chromium::{Chromium, ChromiumTab};
+pub use device::{DEVICES, Device};
+pub use files::Download;
 pub use launch::{LaunchOptions, find_browser, kill_launched_browsers};
 pub use naive::NaiveElement;
 pub use remote::{Remote, end_leases};
@@ -71,6 +79,43 @@ pub trait Tab: Send + Sync {
     /// Presses and releases the left mouse button at viewport point (`x`, `y`), with trusted
     /// input events (move, press, release).
     fn click(&self, x: f64, y: f64) -> impl Future<Output = Result<(), BrowserError>> + Send;
+
+    /// Moves the pointer onto viewport point (`x`, `y`) with a trusted move.
+    fn hover(&self, x: f64, y: f64) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        let _ = (x, y);
+        async { Err(BrowserError::Protocol("this tab cannot hover".into())) }
+    }
+
+    /// Drags with the left button from one viewport point to another, through HTML5 drag
+    /// and drop where the page starts a drag (looked for only when `html5` says it may).
+    fn drag(
+        &self,
+        from: (f64, f64),
+        to: (f64, f64),
+        html5: bool,
+    ) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        let _ = (from, to, html5);
+        async { Err(BrowserError::Protocol("this tab cannot drag".into())) }
+    }
+
+    /// Presses viewport point (`x`, `y`) and answers the file chooser it opens with
+    /// `files`; `false` when it opened none.
+    fn upload(
+        &self,
+        x: f64,
+        y: f64,
+        files: &[PathBuf],
+    ) -> impl Future<Output = Result<bool, BrowserError>> + Send {
+        let _ = (x, y, files);
+        async { Err(BrowserError::Protocol("this tab cannot upload".into())) }
+    }
+
+    /// The downloads completed since the last call, waiting up to `wait` for those under
+    /// way.
+    fn downloads(&self, wait: Duration) -> impl Future<Output = Vec<Download>> + Send {
+        let _ = wait;
+        async { Vec::new() }
+    }
 
     /// Presses and releases the named key (`Enter`, `Tab`, `Escape`, `ArrowDown`, `a`…) on the
     /// focused element.

@@ -288,7 +288,13 @@ impl Chromium {
             .await
         {
             Ok(Ok((browser, handler))) => {
-                return Ok(Chromium::assemble(browser, handler, None, options, None, lease).await);
+                let downloads = tempfile::Builder::new()
+                    .prefix("waymark-downloads-")
+                    .tempdir()
+                    .ok();
+                return Ok(
+                    Chromium::assemble(browser, handler, None, options, downloads, lease).await,
+                );
             }
             Ok(Err(e)) => e.to_string(),
             Err(_) => format!("no connection within {} ms", bound.as_millis()),

@@ -16,7 +16,7 @@ use crate::browser::Tab;
 use crate::protocol::{self as outcome, FailureCode, Outcome};
 use crate::screen::View;
 use crate::snapshot::{SnapshotError, SnapshotOptions, SnapshotStore};
-use crate::tools::{AllowedSet, ErrorCode, RoundTrip, TargetRef, Tools};
+use crate::tools::{AllowedSet, ErrorCode, FileScope, RoundTrip, TargetRef, Tools};
 
 /// Resource limits of one journey.
 #[derive(Debug, Clone)]
@@ -155,6 +155,9 @@ fn journey_engine<T: Tab + 'static>(
         register_acting(&mut engine, &tools, &blocker, &handle);
     }
     super::waits::register_waits(&mut engine, &tools, &handle);
+    let read_only = tools.options().read_only;
+    super::gestures::register_gestures(&mut engine, &tools, &blocker, read_only);
+    tools.set_file_scope(FileScope::for_journey(&journey.path, &journey.name));
     let t = Arc::clone(&tools);
     engine.register_fn(
         "allow",
@@ -238,7 +241,7 @@ fn register_acting<T: Tab + 'static>(
 
 /// On a read-only surface the acting functions do not exist; calling one says so in words.
 fn read_only_refusal(failure: outcome::Failure, read_only: bool) -> outcome::Failure {
-    const ACTING: [&str; 4] = ["invoke", "press", "fill", "handoff"];
+    const ACTING: [&str; 6] = ["invoke", "press", "fill", "handoff", "drag", "upload"];
     let called = failure
         .message
         .strip_prefix("Function not found: ")

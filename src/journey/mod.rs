@@ -4,6 +4,7 @@
 
 mod deadline;
 mod engine;
+mod gestures;
 pub mod mark;
 mod waits;
 

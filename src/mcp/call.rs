@@ -72,6 +72,36 @@ pub struct FillArgs {
     pub text: String,
 }
 
+/// `hover`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HoverArgs {
+    /// The control's anchor as `read_screen` listed it (`nav.products`), or
+    /// `claims.open[1042]` for a repeated control.
+    pub anchor: String,
+}
+
+/// `drag`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DragArgs {
+    /// The anchor of the control to drag (`board.card[7]`).
+    pub from: String,
+    /// The anchor of the control to drop it on (`board.column[done]`).
+    pub to: String,
+}
+
+/// `upload`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UploadArgs {
+    /// The anchor of a file input, or of a control that opens a file chooser.
+    pub anchor: String,
+    /// The file, relative to the project's `fixtures/` folder (`receipt.pdf`). Files
+    /// elsewhere are refused with `invalid_argument`.
+    pub path: String,
+}
+
 /// `wait_for`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -146,6 +176,12 @@ pub enum Call {
     Fill(FillArgs),
     /// Wait for a condition, then read the screen.
     WaitFor(WaitForArgs),
+    /// Move the pointer onto a control.
+    Hover(HoverArgs),
+    /// Drag a control onto another.
+    Drag(DragArgs),
+    /// Answer a control's file chooser with a fixture.
+    Upload(UploadArgs),
     /// Hand the tab to the person.
     Handoff(HandoffArgs),
     /// End the journey.
@@ -168,6 +204,9 @@ impl Call {
             "press" => Call::Press(serde_json::from_value(args).map_err(bad)?),
             "fill" => Call::Fill(serde_json::from_value(args).map_err(bad)?),
             "wait_for" => Call::WaitFor(serde_json::from_value(args).map_err(bad)?),
+            "hover" => Call::Hover(serde_json::from_value(args).map_err(bad)?),
+            "drag" => Call::Drag(serde_json::from_value(args).map_err(bad)?),
+            "upload" => Call::Upload(serde_json::from_value(args).map_err(bad)?),
             "handoff" => Call::Handoff(serde_json::from_value(args).map_err(bad)?),
             "finish" => Call::Finish(serde_json::from_value(args).map_err(bad)?),
             other => return Err(format!("`{other}` is not one of waymark's tools")),
@@ -183,6 +222,9 @@ impl Call {
             Call::Press(_) => "press",
             Call::Fill(_) => "fill",
             Call::WaitFor(_) => "wait_for",
+            Call::Hover(_) => "hover",
+            Call::Drag(_) => "drag",
+            Call::Upload(_) => "upload",
             Call::Handoff(_) => "handoff",
             Call::Finish(_) => "finish",
         }
@@ -201,6 +243,9 @@ impl Call {
             }),
             Call::Fill(a) => serde_json::to_value(a),
             Call::WaitFor(a) => serde_json::to_value(a),
+            Call::Hover(a) => serde_json::to_value(a),
+            Call::Drag(a) => serde_json::to_value(a),
+            Call::Upload(a) => serde_json::to_value(a),
             Call::Handoff(a) => serde_json::to_value(a),
             Call::Finish(a) => serde_json::to_value(a),
         };
@@ -216,6 +261,8 @@ impl Call {
             }),
             Call::Press(a) => Some(a.anchor.clone()),
             Call::Fill(a) => Some(a.anchor.clone()),
+            Call::Drag(a) => Some(a.from.clone()),
+            Call::Upload(a) => Some(a.anchor.clone()),
             _ => None,
         }
     }
@@ -240,6 +287,9 @@ impl Call {
             Call::Press(a) => tools.press(&a.anchor, &a.key_name).await,
             Call::Fill(a) => tools.fill(&a.anchor, &a.text).await,
             Call::WaitFor(a) => tools.wait_for(&a.condition()).await,
+            Call::Hover(a) => tools.hover(&a.anchor, None).await,
+            Call::Drag(a) => tools.drag(&a.from, &a.to).await,
+            Call::Upload(a) => tools.upload(&a.anchor, &a.path).await,
             Call::Handoff(a) => tools.handoff(&a.reason).await,
             Call::Finish(_) => return None,
         })

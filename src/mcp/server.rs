@@ -25,7 +25,7 @@ use crate::tools::{Attribution, ErrorCode, RoundTrip, ToolError, Tools};
 use crate::transcript::Recorder;
 
 /// Tools that act on the page (or hand it over): not listed on a read-only surface.
-const ACTING: [&str; 4] = ["invoke", "press", "fill", "handoff"];
+const ACTING: [&str; 6] = ["invoke", "press", "fill", "handoff", "drag", "upload"];
 
 /// Longest wait for the browser to start on the first call.
 const LAUNCH_TIMEOUT: Duration = Duration::from_secs(60);

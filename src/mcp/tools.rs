@@ -7,8 +7,8 @@ use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConf
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
 use super::call::{
-    Call, FillArgs, FinishArgs, HandoffArgs, InvokeArgs, NavigateArgs, PressArgs, ReadArgs,
-    WaitForArgs,
+    Call, DragArgs, FillArgs, FinishArgs, HandoffArgs, HoverArgs, InvokeArgs, NavigateArgs,
+    PressArgs, ReadArgs, UploadArgs, WaitForArgs,
 };
 use super::server::Server;
 
@@ -88,6 +88,42 @@ impl Server {
         peer: Peer<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         self.perform(Call::WaitFor(args), peer).await
+    }
+
+    #[tool(
+        description = "Move the pointer onto a control by its anchor (a menu that opens on hover, a tooltip). Changes nothing by itself: a read, not confirmed. Returns the screen after, with what the hover showed.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn hover(
+        &self,
+        Parameters(args): Parameters<HoverArgs>,
+        peer: Peer<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.perform(Call::Hover(args), peer).await
+    }
+
+    #[tool(
+        description = "Drag one control onto another, both by anchor (a card onto a column, a slider's handle, a row to a new place), with real mouse and HTML5 drag events. Confirmed with the person like invoke. Returns the round trip.",
+        annotations(destructive_hint = true, open_world_hint = false)
+    )]
+    async fn drag(
+        &self,
+        Parameters(args): Parameters<DragArgs>,
+        peer: Peer<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.perform(Call::Drag(args), peer).await
+    }
+
+    #[tool(
+        description = "Give a file to a file input (or to the file chooser a control opens), by the control's anchor and the file's path inside the project's fixtures/ folder. Only fixtures can be sent (anything else: invalid_argument). The person is asked first, with the file named.",
+        annotations(destructive_hint = true, open_world_hint = false)
+    )]
+    async fn upload(
+        &self,
+        Parameters(args): Parameters<UploadArgs>,
+        peer: Peer<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.perform(Call::Upload(args), peer).await
     }
 
     #[tool(

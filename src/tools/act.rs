@@ -21,6 +21,11 @@ pub(super) enum Act<'a> {
     Invoke,
     Press(&'a str),
     Fill(&'a str),
+    Hover,
+    /// Dragged onto this target.
+    Drag(&'a TargetRef),
+    /// These files (checked inside the fixtures) into the chooser the target opens.
+    Upload(&'a [std::path::PathBuf]),
 }
 
 impl Act<'_> {
@@ -29,6 +34,9 @@ impl Act<'_> {
             Act::Invoke => Verb::Invoke,
             Act::Press(_) => Verb::Press,
             Act::Fill(_) => Verb::Fill,
+            Act::Hover => Verb::Hover,
+            Act::Drag(_) => Verb::Drag,
+            Act::Upload(_) => Verb::Upload,
         }
     }
 
@@ -37,6 +45,9 @@ impl Act<'_> {
             Act::Invoke => "pressing",
             Act::Press(_) => "a key press on",
             Act::Fill(_) => "filling",
+            Act::Hover => "hovering over",
+            Act::Drag(_) => "dragging",
+            Act::Upload(_) => "uploading to",
         }
     }
 }
@@ -66,6 +77,14 @@ impl<T: Tab> Tools<T> {
                 Act::Fill(t) => Some(t),
                 _ => None,
             },
+        };
+        let to = match act {
+            Act::Drag(to) => Some(to.to_string()),
+            _ => None,
+        };
+        let subject = Subject {
+            text: subject.text.or(to.as_deref()),
+            ..subject
         };
         let outcome = self.act_inner(&act, target);
         self.call(act.kind(), Some(&shown), Some(subject), outcome)
@@ -106,11 +125,16 @@ impl<T: Tab> Tools<T> {
             Act::Press(name) => self.tab.press_key(name).await.map_err(fail)?,
             // Returned above, from `fill_in`.
             Act::Fill(_) => {}
+            gesture => self
+                .gesture(gesture, &prepared)
+                .await
+                .map_err(|e| (label.clone(), e))?,
         }
         let (state, changes) = self
             .settle(act, anchor, None, watch)
             .await
             .map_err(|e| (label.clone(), e))?;
+        self.keep_downloads().await;
         Ok((label, state, changes))
     }
 
@@ -180,6 +204,9 @@ impl<T: Tab> Tools<T> {
             Act::Invoke => ("invoke", None),
             Act::Press(_) => ("press", None),
             Act::Fill(text) => ("fill", Some(*text)),
+            Act::Hover => ("hover", None),
+            Act::Drag(_) => ("drag", None),
+            Act::Upload(_) => ("upload", None),
         };
         let mut args = target.args();
         if let TargetRef::Point { .. } = target {
@@ -383,7 +410,7 @@ fn left_the_app(route: &str, shown: &str) -> Option<ToolError> {
     Some(error.attributed(Attribution::App))
 }
 
-fn parse_target(target: &str, key: Option<&str>) -> Result<AnchorRef, ToolError> {
+pub(super) fn parse_target(target: &str, key: Option<&str>) -> Result<AnchorRef, ToolError> {
     let bad =
         |e: crate::anchor::AnchorError| ToolError::new(ErrorCode::UnknownAnchor, e.to_string());
     match key {

@@ -79,13 +79,20 @@ impl<T: Tab> Tools<T> {
     /// The tab's viewport and device scale, asked of the page (for a trace's header).
     pub async fn viewport(&self) -> Option<Viewport> {
         let json = self
-            .evaluate("JSON.stringify([innerWidth, innerHeight, devicePixelRatio])")
+            // A mobile device's viewport is its screen: a page without a viewport `<meta>`
+            // (the blank one the tab starts on) is laid out 980 pixels wide on it.
+            .evaluate(
+                "(function (m) { return JSON.stringify([m ? screen.width : innerWidth, \
+                 m ? screen.height : innerHeight, devicePixelRatio, navigator.maxTouchPoints]); \
+                 })(navigator.maxTouchPoints > 0)",
+            )
             .await
             .ok()?;
-        let [width, height, device_scale]: [f64; 3] = serde_json::from_str(&json).ok()?;
+        let [width, height, device_scale, touch]: [f64; 4] = serde_json::from_str(&json).ok()?;
         Some(Viewport {
             size: [width, height],
             device_scale,
+            mobile: touch > 0.0,
         })
     }
 
@@ -110,6 +117,7 @@ impl<T: Tab> Tools<T> {
         let reads = self.memory.reads.load(Ordering::Relaxed);
         let anchor = match verb.class() {
             ActionClass::Act | ActionClass::Type => action.target.clone(),
+            _ if verb == Verb::Hover => action.target.clone(),
             _ => None,
         };
         let mut rt = match &passage.refusal {
@@ -125,6 +133,7 @@ impl<T: Tab> Tools<T> {
                 error: Some(refusal.clone()),
                 elapsed_ms: ms_since(start),
                 waited_ms: 0.0,
+                download: None,
             },
             // Act through the tab and read back.
             None => {
@@ -182,15 +191,19 @@ impl<T: Tab> Tools<T> {
     ) -> Passage {
         let control = self.gates.control.as_ref();
         let state = control.map(|c| c.hub.check(c.tab, &c.run));
+        let agent = control.is_some_and(|c| c.kind == JourneyKind::Agent);
         let cx = GateContext {
             allowed,
             control: state.clone(),
             read_only: self.options.read_only,
             guardrail: control.and_then(|c| c.guardrail.as_deref()),
             route: route_before,
-            consent: control.map_or(ConsentPolicy::Allow, |c| c.consent),
-            untrusted_read: control.is_some_and(|c| c.kind == JourneyKind::Agent)
-                && self.gates.untrusted_read.load(Ordering::Relaxed),
+            consent: match control.map_or(ConsentPolicy::Allow, |c| c.consent) {
+                // An agent's upload always asks, naming the file (`deny` still refuses).
+                ConsentPolicy::Allow if agent && action.verb == Verb::Upload => ConsentPolicy::Ask,
+                policy => policy,
+            },
+            untrusted_read: agent && self.gates.untrusted_read.load(Ordering::Relaxed),
         };
         let mut passage = gate::pass(action, &cx);
         if let (Some(why), Some(control)) = (passage.ask.clone(), control) {

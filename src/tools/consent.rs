@@ -55,6 +55,15 @@ impl<T: Tab> Tools<T> {
             (Verb::Fill, _, Some(text)) => {
                 format!("Fill {control} with \"{}\" on {route}?", quoted(text))
             }
+            (Verb::Upload, _, Some(file)) => {
+                format!(
+                    "Upload the file \"{}\" with {control} on {route}?",
+                    quoted(file)
+                )
+            }
+            (Verb::Drag, _, Some(to)) => {
+                format!("Drag {control} onto {} on {route}?", quoted(to))
+            }
             _ => format!("Press {control} on {route}?"),
         }
     }

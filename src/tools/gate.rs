@@ -32,6 +32,12 @@ pub enum Verb {
     Handoff,
     /// `wait_for(condition)`: a read that waits for its condition.
     WaitFor,
+    /// `hover(anchor)`: the pointer onto a control.
+    Hover,
+    /// `drag(from, to)`.
+    Drag,
+    /// `upload(anchor, path)`.
+    Upload,
 }
 
 impl Verb {
@@ -45,6 +51,9 @@ impl Verb {
             Verb::Fill => "fill",
             Verb::Handoff => "handoff",
             Verb::WaitFor => "wait_for",
+            Verb::Hover => "hover",
+            Verb::Drag => "drag",
+            Verb::Upload => "upload",
         }
     }
 
@@ -60,8 +69,8 @@ impl Verb {
     pub fn class(self) -> ActionClass {
         match self {
             Verb::Navigate => ActionClass::Navigate,
-            Verb::Read | Verb::WaitFor => ActionClass::Read,
-            Verb::Invoke | Verb::Press => ActionClass::Act,
+            Verb::Read | Verb::WaitFor | Verb::Hover => ActionClass::Read,
+            Verb::Invoke | Verb::Press | Verb::Drag | Verb::Upload => ActionClass::Act,
             Verb::Fill => ActionClass::Type,
             Verb::Handoff => ActionClass::Pause,
         }

@@ -128,6 +128,7 @@ impl<T: Tab> Tools<T> {
             error: Some(error),
             elapsed_ms: 0.0,
             waited_ms: 0.0,
+            download: None,
         }
     }
 }

@@ -15,7 +15,9 @@ mod audit;
 mod call;
 mod consent;
 mod describe;
+mod files;
 mod gate;
+mod gesture;
 mod guard;
 mod memory;
 mod refusal;
@@ -36,6 +38,7 @@ use url::Url;
 pub use crate::protocol::{Attribution, ErrorCode, ToolError};
 pub use crate::screen::Changes;
 pub use describe::{Found, NodeFacts};
+pub use files::{DOWNLOAD_DIR, DownloadReport, FileScope};
 pub use gate::{
     Action, ActionClass, AllowedSet, Gate, GateContext, GateVerdict, Passage, UnknownClass, Verb,
     pass as pass_gates,
@@ -676,6 +679,7 @@ impl<T: Tab> Tools<T> {
                 error: None,
                 elapsed_ms: ms_since(start),
                 waited_ms: 0.0,
+                download: self.take_download(),
             },
             Err((label, error)) => {
                 // A failed call still says what is on screen now, unless the browser is gone
@@ -704,6 +708,7 @@ impl<T: Tab> Tools<T> {
                     error: Some(error),
                     elapsed_ms: ms_since(start),
                     waited_ms: 0.0,
+                    download: None,
                 }
             }
         }

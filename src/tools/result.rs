@@ -32,4 +32,7 @@ pub struct RoundTrip {
     /// Of that, how long the call waited in the page for its target (an action) or its
     /// condition (`wait_for`), in milliseconds; 0 when it was there at once.
     pub waited_ms: f64,
+    /// The file an action downloaded (the last, when it started several).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub download: Option<super::files::DownloadReport>,
 }

@@ -50,6 +50,8 @@ pub struct Viewport {
     pub size: [f64; 2],
     /// Device pixels per CSS pixel.
     pub device_scale: f64,
+    /// The page sees a touch screen (a mobile device).
+    pub mobile: bool,
 }
 
 /// The environment a journey ran in: the first line of its trace.
@@ -64,6 +66,8 @@ pub struct TraceHeader {
     pub viewport: Option<[f64; 2]>,
     /// Device pixels per CSS pixel, when the page could be asked.
     pub device_scale: Option<f64>,
+    /// The page sees a touch screen (a mobile device), when it could be asked.
+    pub mobile: Option<bool>,
     /// How long the tools wait, and for what.
     pub wait: WaitPolicy,
     /// The collection cut: at most this many controls per read.
@@ -148,6 +152,7 @@ impl TraceHeader {
             browser: BrowserVersion::parse(browser),
             viewport: viewport.map(|v| v.size),
             device_scale: viewport.map(|v| v.device_scale),
+            mobile: viewport.map(|v| v.mobile),
             wait: WaitPolicy {
                 quiet_ms: options.quiet.as_millis(),
                 settle_timeout_ms: options.settle_timeout.as_millis(),
@@ -642,6 +647,7 @@ mod tests {
             error,
             elapsed_ms: 3.0,
             waited_ms: 0.0,
+            download: None,
         }
     }
 
@@ -657,6 +663,7 @@ mod tests {
         let viewport = Viewport {
             size: [1280.0, 720.0],
             device_scale: 1.0,
+            mobile: false,
         };
         TraceHeader::new(
             "claims",

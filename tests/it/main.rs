@@ -17,6 +17,7 @@ mod errors;
 mod fill;
 mod frames;
 mod gates;
+mod gestures;
 mod hostile;
 mod invoke;
 mod layers;

@@ -229,13 +229,16 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
         assert_eq!(
             names,
             [
+                "drag",
                 "fill",
                 "finish",
                 "handoff",
+                "hover",
                 "invoke",
                 "navigate",
                 "press",
                 "read_screen",
+                "upload",
                 "wait_for"
             ]
         );
@@ -264,7 +267,11 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
         let read_only = Session::start(Person::new(false, false), &args).await;
         let mut names = read_only.tools().await;
         names.sort();
-        assert_eq!(names, ["finish", "navigate", "read_screen", "wait_for"]);
+        // Hover is a read: offered; drag and upload act: not.
+        assert_eq!(
+            names,
+            ["finish", "hover", "navigate", "read_screen", "wait_for"]
+        );
         read_only.stop().await;
     });
 }
@@ -733,4 +740,45 @@ fn a_line_that_is_not_json_gets_a_parse_error_and_the_next_calls_are_served() {
     drop(stdin);
     let status = child.wait().expect("the server ends with its input");
     assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn an_agents_upload_asks_the_person_naming_the_file_and_takes_only_fixtures() {
+    run(async {
+        let s = Session::start(Person::new(true, true), &[]).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        let upload = s
+            .call(
+                "upload",
+                json!({"anchor": "widgets.counter", "path": "../Cargo.toml"}),
+            )
+            .await;
+        failed(&upload, "invalid_argument");
+        let asked = s.asked();
+        assert!(
+            asked
+                .iter()
+                .any(|q| q.contains("Upload the file \"../Cargo.toml\"")),
+            "{asked:?}"
+        );
+        s.stop().await;
+    });
+}
+
+#[test]
+fn an_agents_upload_asks_even_under_consent_allow() {
+    run(async {
+        // A client that cannot ask: under `allow`, an invoke goes through, an upload not.
+        let s = Session::start(Person::new(false, false), &["--consent", "allow"]).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        ok(&s.call("invoke", json!({"anchor": "widgets.counter"})).await);
+        let upload = s
+            .call(
+                "upload",
+                json!({"anchor": "widgets.counter", "path": "receipt.csv"}),
+            )
+            .await;
+        failed(&upload, "consent_unavailable");
+        s.stop().await;
+    });
 }

@@ -169,6 +169,7 @@ fn a_successful_round_trip_keeps_its_shape() {
         error: None,
         elapsed_ms: 21.5,
         waited_ms: 0.0,
+        download: None,
     };
     insta::assert_json_snapshot!("round_trip_ok", &rt);
 }
@@ -188,6 +189,7 @@ fn a_failed_round_trip_keeps_its_shape() {
         error: Some(error.clone()),
         elapsed_ms: 2.0,
         waited_ms: 0.0,
+        download: None,
     };
     insta::assert_json_snapshot!("round_trip_failed", &rt);
     let blamed = ToolError::new(ErrorCode::Obscured, "an overlay covers `Approve`")

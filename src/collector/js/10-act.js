@@ -232,7 +232,7 @@
     var info = { count: 1, label: nameOf(el, role, labels), role: role };
     var rect = el.getBoundingClientRect();
     if (!visibleOf(el, rect.width, rect.height)) { info.status = 'hidden'; return info; }
-    if (disabledOf(el)) { info.status = 'disabled'; return info; }
+    if (a.mode !== 'hover' && disabledOf(el)) { info.status = 'disabled'; return info; }
     if (a.mode === 'fill') {
       if (!editableOf(el)) {
         info.status = 'not_editable';
@@ -243,11 +243,13 @@
     // A target wholly in view is acted on where it is; any other is centred first.
     var scrolled = !t.point && !inView(el, rect);
     if (scrolled) el.scrollIntoView(CENTRE);
-    if (a.mode === 'invoke' && t.point) {
+    // Hover, drag and upload point at their target as a press does (see gesture.rs).
+    var pointing = a.mode === 'invoke' || a.mode === 'hover' || a.mode === 'drag' || a.mode === 'upload';
+    if (pointing && t.point) {
       // A point is pressed exactly where it was named, on whatever lies there.
       info.x = t.point[0];
       info.y = t.point[1];
-    } else if (a.mode === 'invoke') {
+    } else if (pointing) {
       var at = pressPoint(el);
       // In view but covered where it is (a sticky header over it): centred, it may not be.
       if (!at.ok && !scrolled) {
@@ -261,6 +263,7 @@
       }
       info.x = at.x;
       info.y = at.y;
+      if (a.mode === 'drag') info.draggable = !!el.closest('[draggable="true"],a[href],img');
     } else {
       el.focus({ preventScroll: true });
       if (a.mode === 'fill') {

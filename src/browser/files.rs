@@ -1,0 +1,205 @@
+//! Files in and out of a tab: the file chooser a control opens, answered with files
+//! (`DOM.setFileInputFiles`), and the downloads the page starts, saved by the browser in
+//! the tab's own folder and told of when they are complete.
+//!
+//! Every file chooser is intercepted (`Page.setInterceptFileChooserDialog`): nobody can
+//! pick a file in a headless run, so one the page opens outside an upload never opens and
+//! is reported in the next read.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use chromiumoxide::Page;
+use chromiumoxide::cdp::browser_protocol::browser::{
+    BrowserContextId, DownloadProgressState, EventDownloadProgress, EventDownloadWillBegin,
+    SetDownloadBehaviorBehavior, SetDownloadBehaviorParams,
+};
+use chromiumoxide::cdp::browser_protocol::dom::SetFileInputFilesParams;
+use chromiumoxide::cdp::browser_protocol::page::EventFileChooserOpened;
+use chromiumoxide::listeners::EventStream;
+use futures::StreamExt;
+use tokio::task::JoinHandle;
+
+use super::chromium::{ChromiumTab, bounded};
+use super::{BrowserError, ChromeEvents, Tab};
+
+/// How long a control has to open its file chooser once pressed.
+const CHOOSER: Duration = Duration::from_secs(3);
+
+/// A file the page downloaded, complete, where the browser saved it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Download {
+    /// The name the page gave it (`Content-Disposition`, the link's `download`, the URL).
+    pub file: String,
+    /// Where it came from.
+    pub url: String,
+    /// Where the browser saved it (under a name of its own).
+    pub path: PathBuf,
+}
+
+/// Downloads begun and not yet complete, by the browser's id, and the complete ones not
+/// yet taken.
+#[derive(Default)]
+pub(super) struct DownloadLog {
+    begun: HashMap<String, (String, String)>,
+    done: Vec<Download>,
+    /// File choosers an upload is about to answer: not reported as left unanswered.
+    answering: usize,
+}
+
+/// Counts the file choosers the page opens into `chrome`, but for those an upload answers
+/// (told in `log`).
+pub(super) fn count_choosers(
+    mut choosers: EventStream<EventFileChooserOpened>,
+    chrome: Arc<Mutex<ChromeEvents>>,
+    log: Arc<Mutex<DownloadLog>>,
+) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        while choosers.next().await.is_some() {
+            let answered = log.lock().is_ok_and(|mut l| {
+                let answering = l.answering > 0;
+                l.answering = l.answering.saturating_sub(1);
+                answering
+            });
+            if !answered && let Ok(mut chrome) = chrome.lock() {
+                chrome.file_choosers += 1;
+            }
+        }
+    })
+}
+
+/// Lets the tab's browser context download into `dir` (each file under the browser's id
+/// for it) and follows its downloads into the returned log. A browser that refuses (a
+/// remote one may) leaves the tab without downloads, not without a tab.
+pub(super) async fn watch_downloads(
+    page: &Page,
+    context: BrowserContextId,
+    dir: &Path,
+    timeout: Duration,
+) -> (Arc<Mutex<DownloadLog>>, JoinHandle<()>) {
+    match try_watch_downloads(page, context, dir, timeout).await {
+        Ok(watching) => watching,
+        Err(e) => {
+            tracing::warn!("downloads are off in this tab: {e}");
+            (Arc::default(), tokio::spawn(async {}))
+        }
+    }
+}
+
+async fn try_watch_downloads(
+    page: &Page,
+    context: BrowserContextId,
+    dir: &Path,
+    timeout: Duration,
+) -> Result<(Arc<Mutex<DownloadLog>>, JoinHandle<()>), BrowserError> {
+    let what = "subscribing to downloads";
+    let mut begins = bounded(
+        timeout,
+        what,
+        page.event_listener::<EventDownloadWillBegin>(),
+    )
+    .await?;
+    let mut progress = bounded(
+        timeout,
+        what,
+        page.event_listener::<EventDownloadProgress>(),
+    )
+    .await?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| BrowserError::Protocol(format!("cannot create a download folder: {e}")))?;
+    let mut params = SetDownloadBehaviorParams::new(SetDownloadBehaviorBehavior::AllowAndName);
+    params.browser_context_id = Some(context);
+    params.download_path = Some(dir.display().to_string());
+    params.events_enabled = Some(true);
+    bounded(timeout, "allowing downloads", page.execute(params)).await?;
+    let log = Arc::new(Mutex::new(DownloadLog::default()));
+    let (seen, dir) = (Arc::clone(&log), dir.to_path_buf());
+    let watcher = tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                Some(e) = begins.next() => {
+                    if let Ok(mut log) = seen.lock() {
+                        log.begun.insert(e.guid.clone(), (e.suggested_filename.clone(), e.url.clone()));
+                    }
+                }
+                Some(e) = progress.next() => {
+                    if e.state == DownloadProgressState::InProgress {
+                        continue;
+                    }
+                    if let Ok(mut log) = seen.lock()
+                        && let Some((file, url)) = log.begun.remove(&e.guid)
+                        && e.state == DownloadProgressState::Completed
+                    {
+                        let path = e.file_path.clone().map_or_else(|| dir.join(&e.guid), PathBuf::from);
+                        log.done.push(Download { file, url, path });
+                    }
+                }
+                else => break,
+            }
+        }
+    });
+    Ok((log, watcher))
+}
+
+/// The downloads complete since the last call, once none is under way (waiting up to
+/// `wait` for those that are).
+pub(super) async fn take_downloads(log: &Mutex<DownloadLog>, wait: Duration) -> Vec<Download> {
+    let until = Instant::now() + wait;
+    loop {
+        let pending = log.lock().map(|l| !l.begun.is_empty()).unwrap_or(false);
+        if !pending || Instant::now() >= until {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    log.lock()
+        .map(|mut l| std::mem::take(&mut l.done))
+        .unwrap_or_default()
+}
+
+impl ChromiumTab {
+    /// Presses (`x`, `y`) and answers the file chooser it opens with `files`; `false` when
+    /// none opened.
+    pub(super) async fn upload_at(
+        &self,
+        x: f64,
+        y: f64,
+        files: &[PathBuf],
+    ) -> Result<bool, BrowserError> {
+        let (page, timeout) = self.page_and_timeout();
+        let mut choosers = bounded(
+            timeout,
+            "subscribing to file choosers",
+            page.event_listener::<EventFileChooserOpened>(),
+        )
+        .await?;
+        let answering = |more: bool| {
+            if let Ok(mut log) = self.downloads.lock() {
+                log.answering = if more {
+                    log.answering + 1
+                } else {
+                    log.answering.saturating_sub(1)
+                };
+            }
+        };
+        answering(true);
+        let opened = match Tab::click(self, x, y).await {
+            Ok(()) => tokio::time::timeout(CHOOSER, choosers.next()).await,
+            Err(e) => {
+                answering(false);
+                return Err(e);
+            }
+        };
+        let Ok(Some(opened)) = opened else {
+            answering(false);
+            return Ok(false);
+        };
+        let files = files.iter().map(|f| f.display().to_string()).collect();
+        let mut params = SetFileInputFilesParams::new(files);
+        params.backend_node_id = opened.backend_node_id;
+        bounded(timeout, "choosing files", page.execute(params)).await?;
+        Ok(true)
+    }
+}
