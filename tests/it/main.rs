@@ -11,6 +11,7 @@ mod check;
 mod cli;
 mod control_page;
 mod cookies;
+mod corpus;
 mod dense;
 mod dialogs;
 mod errors;
