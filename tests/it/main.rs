@@ -29,6 +29,7 @@ mod navigate;
 mod page_frame;
 mod press;
 mod read;
+mod secrets;
 mod shapes;
 mod snapshots;
 mod suites;
