@@ -19,6 +19,7 @@ mod fill;
 mod frames;
 mod gates;
 mod hostile;
+mod injection;
 mod invoke;
 mod layers;
 mod layouts;
