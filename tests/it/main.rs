@@ -29,6 +29,7 @@ mod mcp_input;
 mod navigate;
 mod page_frame;
 mod press;
+mod properties;
 mod read;
 mod secrets;
 mod shapes;
