@@ -317,10 +317,9 @@ pub async fn run_one(
         .filter(|f| gone && f.code == Some(ErrorCode::BrowserCrashed.into()))
     {
         failure.attribution = Attribution::Environment;
-        failure.message = format!(
-            "the browser process went away during the journey (killed or crashed; {}); the next journey runs in a new browser",
-            failure.message
-        );
+        failure.message = "the browser process went away during the journey (killed or crashed); \
+             the next journey runs in a new browser"
+            .to_string();
     }
     let path = trace.map(|trace| {
         trace.end(outcome.failure.as_ref(), outcome.elapsed);
