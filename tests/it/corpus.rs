@@ -105,7 +105,7 @@ fn a_bad_anchor_id_in_the_registry_exits_2_saying_the_rule() {
 fn a_yaml_alias_bomb_is_refused_without_being_expanded() {
     run_with_registry(&corpus("alias-bomb.yaml"))
         .exits(2)
-        .says("alias-bomb.yaml:")
+        .says("alias-bomb.yaml:10:14")
         .says("anchors[1].screens[0]")
         .says("invalid type: sequence, expected a string");
 }
