@@ -24,12 +24,26 @@ pub fn init(verbose: u8) {
         .from_env_lossy();
     if let Some(level) = level {
         filter = filter.add_directive(level.into());
+        // At trace level chromiumoxide logs every CDP message whole, and a fill's message
+        // holds the text typed, secrets included: `-vvv` stops at its debug events. Asking
+        // for them by name in `RUST_LOG` (`chromiumoxide=trace`) still shows them.
+        if level == LevelFilter::TRACE
+            && !names_chromiumoxide()
+            && let Ok(directive) = "chromiumoxide=debug".parse()
+        {
+            filter = filter.add_directive(directive);
+        }
     }
     // Only fails when a subscriber is already installed, which then keeps its place.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .try_init();
+}
+
+/// Whether `RUST_LOG` names chromiumoxide's events itself.
+fn names_chromiumoxide() -> bool {
+    std::env::var(EnvFilter::DEFAULT_ENV).is_ok_and(|v| v.contains("chromiumoxide"))
 }
 
 /// The level `-v` given `verbose` times asks for, if any.

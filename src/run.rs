@@ -340,10 +340,9 @@ pub async fn run_one(
         .filter(|f| gone && f.code == Some(ErrorCode::BrowserCrashed.into()))
     {
         failure.attribution = Attribution::Environment;
-        failure.message = format!(
-            "the browser process went away during the journey (killed or crashed; {}); the next journey runs in a new browser",
-            failure.message
-        );
+        failure.message = "the browser process went away during the journey (killed or crashed); \
+             the next journey runs in a new browser"
+            .to_string();
     } else if hung {
         // The browser stopped answering under the journey (a page's renderer holding its
         // thread answers `page_unresponsive`; here the browser itself does not answer).

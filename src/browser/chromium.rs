@@ -447,7 +447,7 @@ fn map_cdp(e: CdpError) -> BrowserError {
     }
     match e {
         CdpError::Ws(_) | CdpError::ChannelSendError(_) | CdpError::NoResponse => {
-            BrowserError::Crashed(text)
+            BrowserError::Crashed("the browser went away (killed or crashed)".into())
         }
         _ => BrowserError::Protocol(text),
     }
@@ -657,7 +657,9 @@ impl Tab for ChromiumTab {
                     return Ok(());
                 }
             }
-            Err(BrowserError::Crashed("the tab closed".into()))
+            Err(BrowserError::Crashed(
+                "the tab closed (the browser went away)".into(),
+            ))
         };
         match tokio::time::timeout(timeout, stopped).await {
             Ok(result) => result,

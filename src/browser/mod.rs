@@ -276,8 +276,8 @@ pub enum BrowserError {
     /// The navigation itself failed (DNS, connection refused, aborted…).
     #[error("navigation failed: {0}")]
     Navigation(String),
-    /// The renderer or the browser process is gone.
-    #[error("the browser crashed or closed: {0}")]
+    /// The renderer or the browser process is gone: why, in words.
+    #[error("{0}")]
     Crashed(String),
     /// Any other protocol failure.
     #[error("browser protocol error: {0}")]

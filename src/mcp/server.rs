@@ -178,7 +178,14 @@ impl Inner {
     async fn tools(&self) -> Result<Arc<Tools<ChromiumTab>>, ToolError> {
         let mut surface = self.surface.lock().await;
         if let Some(s) = surface.as_ref() {
-            return Ok(Arc::clone(s.tools()));
+            if self.session.launched().is_none_or(|b| b.is_connected()) {
+                return Ok(Arc::clone(s.tools()));
+            }
+            // The browser went away (killed, crashed): this call gets a tab in a new one,
+            // as a run's next journey does. The old tab has nobody left to close it.
+            if let Some(gone) = surface.take() {
+                let _ = tokio::time::timeout(Duration::from_secs(2), gone.close()).await;
+            }
         }
         let not_started = |why: String| {
             ToolError::new(

@@ -72,6 +72,31 @@ impl<'a> Cx<'a> {
         })
     }
 
+    /// The error of a file that is not UTF-8 text: `byte`, at `offset` of the text (the
+    /// file read lossily, so the text before it is the file's), is the first that is not.
+    pub(super) fn not_utf8(&self, offset: usize, byte: u8) -> RegistryError {
+        let offset = offset.min(self.text.len());
+        let line = self.text[..offset].matches('\n').count() + 1;
+        let start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let column = self.text[start..offset].chars().count() + 1;
+        RegistryError::Syntax {
+            // the replacement character the lossy read put there, whole
+            at: self.location(
+                line,
+                column,
+                (
+                    offset,
+                    self.text[offset..].chars().next().map_or(0, char::len_utf8),
+                )
+                    .into(),
+            ),
+            message: format!(
+                "byte 0x{byte:02x} is not UTF-8; a registry is YAML text in UTF-8 (is this a \
+                 binary file?)"
+            ),
+        }
+    }
+
     pub(super) fn syntax_error(&self, error: &serde_yaml::Error) -> RegistryError {
         let clip = |message: String| match message.char_indices().nth(SHOWN_MESSAGE) {
             Some((cut, _)) => format!(
@@ -81,11 +106,23 @@ impl<'a> Cx<'a> {
             ),
             None => message,
         };
-        let (line, column) = error
-            .location()
-            .map_or((1, 1), |at| (at.line(), at.column()));
-        let position = format!(" at line {line} column {column}");
-        let message = error.to_string().replacen(&position, "", 1);
+        let mut message = error.to_string();
+        let located = error.location().map(|at| (at.line(), at.column()));
+        if let Some((line, column)) = located {
+            message = message.replacen(&format!(" at line {line} column {column}"), "", 1);
+        }
+        // The reader's own errors (a control character) give their byte offset in the
+        // message, and the start of the document as their location.
+        let (line, column) =
+            match byte_position(&message).filter(|&at| self.text.is_char_boundary(at)) {
+                Some(at) => {
+                    message.truncate(message.rfind(" at position ").unwrap_or(message.len()));
+                    let line = self.text[..at].matches('\n').count() + 1;
+                    let start = self.text[..at].rfind('\n').map_or(0, |i| i + 1);
+                    (line, self.text[start..at].chars().count() + 1)
+                }
+                None => located.unwrap_or((1, 1)),
+            };
         let offset = byte_offset(self.text, line, column);
         let len = if message.contains("missing field") {
             0
@@ -97,6 +134,12 @@ impl<'a> Cx<'a> {
             message: clip(message),
         }
     }
+}
+
+/// The byte offset a message of serde_yaml's reader ends with (`… at position 9`).
+fn byte_position(message: &str) -> Option<usize> {
+    let (_, at) = message.rsplit_once(" at position ")?;
+    at.trim().parse().ok()
 }
 
 /// Lines longer than this are not shown under a diagnostic.

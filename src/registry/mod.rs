@@ -98,9 +98,18 @@ impl Registry {
                 source: std::io::Error::new(std::io::ErrorKind::InvalidData, why),
             });
         }
-        match std::fs::read_to_string(path) {
+        let bytes = std::fs::read(path).map_err(|source| RegistryError::Read {
+            file: file.clone(),
+            source,
+        })?;
+        match String::from_utf8(bytes) {
             Ok(source) => Registry::parse(&source, &file),
-            Err(source) => Err(RegistryError::Read { file, source }),
+            // Binary bytes: named at their line and column, like any other problem.
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(e.as_bytes());
+                Err(Cx::new(&file, &text).not_utf8(at, e.as_bytes()[at]))
+            }
         }
     }
 

@@ -16,6 +16,9 @@ use crate::collector::{FillFinished, Filled, Prepared, Settled, Typing, parse_an
 use crate::protocol::quoted;
 use crate::screen::InferredState;
 
+/// What the page gives for a secret field's value (see `valueOf` in the collector).
+const REDACTED: &str = "[redacted]";
+
 /// How an action touches its target.
 pub(super) enum Act<'a> {
     Invoke,
@@ -291,16 +294,25 @@ impl<T: Tab> Tools<T> {
         if let (Some(expected), Some(actual)) = (expected, &actual)
             && actual != expected
         {
-            return Err(ToolError::new(
-                ErrorCode::NotEditable,
+            // A secret field's value comes back `[redacted]`: neither value is told, or the
+            // message would carry the secret that was typed into every report and trace.
+            let message = if actual == REDACTED {
+                format!(
+                    "`{}` did not take the value: the secret field holds something else than \
+                     what was typed (neither is shown)",
+                    quoted(&shown)
+                )
+            } else {
                 format!(
                     "`{}` did not take the value: it holds `{}` instead of `{}`",
                     quoted(&shown),
                     quoted(actual),
                     quoted(expected)
-                ),
-            )
-            .attributed(Attribution::App));
+                )
+            };
+            return Err(
+                ToolError::new(ErrorCode::NotEditable, message).attributed(Attribution::App)
+            );
         }
         match state.as_str() {
             "quiet" => {

@@ -189,9 +189,17 @@ pub struct TraceDir {
 impl TraceDir {
     /// Creates the folder (and its parents) when missing.
     pub fn create(root: &Path) -> Result<TraceDir, TraceError> {
-        std::fs::create_dir_all(root).map_err(|source| TraceError {
-            path: root.to_path_buf(),
-            source,
+        std::fs::create_dir_all(root).map_err(|source| {
+            // "File exists" says little when the folder asked for is a file.
+            let source = if root.is_file() {
+                std::io::Error::new(source.kind(), "it is a file, not a folder")
+            } else {
+                source
+            };
+            TraceError {
+                path: root.to_path_buf(),
+                source,
+            }
         })?;
         Ok(TraceDir {
             root: root.to_path_buf(),

@@ -1,5 +1,6 @@
 //! Fixture pages (`tests/fixtures/audit/*.html`, the accessible-name ones under
-//! `/accname/`, the hostile ones under `/hostile/`), served on 127.0.0.1 by a small static server on the shared runtime (started
+//! `/accname/`, the hostile ones under `/hostile/`, the
+//! secret fields under `/secrets/`), served on 127.0.0.1 by a small static server on the shared runtime (started
 //! once); the known-answer ones beside the read they must give (`NAME.expected.json`).
 
 use std::path::{Path, PathBuf};
@@ -32,7 +33,8 @@ pub fn base() -> Url {
             let app = axum::Router::new()
                 .route("/{name}", axum::routing::get(page))
                 .route("/accname/{name}", axum::routing::get(accname_page))
-                .route("/hostile/{name}", axum::routing::get(hostile_page));
+                .route("/hostile/{name}", axum::routing::get(hostile_page))
+                .route("/secrets/{name}", axum::routing::get(secrets_page));
             tokio::spawn(async move {
                 let _ = axum::serve(listener, app).await;
             });
@@ -83,6 +85,11 @@ async fn hostile_page(UrlPath(name): UrlPath<String>) -> Response {
         served.push(name.clone());
     }
     html_in("hostile", &name)
+}
+
+/// The pages with secret fields (`tests/fixtures/secrets/*.html`), at `/secrets/NAME`.
+async fn secrets_page(UrlPath(name): UrlPath<String>) -> Response {
+    html_in("secrets", &name)
 }
 
 /// The hostile pages served so far, by name, in order.

@@ -306,8 +306,9 @@ fn a_browser_that_stops_answering_is_killed_and_the_remaining_journeys_pass() {
 }
 
 /// Kills (SIGKILL) the first browser process `parent` started (its oldest child named
-/// like Chromium): with `--jobs 2`, the one of the worker that took the first journey.
-fn kill_browser_of(parent: u32, signal: libc::c_int) -> bool {
+/// like Chromium) with `signal`: with `--jobs 2`, the one of the worker that took the
+/// first journey.
+pub(crate) fn kill_browser_of(parent: u32, signal: libc::c_int) -> bool {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return false;
     };
@@ -398,4 +399,58 @@ fn a_click_into_a_handler_that_never_returns_is_page_unresponsive_and_the_next_c
         "closing the hung tab took {:?}",
         start.elapsed()
     );
+}
+
+/// Regression (issue 40): `waymark mcp` kept the tab of a browser killed under it, and every
+/// later call failed with `browser_crashed` (saying "oneshot canceled"). The call after the
+/// kill gets a tab in a new browser; a call that saw the old one go says so in words.
+#[test]
+fn mcp_starts_a_new_browser_for_the_call_after_its_browser_was_killed() {
+    use crate::mcp::{Person, Session, ok as mcp_ok, text};
+    let base = crate::fixtures::base().to_string();
+    crate::mcp::run(async {
+        let s = Session::start(Person::new(false, false), &["--base-url", base.as_str()]).await;
+        mcp_ok(
+            &s.call(
+                "navigate",
+                serde_json::json!({"route": "/hostile/calm.html"}),
+            )
+            .await,
+        );
+        let pid = s.pid().expect("the server's pid");
+        assert!(
+            kill_browser_of(pid, libc::SIGKILL),
+            "the browser was not found to kill"
+        );
+        let mut answers = Vec::new();
+        for _ in 0..5 {
+            let result = s
+                .call(
+                    "navigate",
+                    serde_json::json!({"route": "/hostile/calm.html"}),
+                )
+                .await;
+            answers.push(text(&result));
+            if result.is_error == Some(false) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        let (last, before) = answers.split_last().expect("an answer");
+        assert!(last.starts_with("navigate ok"), "{answers:#?}");
+        for failed in before {
+            assert!(failed.contains("browser_crashed"), "{failed}");
+            assert!(failed.contains("the browser went away"), "{failed}");
+        }
+        for answer in &answers {
+            assert!(!answer.contains("oneshot"), "{answer}");
+        }
+        let read = s.call("read_screen", serde_json::json!({})).await;
+        assert_eq!(
+            crate::mcp::control(mcp_ok(&read), "calm.count")["label"],
+            "Press me"
+        );
+        eprintln!("mcp after a killed browser: {answers:?}");
+        s.stop().await;
+    });
 }

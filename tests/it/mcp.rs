@@ -25,7 +25,7 @@ const LIMIT: Duration = Duration::from_secs(60);
 
 /// The person behind the client.
 #[derive(Clone)]
-struct Person {
+pub(crate) struct Person {
     /// The client can show questions (declares elicitation).
     elicitation: bool,
     /// What the person answers.
@@ -35,7 +35,7 @@ struct Person {
 }
 
 impl Person {
-    fn new(elicitation: bool, approve: bool) -> Person {
+    pub(crate) fn new(elicitation: bool, approve: bool) -> Person {
         Person {
             elicitation,
             approve,
@@ -71,14 +71,14 @@ impl ClientHandler for Person {
 }
 
 /// A running `waymark mcp` and the client talking to it.
-struct Session {
+pub(crate) struct Session {
     client: Option<RunningService<RoleClient, Person>>,
     asked: Arc<Mutex<Vec<String>>>,
     group: Option<i32>,
 }
 
 impl Session {
-    async fn start(person: Person, args: &[&str]) -> Session {
+    pub(crate) async fn start(person: Person, args: &[&str]) -> Session {
         Session::start_with(person, args, Stdio::inherit()).await.0
     }
 
@@ -88,7 +88,20 @@ impl Session {
         args: &[&str],
         stderr: Stdio,
     ) -> (Session, Option<tokio::process::ChildStderr>) {
+        Session::start_in(person, args, stderr, None).await
+    }
+
+    /// [`Session::start_with`], the server running in `cwd` when given.
+    pub(crate) async fn start_in(
+        person: Person,
+        args: &[&str],
+        stderr: Stdio,
+        cwd: Option<&Path>,
+    ) -> (Session, Option<tokio::process::ChildStderr>) {
         let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_waymark"));
+        if let Some(cwd) = cwd {
+            cmd.current_dir(cwd);
+        }
         cmd.arg("mcp")
             .arg("--anchors")
             .arg(anchors())
@@ -118,11 +131,11 @@ impl Session {
         (session, err)
     }
 
-    fn client(&self) -> &RunningService<RoleClient, Person> {
+    pub(crate) fn client(&self) -> &RunningService<RoleClient, Person> {
         self.client.as_ref().expect("the session is open")
     }
 
-    async fn call(&self, tool: &'static str, args: Value) -> CallToolResult {
+    pub(crate) async fn call(&self, tool: &'static str, args: Value) -> CallToolResult {
         let Value::Object(args) = args else {
             panic!("arguments are an object")
         };
@@ -141,12 +154,17 @@ impl Session {
         tools.into_iter().map(|t| t.name.to_string()).collect()
     }
 
-    fn asked(&self) -> Vec<String> {
+    /// The server's process id.
+    pub(crate) fn pid(&self) -> Option<u32> {
+        self.group.and_then(|g| u32::try_from(g).ok())
+    }
+
+    pub(crate) fn asked(&self) -> Vec<String> {
         self.asked.lock().unwrap().clone()
     }
 
     /// Closes the client, which ends the server (and its browser) gracefully.
-    async fn stop(mut self) {
+    pub(crate) async fn stop(mut self) {
         if let Some(client) = self.client.take() {
             let _ = tokio::time::timeout(LIMIT, client.cancel()).await;
         }
@@ -166,7 +184,7 @@ impl Drop for Session {
 }
 
 /// Runs one test's async body on a runtime of its own.
-fn run<F: std::future::Future<Output = ()>>(body: F) {
+pub(crate) fn run<F: std::future::Future<Output = ()>>(body: F) {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -175,7 +193,7 @@ fn run<F: std::future::Future<Output = ()>>(body: F) {
         .block_on(body);
 }
 
-fn text(result: &CallToolResult) -> String {
+pub(crate) fn text(result: &CallToolResult) -> String {
     result
         .content
         .iter()
@@ -185,7 +203,7 @@ fn text(result: &CallToolResult) -> String {
 }
 
 #[track_caller]
-fn ok(result: &CallToolResult) -> &Value {
+pub(crate) fn ok(result: &CallToolResult) -> &Value {
     assert_eq!(result.is_error, Some(false), "{}", text(result));
     let value = result
         .structured_content
@@ -196,7 +214,7 @@ fn ok(result: &CallToolResult) -> &Value {
 }
 
 #[track_caller]
-fn failed(result: &CallToolResult, code: &str) -> Value {
+pub(crate) fn failed(result: &CallToolResult, code: &str) -> Value {
     assert_eq!(result.is_error, Some(true), "{}", text(result));
     let value = result
         .structured_content
@@ -211,7 +229,7 @@ fn failed(result: &CallToolResult, code: &str) -> Value {
     value
 }
 
-fn control<'a>(rt: &'a Value, anchor: &str) -> &'a Value {
+pub(crate) fn control<'a>(rt: &'a Value, anchor: &str) -> &'a Value {
     rt["screen"]["controls"]
         .as_array()
         .and_then(|cs| cs.iter().find(|c| c["anchor"] == anchor))
