@@ -252,23 +252,51 @@ pub fn summary_line(counts: Counts) -> String {
     line
 }
 
+/// Characters of the failing line shown at most: a longer one (a generated or minified
+/// journey) is shown around the column, its cut ends marked `…`.
+const SNIPPET_MOST: usize = 120;
+
 /// The failing line of the journey with a caret under the column, when both are known.
 fn snippet(f: &Failure) -> Option<String> {
     let line = f.line?;
     let source = std::fs::read_to_string(&f.file).ok()?;
     let text = source.lines().nth(line.checked_sub(1)?)?;
+    Some(snippet_of(line, text, f.column))
+}
+
+/// `text`, line `line` of a journey, as [`snippet`] shows it: cut to [`SNIPPET_MOST`]
+/// characters around `column`, with a caret under it.
+fn snippet_of(line: usize, text: &str, column: Option<usize>) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let at = column.unwrap_or(1).saturating_sub(1).min(chars.len());
+    let start = if chars.len() <= SNIPPET_MOST {
+        0
+    } else {
+        at.saturating_sub(SNIPPET_MOST / 2)
+            .min(chars.len() - SNIPPET_MOST)
+    };
+    let end = (start + SNIPPET_MOST).min(chars.len());
+    let shown: String = chars[start..end].iter().collect();
+    let (head, tail) = (
+        if start > 0 { "…" } else { "" },
+        if end < chars.len() { "…" } else { "" },
+    );
     let number = line.to_string();
     let pad = " ".repeat(number.len());
-    let mut out = format!("      {number} | {text}");
-    if let Some(col) = f.column {
-        let indent: String = text
+    let mut out = format!("      {number} | {head}{shown}{tail}");
+    if column.is_some() {
+        let indent: String = head
             .chars()
-            .take(col.saturating_sub(1))
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .map(|_| ' ')
+            .chain(
+                chars[start..at]
+                    .iter()
+                    .map(|&c| if c == '\t' { '\t' } else { ' ' }),
+            )
             .collect();
         out.push_str(&format!("\n      {pad} | {indent}^"));
     }
-    Some(out)
+    out
 }
 
 /// `412 ms`, `1.2 s`.
@@ -301,6 +329,23 @@ fn flight_message(flight: &[(String, u32)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_failing_line_is_shown_around_its_column() {
+        assert_eq!(
+            snippet_of(3, "invoke(\"x\");", Some(1)),
+            "      3 | invoke(\"x\");\n        | ^"
+        );
+        let long = format!("{}X{}", "a".repeat(5000), "b".repeat(5000));
+        let shown = snippet_of(1, &long, Some(5001));
+        let (text, caret) = shown.split_once('\n').unwrap();
+        assert!(text.chars().count() < 140, "{text}");
+        assert!(text.contains("…") && text.ends_with('…'));
+        // The caret sits under the X.
+        let x = text.chars().position(|c| c == 'X').unwrap();
+        assert_eq!(caret.chars().position(|c| c == '^'), Some(x));
+        assert!(snippet_of(1, &long, None).chars().count() < 140);
+    }
 
     #[test]
     fn the_bar_names_the_journeys_in_flight_and_counts_the_rest() {
