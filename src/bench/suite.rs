@@ -27,8 +27,12 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
     let mut rates = Vec::new();
     for n in [1, jobs] {
         // A session each: the embedded app starts afresh, as for `waymark run`.
-        let session = Session::builder(settings)?.prewarm().start().await?;
-        session.browser().await?;
+        // A browser per worker, as `run` has them, launched (each with its first tab
+        // opening) before the clock starts, as `run` does before its first journey.
+        let mut settings = settings.clone();
+        settings.suite.jobs = n;
+        let session = Session::builder(&settings)?.prewarm().start().await?;
+        session.warm_up(n).await?;
         let started = Instant::now();
         let mut failed = 0;
         run_many(

@@ -57,6 +57,7 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
             .transpose()?
             .map(std::sync::Mutex::new);
         let session = builder.start().await?;
+        session.warm_up(options.jobs.min(chosen.len())).await?;
         let browser = session.browser().await?;
         reporter.start(session.base(), browser.version());
         let heard = |event: Heard<'_>| match event {

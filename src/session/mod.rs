@@ -211,16 +211,39 @@ impl Session {
             None => browser.new_tab_with_cookies(&self.cookies).await?,
         };
         if self.prewarm {
-            // One ahead per slot: workers sharing one (at a CDP endpoint) open no more.
-            let mut ahead = slot.lock().await;
-            if ahead.is_none() {
-                let (next, cookies) = (Arc::clone(browser), self.cookies.clone());
-                let opening =
-                    tokio::spawn(async move { next.new_tab_with_cookies(&cookies).await });
-                *ahead = Some((Arc::clone(browser), opening));
-            }
+            self.open_ahead(browser).await;
         }
         Ok(tab)
+    }
+
+    /// Starts opening the current worker's next tab in `browser`, unless one is (one per
+    /// slot: workers sharing one browser, at a CDP endpoint, open no more).
+    async fn open_ahead(&self, browser: &Arc<Chromium>) {
+        let mut ahead = self.spares[worker() % self.spares.len()].lock().await;
+        if ahead.is_none() {
+            let (next, cookies) = (Arc::clone(browser), self.cookies.clone());
+            let opening = tokio::spawn(async move { next.new_tab_with_cookies(&cookies).await });
+            *ahead = Some((Arc::clone(browser), opening));
+        }
+    }
+
+    /// Starts `workers` browsers side by side, each with its first tab opening ahead (a
+    /// prewarming session): the run's first journeys start in parallel, none waiting for
+    /// its worker's browser to launch. The first error, if any.
+    pub async fn warm_up(&self, workers: usize) -> Result<(), BrowserError> {
+        let starting = (0..workers.min(self.browsers.len()).max(1)).map(|w| {
+            as_worker(w, async move {
+                let browser = self.browser().await?;
+                if self.prewarm {
+                    self.open_ahead(&browser).await;
+                }
+                Ok::<_, BrowserError>(())
+            })
+        });
+        futures::future::join_all(starting)
+            .await
+            .into_iter()
+            .collect()
     }
 
     /// A fresh tab (in a browser context of its own, with the profile's cookies) and its
