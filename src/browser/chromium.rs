@@ -698,6 +698,10 @@ impl Tab for ChromiumTab {
         self.context_cookies().await
     }
 
+    async fn failed_load(&self) -> Result<(Option<String>, Option<String>), BrowserError> {
+        ChromiumTab::failed_load(self).await
+    }
+
     fn style_sheet_facts(
         &self,
         urls: &[String],

@@ -15,6 +15,7 @@ mod files;
 mod input;
 mod launch;
 mod naive;
+mod navigation;
 mod remote;
 mod storage;
 
@@ -187,6 +188,14 @@ pub trait Tab: Send + Sync {
     ) -> impl Future<Output = Option<String>> + Send + 'static {
         let _ = (urls, program);
         async { None }
+    }
+
+    /// On Chromium's error page: the address that failed to load and the network error,
+    /// as far as known.
+    fn failed_load(
+        &self,
+    ) -> impl Future<Output = Result<(Option<String>, Option<String>), BrowserError>> + Send {
+        async { Ok((None, None)) }
     }
 
     /// The cookies the tab's page and frames are sent (for `waymark state save`).

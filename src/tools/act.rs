@@ -344,7 +344,12 @@ impl<T: Tab> Tools<T> {
                     });
                 }
                 let state = self.settled_read(quiet, max, bound).await?;
-                match left_the_app(&state.route, &shown) {
+                let failed = if state.route.starts_with("chrome-error:") {
+                    self.tab.failed_load().await.unwrap_or((None, None))
+                } else {
+                    (None, None)
+                };
+                match left_the_app(&state.route, &shown, failed) {
                     Some(error) => Err(error),
                     None => Ok((state, None)),
                 }
@@ -397,15 +402,24 @@ impl<T: Tab> Tools<T> {
 /// The error of an action that took the tab off the app: to another origin (`route` is
 /// then the whole URL: see `route_of`), or to Chromium's error page when the page it led to
 /// could not be loaded. `None` while the tab is on the app.
-fn left_the_app(route: &str, shown: &str) -> Option<ToolError> {
+fn left_the_app(
+    route: &str,
+    shown: &str,
+    (url, code): (Option<String>, Option<String>),
+) -> Option<ToolError> {
     if route.starts_with('/') {
         return None;
     }
     let error = if route.starts_with("chrome-error:") {
+        let to = url.map_or_else(String::new, |u| format!(", `{}`,", quoted(&u)));
+        let why = code.map_or_else(
+            || "Chromium shows its error page".to_string(),
+            |c| format!("{c} (Chromium shows its error page)"),
+        );
         ToolError::new(
             ErrorCode::NavigationFailed,
             format!(
-                "the page `{}` led to could not be loaded: Chromium shows its error page",
+                "the page `{}` led to{to} could not be loaded: {why}",
                 quoted(shown)
             ),
         )
