@@ -3,16 +3,14 @@
 //! page over plain HTTP — never through the browser tab being measured, which only the
 //! tools may touch — with the profile's cookies for it, as the tab is opened with them.
 //!
-//! One GET through hyper's client, the whole answer, no redirects: hyper already serves
-//! the demo app, and its client (already built for chromiumoxide's own HTTP) adds no crate.
+//! One GET through the crate's HTTP exchange (`browser::exchange`, hyper's client), the
+//! whole answer, no redirects.
 
 use std::time::Duration;
 
-use http_body_util::{BodyExt, Empty};
+use http_body_util::Full;
 use hyper::body::Bytes;
 use hyper::header;
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioExecutor;
 use url::Url;
 
 use super::BenchError;
@@ -119,28 +117,17 @@ async fn get(url: &Url, cookies: &[Cookie]) -> Result<(u16, String), String> {
         request = request.header(header::COOKIE, value);
     }
     let request = request
-        .body(Empty::<Bytes>::new())
+        .body(Full::new(Bytes::new()))
         .map_err(|e| e.to_string())?;
-    let client = Client::builder(TokioExecutor::new()).build_http();
-    let response = client.request(request).await.map_err(innermost)?;
-    let status = response.status().as_u16();
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .map_err(innermost)?
-        .to_bytes();
+    // Bounded by its callers.
+    let (status, body) =
+        crate::browser::exchange(request, None)
+            .await
+            .map_err(|why| match why {
+                crate::browser::Unanswered::Failed(why) => why,
+                crate::browser::Unanswered::Late => "no answer".to_string(),
+            })?;
     Ok((status, String::from_utf8_lossy(&body).into_owned()))
-}
-
-/// The deepest cause of `e`: what went wrong on the wire ("Connection refused"), where
-/// the client's own message names only the stage it failed in ("client error (Connect)").
-fn innermost(e: impl std::error::Error + 'static) -> String {
-    let mut cause: &dyn std::error::Error = &e;
-    while let Some(next) = cause.source() {
-        cause = next;
-    }
-    cause.to_string()
 }
 
 /// The `Cookie` header a browser sends with a plain-HTTP request for `url`: the cookies

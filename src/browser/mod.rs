@@ -34,6 +34,7 @@ pub use files::Download;
 pub use launch::{LaunchOptions, find_browser, kill_launched_browsers};
 pub use naive::NaiveElement;
 pub use remote::{Remote, end_leases};
+pub(crate) use remote::{Unanswered, exchange};
 
 /// Whether `name` is a key [`Tab::press_key`] can press.
 pub fn is_known_key(name: &str) -> bool {

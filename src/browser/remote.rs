@@ -361,8 +361,34 @@ async fn request(
         .header(header::USER_AGENT, "waymark")
         .body(Full::new(Bytes::from(payload)))
         .map_err(|e| e.to_string())?;
+    exchange(request, Some(timeout))
+        .await
+        .map_err(|why| match why {
+            Unanswered::Late => format!(
+                "`{method} {url}` had no answer within {} ms",
+                timeout.as_millis()
+            ),
+            Unanswered::Failed(why) => why,
+        })
+}
+
+/// Why an HTTP exchange has no answer.
+pub(crate) enum Unanswered {
+    /// None came within the bound.
+    Late,
+    /// The wire's own words ("Connection refused"), not the client's stage.
+    Failed(String),
+}
+
+/// Sends `request` through hyper's client (plain HTTP, no redirects) and takes the whole
+/// answer, within `bound` when given: the status code and the body. The one HTTP client
+/// of the crate's own requests (a WebDriver server, a CDP endpoint, a bench page).
+pub(crate) async fn exchange(
+    request: hyper::Request<Full<Bytes>>,
+    bound: Option<Duration>,
+) -> Result<(u16, Bytes), Unanswered> {
     let client = Client::builder(TokioExecutor::new()).build_http();
-    let exchange = async {
+    let answer = async {
         let response = client.request(request).await.map_err(innermost)?;
         let status = response.status().as_u16();
         let body = response
@@ -373,12 +399,12 @@ async fn request(
             .to_bytes();
         Ok((status, body))
     };
-    match tokio::time::timeout(timeout, exchange).await {
-        Ok(result) => result,
-        Err(_) => Err(format!(
-            "`{method} {url}` had no answer within {} ms",
-            timeout.as_millis()
-        )),
+    match bound {
+        None => answer.await.map_err(Unanswered::Failed),
+        Some(bound) => match tokio::time::timeout(bound, answer).await {
+            Ok(result) => result.map_err(Unanswered::Failed),
+            Err(_) => Err(Unanswered::Late),
+        },
     }
 }
 

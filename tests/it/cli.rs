@@ -137,6 +137,17 @@ where
     run
 }
 
+/// A project folder with `journeys/<name>` for each file.
+pub(crate) fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    for (name, source) in files {
+        let path = dir.path().join("journeys").join(name);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("make the folder");
+        std::fs::write(path, source).expect("write the journey");
+    }
+    dir
+}
+
 /// A temp dir holding one journey file.
 pub(crate) fn journey(name: &str, source: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temp dir");

@@ -11,24 +11,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::cli::{Run, anchors, waymark, waymark_with};
+use crate::cli::{Run, anchors, project, waymark, waymark_with};
 
 const PASS: &str = "navigate(\"/claims\");\nlet s = read_screen();\nexpect(s.screen == \"claims-list\", s.screen);\n";
 const OTHER: &str = "navigate(\"/orders\");\nlet s = read_screen();\nexpect(s.screen == \"orders-list\", s.screen);\n";
 const FAIL: &str = "navigate(\"/claims\");\nexpect(false, \"the list never shows 99 claims\");\n";
 /// Waits, reading, until the run is interrupted (bounded by its journey deadline).
 const WAITS: &str = "navigate(\"/claims\");\nfor i in 0..100000 { read_screen(); }\n";
-
-/// A project folder with `journeys/<name>` for each file.
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    for (name, source) in files {
-        let path = dir.path().join("journeys").join(name);
-        std::fs::create_dir_all(path.parent().expect("a folder")).expect("make the folder");
-        std::fs::write(path, source).expect("write the journey");
-    }
-    dir
-}
 
 fn run(dir: &Path, args: &[&str]) -> Run {
     let anchors = anchors();

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::cli::{Run, anchors, waymark};
+use crate::cli::{Run, anchors, project, waymark};
 
 /// Fails on its first attempt, which approves claim 1043; passes on the next, which finds
 /// the claim approved (the app is the same for every attempt of a run).
@@ -23,17 +23,6 @@ if !approve.disabled {
 const PASS: &str = "navigate(\"/claims\");\n";
 
 const FAIL: &str = "navigate(\"/claims\");\nexpect(false, \"the list never shows 99 claims\");\n";
-
-/// A project folder with `journeys/<name>` for each file.
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    for (name, source) in files {
-        let path = dir.path().join("journeys").join(name);
-        std::fs::create_dir_all(path.parent().expect("a folder")).expect("make the folder");
-        std::fs::write(path, source).expect("write the journey");
-    }
-    dir
-}
 
 /// `waymark --anchors … run ARGS…` in `dir`.
 fn run(dir: &Path, args: &[&str]) -> Run {
