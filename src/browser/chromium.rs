@@ -26,12 +26,12 @@ use chromiumoxide::cdp::browser_protocol::inspector::{
     EnableParams as InspectorEnableParams, EventTargetCrashed,
 };
 use chromiumoxide::cdp::browser_protocol::network::{
-    EventResponseReceived, GetResponseBodyParams, RequestId, ResourceType,
+    EventResponseReceived, RequestId, ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
-    AddScriptToEvaluateOnNewDocumentParams, CreateIsolatedWorldParams, EventFileChooserOpened,
-    EventFrameStartedLoading, EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId,
-    NavigateParams, SetInterceptFileChooserDialogParams,
+    AddScriptToEvaluateOnNewDocumentParams, EventFileChooserOpened, EventFrameStartedLoading,
+    EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId, NavigateParams,
+    SetInterceptFileChooserDialogParams,
 };
 use chromiumoxide::cdp::browser_protocol::storage::SetCookiesParams;
 use chromiumoxide::cdp::browser_protocol::target::{
@@ -46,15 +46,17 @@ use futures::StreamExt;
 use tokio::task::JoinHandle;
 
 use super::camera::TabCamera;
-use super::convert::{base64_decode, cookie_param};
+use super::convert::cookie_param;
 use super::launch::{self, LaunchOptions};
+use super::popups::Family;
 use super::remote;
 use super::{BrowserError, ChromeEvents, Tab};
 use crate::control::cookies::Cookie;
 
 /// A Chromium process owned by this run.
 pub struct Chromium {
-    pub(super) browser: Browser,
+    // Shared (weakly) with its tabs, which make the tabs their pages open (see `popups.rs`).
+    pub(super) browser: Arc<Browser>,
     pub(super) handler: JoinHandle<()>,
     pub(super) pid: Option<u32>,
     pub(super) version: String,
@@ -205,7 +207,11 @@ impl Chromium {
             .as_ref()
             .map_or_else(std::env::temp_dir, |p| p.path().to_path_buf());
         let downloads = root.join("downloads").join(context.inner());
-        ChromiumTab::new(page, &self.options, (context, downloads)).await
+        let family = (context, downloads);
+        let mut tab = ChromiumTab::new(page, &self.options, family.clone()).await?;
+        let family = Family::watch(&tab.page, &self.browser, &self.options, family).await?;
+        tab.family = Some(family);
+        Ok(tab)
     }
 
     /// Closes the browser and waits for its process to exit; kills it if it lingers. A
@@ -216,16 +222,17 @@ impl Chromium {
         match (self.options.remote.is_some(), self.lease.take()) {
             (_, Some(lease)) => lease.end(bound).await,
             (true, None) => {}
-            (false, None) => {
-                let _ = tokio::time::timeout(bound, self.browser.close()).await;
-                if tokio::time::timeout(bound, self.browser.wait())
-                    .await
-                    .is_err()
-                {
-                    let _ = self.browser.kill().await;
-                    let _ = tokio::time::timeout(bound, self.browser.wait()).await;
+            (false, None) => match Arc::get_mut(&mut self.browser) {
+                Some(browser) => {
+                    let _ = tokio::time::timeout(bound, browser.close()).await;
+                    if tokio::time::timeout(bound, browser.wait()).await.is_err() {
+                        let _ = browser.kill().await;
+                        let _ = tokio::time::timeout(bound, browser.wait()).await;
+                    }
                 }
-            }
+                // A tab is making a popup's tab this moment: the process goes the hard way.
+                None => self.kill(),
+            },
         }
         if let Some(pid) = self.pid {
             launch::unregister(pid);
@@ -237,11 +244,15 @@ impl Chromium {
 impl Drop for Chromium {
     fn drop(&mut self) {
         // `close` unregisters; reaching here with a live pid means an early exit or a panic.
-        if let Some(pid) = self.pid.take() {
-            if let Some(child) = self.browser.get_mut_child() {
-                let _ = child.as_mut_inner().start_kill();
+        if let Some(pid) = self.pid {
+            match Arc::get_mut(&mut self.browser).and_then(Browser::get_mut_child) {
+                Some(child) => {
+                    let _ = child.as_mut_inner().start_kill();
+                }
+                None => self.kill(),
             }
             launch::unregister(pid);
+            self.pid = None;
         }
         self.handler.abort();
     }
@@ -250,19 +261,21 @@ impl Drop for Chromium {
 /// One tab of a [`Chromium`].
 pub struct ChromiumTab {
     pub(super) page: Page,
-    main_frame: Option<FrameId>,
+    pub(super) main_frame: Option<FrameId>,
     pub(super) timeout: Duration,
     chrome: Arc<Mutex<ChromeEvents>>,
     /// JavaScript dialogs answered since the tab opened.
     answered: Arc<AtomicU64>,
     /// The request that brought each style sheet, by address (see `style_sheet_facts`).
-    sheets: Arc<Mutex<HashMap<String, RequestId>>>,
+    pub(super) sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     /// Where the last click left the pointer, in a headless browser (in a headed one a
     /// person may have moved it since): `None` before one, or after one failed.
     pointer: Mutex<Option<(f64, f64)>>,
     headed: bool,
     /// The downloads the page started (see `files.rs`).
     pub(super) downloads: Arc<Mutex<super::files::DownloadLog>>,
+    /// The tabs it opened, and its own end (see `popups.rs`).
+    pub(super) family: Option<Family>,
     watchers: Vec<JoinHandle<()>>,
 }
 
@@ -270,7 +283,7 @@ pub struct ChromiumTab {
 const SHEETS_KEPT: usize = 1024;
 
 impl ChromiumTab {
-    async fn new(
+    pub(super) async fn new(
         page: Page,
         options: &LaunchOptions,
         (context, downloads): (BrowserContextId, std::path::PathBuf),
@@ -365,6 +378,7 @@ impl ChromiumTab {
             pointer: Mutex::new(None),
             headed,
             downloads,
+            family: None,
             watchers: vec![dialogs, crashes, files, styles, saving],
         })
     }
@@ -415,7 +429,7 @@ impl Drop for ChromiumTab {
 pub struct LoadWatch {
     started: EventStream<EventFrameStartedLoading>,
     stopped: EventStream<EventFrameStoppedLoading>,
-    main_frame: Option<FrameId>,
+    pub(super) main_frame: Option<FrameId>,
 }
 
 impl LoadWatch {
@@ -471,14 +485,23 @@ impl ChromiumTab {
         params.return_by_value = Some(true);
         params.await_promise = Some(true);
         params.user_gesture = gesture.then_some(true);
-        evaluate_in(&self.page, params, timeout).await
+        let evaluating = evaluate_in(&self.page, params, timeout);
+        match &self.family {
+            // A page that closes its own tab answers nothing more: said at once, not after
+            // the bound.
+            Some(family) => tokio::select! {
+                answer = evaluating => answer,
+                () = family.gone() => Err(BrowserError::Crashed("the page closed its tab".into())),
+            },
+            None => evaluating.await,
+        }
     }
 }
 
 /// Runs `params` (an evaluation returning by value) and answers the string it produced: the
 /// page's exception as a script error (or as the context lost, when the document went away
 /// under it), bounded by `timeout`.
-async fn evaluate_in(
+pub(super) async fn evaluate_in(
     page: &Page,
     params: EvaluateParams,
     timeout: Duration,
@@ -707,52 +730,7 @@ impl Tab for ChromiumTab {
         urls: &[String],
         program: impl FnOnce(&[(String, String)]) -> String + Send + 'static,
     ) -> impl Future<Output = Option<String>> + Send + 'static {
-        let requests: Vec<(String, Option<RequestId>)> = match self.sheets.lock() {
-            Ok(sheets) => urls
-                .iter()
-                .map(|u| (u.clone(), sheets.get(u).cloned()))
-                .collect(),
-            Err(_) => Vec::new(),
-        };
-        let (page, timeout, frame) = (self.page.clone(), self.timeout, self.main_frame.clone());
-        async move {
-            // The bodies, asked for together; a sheet the browser holds none of is left out.
-            let bodies = requests.into_iter().map(|(url, request)| {
-                let page = page.clone();
-                async move {
-                    let params = GetResponseBodyParams::new(request?);
-                    let reply = bounded(timeout, "a style sheet's text", page.execute(params))
-                        .await
-                        .ok()?;
-                    let text = if reply.result.base64_encoded {
-                        String::from_utf8(base64_decode(&reply.result.body)?).ok()?
-                    } else {
-                        reply.result.body.clone()
-                    };
-                    Some((url, text))
-                }
-            });
-            let texts: Vec<(String, String)> = futures::future::join_all(bodies)
-                .await
-                .into_iter()
-                .flatten()
-                .collect();
-            if texts.is_empty() {
-                return None;
-            }
-            let world = CreateIsolatedWorldParams::builder()
-                .frame_id(frame?)
-                .world_name("waymark-sheets")
-                .build()
-                .ok()?;
-            let world = bounded(timeout, "a world for style sheets", page.execute(world))
-                .await
-                .ok()?;
-            let mut params = EvaluateParams::new(program(&texts));
-            params.context_id = Some(world.result.execution_context_id);
-            params.return_by_value = Some(true);
-            evaluate_in(&page, params, timeout).await.ok()
-        }
+        super::sheets::facts(self, urls, program)
     }
 
     async fn hover(&self, x: f64, y: f64) -> Result<(), BrowserError> {
@@ -778,6 +756,21 @@ impl Tab for ChromiumTab {
 
     fn dialogs_answered(&self) -> u64 {
         self.answered.load(Ordering::Relaxed)
+    }
+
+    async fn opened(&self, wait: Duration) -> Vec<super::Opened<ChromiumTab>> {
+        match &self.family {
+            Some(family) => family.take(wait).await,
+            None => Vec::new(),
+        }
+    }
+
+    async fn describe(&self, timeout: Duration) -> Result<(String, String), BrowserError> {
+        super::popups::describe(&self.page, timeout).await
+    }
+
+    fn is_closed(&self) -> bool {
+        self.family.as_ref().is_some_and(Family::is_closed)
     }
 
     fn take_chrome(&self) -> ChromeEvents {

@@ -16,7 +16,9 @@ mod input;
 mod launch;
 mod naive;
 mod navigation;
+mod popups;
 mod remote;
+mod sheets;
 mod storage;
 
 use std::future::Future;
@@ -42,7 +44,7 @@ pub fn is_known_key(name: &str) -> bool {
 }
 
 /// One browser tab, as the tools drive it.
-pub trait Tab: Send + Sync {
+pub trait Tab: Send + Sync + 'static {
     /// A subscription to the next document load, taken *before* an action that may navigate.
     type LoadWatch: Send;
 
@@ -151,6 +153,36 @@ pub trait Tab: Send + Sync {
     /// and whether the renderer crashed (that one stays set).
     fn take_chrome(&self) -> ChromeEvents;
 
+    /// The tabs this one opened since the last call (popups, `target="_blank"` links),
+    /// each ready to drive, waiting up to `wait` for those the page announced that have not
+    /// arrived yet; at once when it opened none.
+    fn opened(&self, wait: Duration) -> impl Future<Output = Vec<Opened<Self>>> + Send
+    where
+        Self: Sized,
+    {
+        let _ = wait;
+        async { Vec::new() }
+    }
+
+    /// The tab's address and its document's title, asked of the browser where it can (a
+    /// page whose script never returns still answers), bounded by `timeout`.
+    fn describe(
+        &self,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<(String, String), BrowserError>> + Send {
+        async move {
+            let json = self
+                .evaluate("JSON.stringify([location.href, document.title])", timeout)
+                .await?;
+            serde_json::from_str(&json).map_err(|e| BrowserError::Script(e.to_string()))
+        }
+    }
+
+    /// Whether the tab is gone: its page closed it (`window.close()`), or the browser did.
+    fn is_closed(&self) -> bool {
+        false
+    }
+
     /// How many JavaScript dialogs the tab has answered since it opened (never reset: a
     /// call compares it before and after, to tell a page that loops on dialogs).
     fn dialogs_answered(&self) -> u64 {
@@ -225,6 +257,14 @@ pub trait Tab: Send + Sync {
     fn close(self) -> impl Future<Output = ()> + Send
     where
         Self: Sized;
+}
+
+/// A tab another tab opened.
+pub struct Opened<T> {
+    /// The new tab, ready to drive.
+    pub tab: T,
+    /// The address it was opened at (its page may still be loading it).
+    pub url: String,
 }
 
 /// Events of the browser's own chrome, outside the page's DOM.

@@ -6,7 +6,7 @@
 //! browser closes, when it is dropped, and on Ctrl-C ([`end_leases`]), so a Grid never keeps
 //! a slot for a run that stopped.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use http_body_util::{BodyExt, Full};
@@ -334,7 +334,7 @@ impl Chromium {
             _ => String::from("unknown"),
         };
         Chromium {
-            browser,
+            browser: Arc::new(browser),
             handler,
             pid,
             version,

@@ -157,6 +157,7 @@ fn journey_engine<T: Tab + 'static>(
     super::waits::register_waits(&mut engine, &tools, &handle);
     let read_only = tools.options().read_only;
     super::gestures::register_gestures(&mut engine, &tools, &blocker, read_only);
+    super::tabs::register_tabs(&mut engine, &tools, &blocker);
     tools.set_file_scope(FileScope::for_journey(&journey.path, &journey.name));
     let t = Arc::clone(&tools);
     engine.register_fn(

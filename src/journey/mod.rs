@@ -6,6 +6,7 @@ mod deadline;
 mod engine;
 mod gestures;
 pub mod mark;
+mod tabs;
 mod waits;
 
 use std::path::{Path, PathBuf};

@@ -95,7 +95,7 @@ impl<T: Tab> Tools<T> {
     }
 
     pub(super) async fn act_inner(&self, act: &Act<'_>, anchor: &TargetRef) -> Outcome {
-        if let Ok(mut ms) = self.memory.frame_ms.lock() {
+        if let Ok(mut ms) = self.here().memory.frame_ms.lock() {
             *ms = None;
         }
         if let Act::Press(name) = act
@@ -119,13 +119,13 @@ impl<T: Tab> Tools<T> {
         self.checked(act, anchor, &prepared)
             .map_err(|e| (label.clone(), e))?;
         let fail = |e: BrowserError| (label.clone(), browser_error(e));
-        let watch = self.tab.watch_load().await.map_err(fail)?;
+        let watch = self.here().tab.watch_load().await.map_err(fail)?;
         match act {
             Act::Invoke => {
                 let (x, y) = (prepared.x.unwrap_or(0.0), prepared.y.unwrap_or(0.0));
-                self.tab.click(x, y).await.map_err(fail)?;
+                self.here().tab.click(x, y).await.map_err(fail)?;
             }
-            Act::Press(name) => self.tab.press_key(name).await.map_err(fail)?,
+            Act::Press(name) => self.here().tab.press_key(name).await.map_err(fail)?,
             // Returned above, from `fill_in`.
             Act::Fill(_) => {}
             gesture => self
@@ -161,6 +161,7 @@ impl<T: Tab> Tools<T> {
         });
         // Taken before the typing, which may navigate.
         let watch = self
+            .here()
             .tab
             .watch_load()
             .await
@@ -176,7 +177,8 @@ impl<T: Tab> Tools<T> {
             .map_err(|e| (label.clone(), e))?;
         let expected = filled.expected;
         if filled.typing == Typing::Runner {
-            self.tab
+            self.here()
+                .tab
                 .insert_text(&expected)
                 .await
                 .map_err(|e| (label.clone(), browser_error(e)))?;
@@ -264,7 +266,8 @@ impl<T: Tab> Tools<T> {
         let mut watch = watch;
         let reply = {
             let settled = self.collect_as(op, &args, bound, false);
-            let started = self.tab.navigation_started(&mut watch);
+            let here = self.here();
+            let started = here.tab.navigation_started(&mut watch);
             tokio::select! {
                 reply = settled => Some(reply),
                 () = started => None,
@@ -318,7 +321,7 @@ impl<T: Tab> Tools<T> {
             "quiet" => {
                 // Kept only for an action the page answered: a failed, busy or navigating
                 // one leaves none.
-                if let Ok(mut ms) = self.memory.frame_ms.lock() {
+                if let Ok(mut ms) = self.here().memory.frame_ms.lock() {
                     *ms = frame_ms;
                 }
                 let read =
@@ -326,11 +329,16 @@ impl<T: Tab> Tools<T> {
                 self.conclude(read, start, &self.view()).await
             }
             "navigating" => {
-                if let Err(e) = self.tab.wait_load(watch, self.options.load_timeout).await {
+                if let Err(e) = self
+                    .here()
+                    .tab
+                    .wait_load(watch, self.options.load_timeout)
+                    .await
+                {
                     return Err(match e {
                         BrowserError::Timeout { after, .. } => {
                             // Leave the tab usable: back on the document the action started from.
-                            self.tab.stop_loading().await;
+                            self.here().tab.stop_loading().await;
                             ToolError::new(
                                 ErrorCode::Timeout,
                                 format!(
@@ -345,7 +353,7 @@ impl<T: Tab> Tools<T> {
                 }
                 let state = self.settled_read(quiet, max, bound).await?;
                 let failed = if state.route.starts_with("chrome-error:") {
-                    self.tab.failed_load().await.unwrap_or((None, None))
+                    self.here().tab.failed_load().await.unwrap_or((None, None))
                 } else {
                     (None, None)
                 };

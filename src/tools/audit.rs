@@ -19,7 +19,7 @@ impl<T: Tab> Tools<T> {
         let per_control = Duration::from_millis(3);
         let count = u32::try_from(controls.len()).unwrap_or(u32::MAX);
         let bound = self.options.script_timeout + per_control * count;
-        match self.tab.accessibility(&elements, bound).await {
+        match self.here().tab.accessibility(&elements, bound).await {
             Ok(views) => audit::compare(controls, &views),
             Err(e) => PerceptionAudit::unavailable(e.to_string()),
         }
@@ -29,6 +29,11 @@ impl<T: Tab> Tools<T> {
 impl<T: Tab> Tools<T> {
     /// The perception audit of the last read, when reads are audited.
     pub fn last_audit(&self) -> Option<PerceptionAudit> {
-        self.memory.last_audit.lock().ok().and_then(|a| a.clone())
+        self.here()
+            .memory
+            .last_audit
+            .lock()
+            .ok()
+            .and_then(|a| a.clone())
     }
 }

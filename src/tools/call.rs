@@ -3,7 +3,7 @@
 //! the tab → read back → record.
 
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -21,15 +21,8 @@ use crate::tools::trace::{Trace, Viewport};
 pub(super) struct GateState {
     /// The action classes permitted for the following calls.
     pub(super) allowed: Mutex<AllowedSet>,
-    /// The run's hub, tab, consent policy and guardrail; `None`: nobody can take the tab
-    /// and consent is `allow`.
-    pub(super) control: Option<TabGates>,
     /// A read returned untrusted page text (typing asks after it, for agents).
     pub(super) untrusted_read: AtomicBool,
-    /// How often control had come back from the person when last seen.
-    pub(super) returns_seen: AtomicU64,
-    /// Control came back since the last read: the next read reports what changed.
-    pub(super) resumed: AtomicBool,
 }
 
 impl<T: Tab> Tools<T> {
@@ -39,15 +32,18 @@ impl<T: Tab> Tools<T> {
         self
     }
 
-    /// The same tools, gated by the run's hub (tab control), consent and guardrail.
+    /// The same tools, gated by the run's hub (tab control), consent and guardrail; the
+    /// tabs its pages open get places of their own in the hub, with the same policies.
     pub fn with_control(mut self, control: TabGates) -> Tools<T> {
-        self.gates.control = Some(control);
+        if let Some(first) = self.tabs.first_mut() {
+            first.control = Some(control);
+        }
         self
     }
 
-    /// The hub, tab and policies the calls are gated by, if any.
-    pub fn control(&self) -> Option<&TabGates> {
-        self.gates.control.as_ref()
+    /// The hub, tab and policies the current tab's calls are gated by, if any.
+    pub fn control(&self) -> Option<TabGates> {
+        self.here().control.clone()
     }
 
     /// The trace the calls are recorded in, if any.
@@ -107,6 +103,9 @@ impl<T: Tab> Tools<T> {
         work: impl Future<Output = Outcome>,
     ) -> RoundTrip {
         let start = Instant::now();
+        // A tab its page closed since the last call gives way to its opener first.
+        let closed_before = self.follow_closed();
+        let started_in = self.current_tab();
         let route_before = self.current_route();
         let action = Action::new(verb, target.map(str::to_string));
         let allowed = self.allowed();
@@ -114,7 +113,7 @@ impl<T: Tab> Tools<T> {
         let passage = self
             .pass_gates(&action, allowed, subject, &route_before)
             .await;
-        let reads = self.memory.reads.load(Ordering::Relaxed);
+        let reads = self.here().memory.reads.load(Ordering::Relaxed);
         let anchor = match verb.class() {
             ActionClass::Act | ActionClass::Type => action.target.clone(),
             _ if verb == Verb::Hover => action.target.clone(),
@@ -132,20 +131,24 @@ impl<T: Tab> Tools<T> {
                 changes: None,
                 error: Some(refusal.clone()),
                 elapsed_ms: ms_since(start),
-                waited_ms: 0.0,
-                download: None,
+                ..RoundTrip::default()
             },
             // Act through the tab and read back.
             None => {
-                if let Ok(mut waited) = self.memory.waited_ms.lock() {
+                if let Ok(mut waited) = self.shared.waited_ms.lock() {
                     *waited = 0.0;
                 }
                 let outcome = self.guarded(&action, work).await;
-                self.finish(verb.tool(), anchor, route_before, outcome, start)
-                    .await
+                let mut rt = self
+                    .finish(verb.tool(), anchor, route_before, outcome, start)
+                    .await;
+                self.after_call(&mut rt, verb, started_in).await;
+                rt
             }
         };
-        rt.waited_ms = self.memory.waited_ms.lock().map(|w| *w).unwrap_or(0.0);
+        rt.tab = self.current_tab();
+        rt.closed = rt.closed.or(closed_before);
+        rt.waited_ms = self.shared.waited_ms.lock().map(|w| *w).unwrap_or(0.0);
         // A handoff answers only where the page is: nothing of the person's time with it.
         let handed = verb == Verb::Handoff;
         if handed {
@@ -155,13 +158,13 @@ impl<T: Tab> Tools<T> {
         if rt.screen.is_some() {
             self.gates.untrusted_read.store(true, Ordering::Relaxed);
         }
-        if let Some(control) = &self.gates.control {
+        if let Some(control) = &self.here().control {
             control.hub.set_route(control.tab, &rt.route);
         }
         // Record.
         if self.trace.is_some() {
             let reads_before = if handed {
-                self.memory.reads.load(Ordering::Relaxed)
+                self.here().memory.reads.load(Ordering::Relaxed)
             } else {
                 reads
             };
@@ -189,7 +192,8 @@ impl<T: Tab> Tools<T> {
         subject: Option<Subject<'_>>,
         route_before: &str,
     ) -> Passage {
-        let control = self.gates.control.as_ref();
+        let here = self.here();
+        let control = here.control.as_ref();
         let state = control.map(|c| c.hub.check(c.tab, &c.run));
         let agent = control.is_some_and(|c| c.kind == JourneyKind::Agent);
         let cx = GateContext {
@@ -224,9 +228,9 @@ impl<T: Tab> Tools<T> {
             }
         }
         if let Some(Ok(returns)) = state
-            && returns > self.gates.returns_seen.swap(returns, Ordering::Relaxed)
+            && returns > self.here().returns_seen.swap(returns, Ordering::Relaxed)
         {
-            self.gates.resumed.store(true, Ordering::Relaxed);
+            self.here().resumed.store(true, Ordering::Relaxed);
         }
         passage
     }
@@ -244,9 +248,10 @@ impl<T: Tab> Tools<T> {
     ) {
         let Some(trace) = &self.trace else { return };
         let refused_with = (passage.refused_by() == Some(Gate::Allowed)).then_some(allowed);
-        let reads = self.memory.reads.load(Ordering::Relaxed);
-        let held = self.memory.held.lock();
-        let region = self.memory.region_raw.lock();
+        let reads = self.here().memory.reads.load(Ordering::Relaxed);
+        let here = self.here();
+        let held = here.memory.held.lock();
+        let region = here.memory.region_raw.lock();
         let raw = match (&held, &region) {
             _ if reads == reads_before => None,
             (_, Ok(region)) if region.as_ref().is_some_and(|(n, _)| *n == reads) => {

@@ -70,7 +70,8 @@ impl<T: Tab> Tools<T> {
 
     /// The label of the target as the last read saw it, and whether it is a secret field.
     fn seen(&self, target: &TargetRef) -> Option<(String, bool)> {
-        let held = self.memory.held.lock().ok()?;
+        let here = self.here();
+        let held = here.memory.held.lock().ok()?;
         let raw = &held.as_ref()?.raw;
         match target {
             TargetRef::Anchor(a) => raw
@@ -158,7 +159,7 @@ impl<T: Tab> Tools<T> {
     }
 
     async fn handoff_inner(&self, reason: &str) -> Outcome {
-        let Some(control) = &self.gates.control else {
+        let Some(control) = &self.here().control else {
             return Err((
                 None,
                 ToolError::new(
@@ -177,7 +178,7 @@ impl<T: Tab> Tools<T> {
         let _ = self.evaluate(&mark(false)).await;
         // What the person did is theirs: the run starts again from a fresh read, and
         // the next read is not reported as a change of the run's own making.
-        self.gates.returns_seen.store(
+        self.here().returns_seen.store(
             control.hub.check(control.tab, &control.run).unwrap_or(0),
             Ordering::Relaxed,
         );

@@ -182,14 +182,14 @@ fn keep(download: &Download, dir: &Path) -> std::io::Result<DownloadReport> {
 impl<T: Tab> Tools<T> {
     /// Limits `upload` to `scope`'s fixtures and saves downloads in its folder.
     pub fn set_file_scope(&self, scope: FileScope) {
-        if let Ok(mut s) = self.memory.files.lock() {
+        if let Ok(mut s) = self.shared.files.lock() {
             *s = Some(scope);
         }
     }
 
     /// The folders in force.
     pub(super) fn file_scope(&self) -> FileScope {
-        self.memory
+        self.shared
             .files
             .lock()
             .ok()
@@ -200,7 +200,7 @@ impl<T: Tab> Tools<T> {
     /// Keeps the downloads the last action started (waiting for those under way), the
     /// last of them for the round trip.
     pub(super) async fn keep_downloads(&self) {
-        let done = self.tab.downloads(self.options.load_timeout).await;
+        let done = self.here().tab.downloads(self.options.load_timeout).await;
         if done.is_empty() {
             return;
         }
@@ -212,14 +212,14 @@ impl<T: Tab> Tools<T> {
                 Err(e) => tracing::warn!("could not keep the download `{}`: {e}", download.file),
             }
         }
-        if let Ok(mut d) = self.memory.download.lock() {
+        if let Ok(mut d) = self.shared.download.lock() {
             *d = last;
         }
     }
 
     /// The download of the call just made, once.
     pub(super) fn take_download(&self) -> Option<DownloadReport> {
-        self.memory.download.lock().ok().and_then(|mut d| d.take())
+        self.shared.download.lock().ok().and_then(|mut d| d.take())
     }
 }
 

@@ -38,6 +38,10 @@ pub enum Verb {
     Drag,
     /// `upload(anchor, path)`.
     Upload,
+    /// `switch_tab(n)`: the tools move to another of the journey's tabs and read it.
+    SwitchTab,
+    /// `tabs()`: the journey's tabs, and the current one's screen.
+    Tabs,
 }
 
 impl Verb {
@@ -54,6 +58,8 @@ impl Verb {
             Verb::Hover => "hover",
             Verb::Drag => "drag",
             Verb::Upload => "upload",
+            Verb::SwitchTab => "switch_tab",
+            Verb::Tabs => "tabs",
         }
     }
 
@@ -69,7 +75,9 @@ impl Verb {
     pub fn class(self) -> ActionClass {
         match self {
             Verb::Navigate => ActionClass::Navigate,
-            Verb::Read | Verb::WaitFor | Verb::Hover => ActionClass::Read,
+            Verb::Read | Verb::WaitFor | Verb::Hover | Verb::SwitchTab | Verb::Tabs => {
+                ActionClass::Read
+            }
             Verb::Invoke | Verb::Press | Verb::Drag | Verb::Upload => ActionClass::Act,
             Verb::Fill => ActionClass::Type,
             Verb::Handoff => ActionClass::Pause,

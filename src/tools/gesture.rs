@@ -82,19 +82,26 @@ impl<T: Tab> Tools<T> {
         let at = (prepared.x.unwrap_or(0.0), prepared.y.unwrap_or(0.0));
         let fail = super::browser_error;
         match act {
-            Act::Hover => self.tab.hover(at.0, at.1).await.map_err(fail),
+            Act::Hover => self.here().tab.hover(at.0, at.1).await.map_err(fail),
             Act::Drag(to) => {
                 let dropped = self.prepare(act, to).await?;
                 self.checked(act, to, &dropped)?;
                 let onto = (dropped.x.unwrap_or(0.0), dropped.y.unwrap_or(0.0));
-                self.tab
+                self.here()
+                    .tab
                     .drag(at, onto, prepared.draggable)
                     .await
                     .map_err(fail)
             }
             Act::Upload(files) => {
                 let files: Vec<PathBuf> = files.to_vec();
-                match self.tab.upload(at.0, at.1, &files).await.map_err(fail)? {
+                match self
+                    .here()
+                    .tab
+                    .upload(at.0, at.1, &files)
+                    .await
+                    .map_err(fail)?
+                {
                     true => Ok(()),
                     false => Err(ToolError::new(
                         ErrorCode::NotEditable,

@@ -46,19 +46,19 @@ impl<T: Tab> Tools<T> {
         if action.verb == Verb::Handoff {
             return work.await;
         }
-        if self.memory.blocked.load(Ordering::Relaxed) {
+        if self.here().memory.blocked.load(Ordering::Relaxed) {
             if !self.page_responds().await {
                 return Err((None, unresponsive(action, "still does not respond")));
             }
-            self.memory.blocked.store(false, Ordering::Relaxed);
+            self.here().memory.blocked.store(false, Ordering::Relaxed);
         }
-        let before = self.tab.dialogs_answered();
+        let before = self.here().tab.dialogs_answered();
         let start = Instant::now();
         let limit = self.options.load_timeout;
         let looping = async {
             loop {
                 tokio::time::sleep(TICK).await;
-                let answered = self.tab.dialogs_answered().saturating_sub(before);
+                let answered = self.here().tab.dialogs_answered().saturating_sub(before);
                 if answered >= DIALOG_LOOP || (answered > 1 && start.elapsed() + TICK >= limit) {
                     return answered;
                 }
@@ -72,14 +72,14 @@ impl<T: Tab> Tools<T> {
                     && e.attribution == Attribution::Environment
                     && !self.page_responds().await =>
                 {
-                    self.memory.blocked.store(true, Ordering::Relaxed);
+                    self.here().memory.blocked.store(true, Ordering::Relaxed);
                     Err((label, unresponsive(action, "stopped responding")))
                 }
                 other => other,
             },
             answered = looping => {
                 // The page is still busy with dialogs: a failed call reads nothing more.
-                self.memory.blocked.store(true, Ordering::Relaxed);
+                self.here().memory.blocked.store(true, Ordering::Relaxed);
                 Err((None, dialog_loop(action, answered, start.elapsed())))
             }
         }
@@ -90,7 +90,7 @@ impl<T: Tab> Tools<T> {
     /// Whether the page answers a trivial script within a second (a page held by a script
     /// that never returns, or by dialogs in a loop, does not).
     pub async fn page_responds(&self) -> bool {
-        self.tab.evaluate("'ok'", PROBE).await.is_ok()
+        self.here().tab.evaluate("'ok'", PROBE).await.is_ok()
     }
 
     /// The round trip of the call `tool` a journey's deadline of `deadline` cut short: the
@@ -106,7 +106,7 @@ impl<T: Tab> Tools<T> {
             )
             .attributed(Attribution::Journey)
         } else {
-            self.memory.blocked.store(true, Ordering::Relaxed);
+            self.here().memory.blocked.store(true, Ordering::Relaxed);
             ToolError::new(
                 ErrorCode::PageUnresponsive,
                 format!(
@@ -127,8 +127,7 @@ impl<T: Tab> Tools<T> {
             changes: None,
             error: Some(error),
             elapsed_ms: 0.0,
-            waited_ms: 0.0,
-            download: None,
+            ..RoundTrip::default()
         }
     }
 }

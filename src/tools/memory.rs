@@ -1,4 +1,5 @@
-//! What the reads of one tab remember between calls: the held read (the evidence, and what
+//! What the reads of one tab remember (and what the journey's calls share, whichever
+//! tab they act in) between calls: the held read (the evidence, and what
 //! the page's next delta applies to), its audit, the last region read, the route, the
 //! figures a bench asks for, and what the page's style sheets hold. The gates and the trace
 //! keep their own state (`call.rs`); nothing here decides whether a call may run.
@@ -20,8 +21,6 @@ pub(super) struct Memory {
     /// The page's frame after the last action's input, in milliseconds (see
     /// [`Tools::last_frame_ms`](super::Tools::last_frame_ms)).
     pub(super) frame_ms: Mutex<Option<f64>>,
-    /// How long the current call waited in the page (for its target or its condition).
-    pub(super) waited_ms: Mutex<f64>,
     /// The last read as evidence, and what the page's next delta applies to.
     pub(super) held: Mutex<Option<HeldRead>>,
     /// Reads concluded so far: a call that changed it made a read of its own.
@@ -38,6 +37,13 @@ pub(super) struct Memory {
     /// What style sheets of another origin that reads named hold, worked out beside the
     /// calls, for the next collector operation to take in (see `collect_as`).
     pub(super) sheets: Arc<Mutex<SheetFacts>>,
+}
+
+/// What the journey's calls share whichever tab they act in.
+#[derive(Default)]
+pub(super) struct Shared {
+    /// How long the current call waited in the page (for its target or its condition).
+    pub(super) waited_ms: Mutex<f64>,
     /// The action timeout the journey set for its following calls, in milliseconds plus
     /// one (0: none set, the options' stands).
     pub(super) action_timeout: AtomicU64,

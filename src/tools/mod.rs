@@ -12,6 +12,7 @@
 
 mod act;
 mod audit;
+mod bench;
 mod call;
 mod consent;
 mod describe;
@@ -25,6 +26,7 @@ mod result;
 mod route;
 mod shots;
 mod state;
+mod tabs;
 mod target;
 pub mod trace;
 mod wait;
@@ -45,12 +47,14 @@ pub use gate::{
 };
 pub use result::RoundTrip;
 pub use shots::Screenshots;
+pub use tabs::{TabInfo, TabOpened};
 pub use target::TargetRef;
 pub use wait::Condition;
 
 use act::Act;
 use call::GateState;
-use memory::{Memory, SheetFacts};
+use memory::{Shared, SheetFacts};
+use tabs::{OpenTab, TabSet};
 
 use crate::browser::{BrowserError, Tab};
 use crate::collector::{self, CollectorRead, HeldRead};
@@ -116,12 +120,13 @@ impl Default for ToolOptions {
 /// The tools over one tab of one app. A call is: the gates (`gates`), the action through
 /// the tab, the read back (remembered in `memory`), the record (`trace`).
 pub struct Tools<T: Tab> {
-    tab: T,
+    /// The journey's tabs; the tools act in the current one.
+    tabs: TabSet<T>,
     base: Url,
     registry: Arc<Registry>,
     options: ToolOptions,
-    /// What the reads of this tab remember.
-    memory: Memory,
+    /// What the journey's calls share, whichever tab they act in.
+    shared: Shared,
     /// What the gates consult beside the call itself.
     gates: GateState,
     /// Where each call is recorded.
@@ -140,25 +145,25 @@ impl<T: Tab> Tools<T> {
     /// Tools over `tab` for the app at `base`.
     pub fn new(tab: T, base: Url, registry: Arc<Registry>, options: ToolOptions) -> Tools<T> {
         Tools {
-            tab,
+            tabs: TabSet::new(OpenTab::first(tab)),
             base,
             registry,
             options,
-            memory: Memory::default(),
+            shared: Shared::default(),
             gates: GateState::default(),
             trace: None,
         }
     }
 
-    /// Closes the tab the tools drive.
+    /// Closes the journey's tabs.
     pub async fn close(self) {
-        self.tab.close().await;
+        Tools::close_all(self.tabs).await;
     }
 
     /// How long the in-page collector itself took in the last read, in milliseconds: the
     /// floor a read's round trip is measured against.
     pub fn last_in_page_ms(&self) -> Option<f64> {
-        self.memory.in_page_ms.lock().ok().and_then(|ms| *ms)
+        self.here().memory.in_page_ms.lock().ok().and_then(|ms| *ms)
     }
 
     /// The page's own time to answer the last action's input, in milliseconds of its clock:
@@ -170,67 +175,14 @@ impl<T: Tab> Tools<T> {
     /// the page (it navigated, failed or timed out), when the runner typed the text, or when
     /// no frame rendered.
     pub fn last_frame_ms(&self) -> Option<f64> {
-        self.memory.frame_ms.lock().ok().and_then(|ms| *ms)
-    }
-
-    /// One trivial in-page round trip, in milliseconds: the floor an action is measured
-    /// against.
-    pub async fn ping(&self) -> Result<f64, ToolError> {
-        let start = Instant::now();
-        self.tab
-            .evaluate("'pong'", self.options.script_timeout)
-            .await
-            .map_err(browser_error)?;
-        Ok(ms_since(start))
-    }
-
-    /// What the page itself charges for the least a read must do, in milliseconds of its own
-    /// clock: find the anchored controls (`querySelectorAll('[data-anchor]')`) and take the
-    /// box of each, up to the collection cap, in the top document (shadow roots and frames,
-    /// which a read also walks, are left out). Any collector that reports where controls are
-    /// pays this, so a whole read's in-page time divided by it moves with the collector's
-    /// own code, not with the machine or the page. Read-only: it lays the page out if a
-    /// change left it dirty, which the next read would have done.
-    pub async fn page_floor(&self) -> Result<f64, ToolError> {
-        let script = format!(
-            "(function () {{ var t0 = performance.now(), els = document.querySelectorAll('[data-anchor]'); \
-             var n = Math.min(els.length, {max}); \
-             for (var i = 0; i < n; i++) els[i].getBoundingClientRect(); \
-             return String(performance.now() - t0); }})()",
-            max = self.options.max_controls
-        );
-        let ms = self
-            .tab
-            .evaluate(&script, self.options.script_timeout)
-            .await
-            .map_err(browser_error)?;
-        ms.parse::<f64>()
-            .map_err(|e| capture_error(format!("the page floor came back as `{ms}`: {e}")))
-    }
-
-    /// Changes the page's `<body>` behind the tools' back, as little as an action can: one
-    /// attribute (`data-waymark-touch`) set, and a comment at its end put in place of the
-    /// last one this added (a change to its children, as most of an app's changes are, that
-    /// moves nothing on screen). `waymark bench` times a read after it.
-    pub async fn touch(&self) -> Result<(), ToolError> {
-        let script = "(function () { var b = document.body, now = String(performance.now()); \
-                      b.setAttribute('data-waymark-touch', now); \
-                      var last = b.lastChild; \
-                      if (last && last.nodeType === 8 && last.data.indexOf('waymark-touch') === 0) \
-                      last.remove(); \
-                      b.appendChild(document.createComment('waymark-touch ' + now)); \
-                      return 'ok'; })()";
-        self.tab
-            .evaluate(script, self.options.script_timeout)
-            .await
-            .map_err(browser_error)?;
-        Ok(())
+        self.here().memory.frame_ms.lock().ok().and_then(|ms| *ms)
     }
 
     /// The evidence behind the last whole-screen read: the raw layer, for traces and audits.
     /// Nothing a journey sees comes from here.
     pub fn last_observation(&self) -> Option<crate::screen::RawObservation> {
-        self.memory
+        self.here()
+            .memory
             .held
             .lock()
             .ok()
@@ -270,7 +222,7 @@ impl<T: Tab> Tools<T> {
         let outcome = async {
             // The first read after the person gave the tab back says what they changed.
             let resumed = self
-                .gates
+                .here()
                 .resumed
                 .swap(false, std::sync::atomic::Ordering::Relaxed);
             self.read_changes(&view)
@@ -356,22 +308,26 @@ impl<T: Tab> Tools<T> {
         // Once per tab, before its first navigation: every document it loads gets the
         // collector before its own scripts (see collector::early).
         if !self
+            .here()
             .memory
             .early
             .swap(true, std::sync::atomic::Ordering::Relaxed)
             && let Err(e) = self
+                .here()
                 .tab
                 .on_new_document(&collector::early(
                     self.registry.matchers().map(|m| m.as_ref()),
                 ))
                 .await
         {
-            self.memory
+            self.here()
+                .memory
                 .early
                 .store(false, std::sync::atomic::Ordering::Relaxed);
             return Err((None, browser_error(e)));
         }
         if let Err(e) = self
+            .here()
             .tab
             .navigate(url.as_str(), self.options.load_timeout)
             .await
@@ -379,7 +335,7 @@ impl<T: Tab> Tools<T> {
             let e = match e {
                 BrowserError::Timeout { after, .. } => {
                     // Leave the tab usable: back on the document it was on.
-                    self.tab.stop_loading().await;
+                    self.here().tab.stop_loading().await;
                     ToolError::new(
                         ErrorCode::Timeout,
                         format!(
@@ -486,13 +442,13 @@ impl<T: Tab> Tools<T> {
     ) -> Result<String, BrowserError> {
         let evaluate = |expr: String| async move {
             if gesture {
-                self.tab.evaluate_as_user(&expr, timeout).await
+                self.here().tab.evaluate_as_user(&expr, timeout).await
             } else {
-                self.tab.evaluate(&expr, timeout).await
+                self.here().tab.evaluate(&expr, timeout).await
             }
         };
         // What style sheets hold, worked out since the last operation, goes with this one.
-        let sheets = self.memory.sheets.lock().ok().and_then(|mut s| {
+        let sheets = self.here().memory.sheets.lock().ok().and_then(|mut s| {
             (!s.facts.is_empty()).then(|| {
                 let taken = std::mem::take(&mut *s);
                 serde_json::json!({"doc": taken.doc, "facts": taken.facts})
@@ -546,8 +502,8 @@ impl<T: Tab> Tools<T> {
                 .collect();
             collector::expression("facts", &json!({ "texts": texts }))
         };
-        let answer = self.tab.style_sheet_facts(&urls, program);
-        let sheets = Arc::clone(&self.memory.sheets);
+        let answer = self.here().tab.style_sheet_facts(&urls, program);
+        let sheets = Arc::clone(&self.here().memory.sheets);
         let doc = doc.to_string();
         runtime.spawn(async move {
             let mut facts = answer
@@ -577,10 +533,16 @@ impl<T: Tab> Tools<T> {
     /// context destroyed under it) gets [`CONTEXT_LOST_RETRIES`] more try after a moment for
     /// the new one to load.
     async fn evaluate(&self, expr: &str) -> Result<String, ToolError> {
-        match self.tab.evaluate(expr, self.options.script_timeout).await {
+        match self
+            .here()
+            .tab
+            .evaluate(expr, self.options.script_timeout)
+            .await
+        {
             Err(BrowserError::ContextLost) => {
                 tokio::time::sleep(Duration::from_millis(50)).await;
-                self.tab
+                self.here()
+                    .tab
                     .evaluate(expr, self.options.script_timeout)
                     .await
                     .map_err(browser_error)
@@ -591,7 +553,8 @@ impl<T: Tab> Tools<T> {
 
     /// The token of the read the tools hold, for the page to send a delta against.
     fn held_token(&self) -> Option<String> {
-        self.memory
+        self.here()
+            .memory
             .held
             .lock()
             .ok()
@@ -617,7 +580,12 @@ impl<T: Tab> Tools<T> {
         }
         let whole = !token.is_empty();
         let base = if whole {
-            self.memory.held.lock().map_err(|_| poisoned())?.take()
+            self.here()
+                .memory
+                .held
+                .lock()
+                .map_err(|_| poisoned())?
+                .take()
         } else {
             None
         };
@@ -625,18 +593,20 @@ impl<T: Tab> Tools<T> {
         raw.chrome = self.chrome(&raw.url, raw.status);
         if self.options.audit {
             let audit = self.audit(&ids, &raw.controls).await;
-            if let Ok(mut last) = self.memory.last_audit.lock() {
+            if let Ok(mut last) = self.here().memory.last_audit.lock() {
                 *last = Some(audit.clone());
             }
             raw.audit = Some(audit);
         }
-        let mut held = self.memory.held.lock().map_err(|_| poisoned())?;
-        if let Ok(mut ms) = self.memory.in_page_ms.lock() {
+        let here = self.here();
+        let mut held = here.memory.held.lock().map_err(|_| poisoned())?;
+        if let Ok(mut ms) = self.here().memory.in_page_ms.lock() {
             *ms = Some(raw.collector_ms);
         }
         let route = self.route_of(&raw.url);
         let state = infer(&raw, route, &self.registry, ms_since(start), view);
         let seq = 1 + self
+            .here()
             .memory
             .reads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -647,12 +617,12 @@ impl<T: Tab> Tools<T> {
                 raw,
                 strings,
             });
-        } else if let Ok(mut region) = self.memory.region_raw.lock() {
+        } else if let Ok(mut region) = self.here().memory.region_raw.lock() {
             // Kept (not held for deltas) as the evidence of this read, for the trace.
             *region = Some((seq, raw));
         }
         drop(held);
-        if let Ok(mut route) = self.memory.route.lock() {
+        if let Ok(mut route) = self.here().memory.route.lock() {
             *route = Some(state.route.clone());
         }
         Ok((state, changes))
@@ -678,13 +648,14 @@ impl<T: Tab> Tools<T> {
                 changes,
                 error: None,
                 elapsed_ms: ms_since(start),
-                waited_ms: 0.0,
                 download: self.take_download(),
+                ..RoundTrip::default()
             },
             Err((label, error)) => {
                 // A failed call still says what is on screen now, unless the browser is gone
                 // or the page holds its thread.
                 let blocked = self
+                    .here()
                     .memory
                     .blocked
                     .load(std::sync::atomic::Ordering::Relaxed);
@@ -707,8 +678,7 @@ impl<T: Tab> Tools<T> {
                     changes: None,
                     error: Some(error),
                     elapsed_ms: ms_since(start),
-                    waited_ms: 0.0,
-                    download: None,
+                    ..RoundTrip::default()
                 }
             }
         }
@@ -717,7 +687,7 @@ impl<T: Tab> Tools<T> {
     /// The browser's chrome as of now: the dialogs it answered since the last read, and
     /// whether the document is an error page.
     fn chrome(&self, url: &str, status: Option<u16>) -> Chrome {
-        let events = self.tab.take_chrome();
+        let events = self.here().tab.take_chrome();
         let js_dialogs: Vec<JsDialog> = events
             .dialogs
             .into_iter()
@@ -740,7 +710,8 @@ impl<T: Tab> Tools<T> {
     }
 
     pub(super) fn current_route(&self) -> String {
-        self.memory
+        self.here()
+            .memory
             .route
             .lock()
             .ok()

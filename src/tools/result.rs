@@ -6,7 +6,7 @@ use crate::protocol::ToolError;
 use crate::screen::{Changes, InferredState};
 
 /// What a tool call did: ok or why not, where the page was and is, what is on it now.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct RoundTrip {
     /// `navigate`, `read_screen`, `invoke`, `press` or `fill`.
     pub tool: &'static str,
@@ -35,4 +35,20 @@ pub struct RoundTrip {
     /// The file an action downloaded (the last, when it started several).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub download: Option<super::files::DownloadReport>,
+    /// The tab the call ended in (0, the journey's first, is not written).
+    #[serde(skip_serializing_if = "is_first")]
+    pub tab: usize,
+    /// A tab the page opened during the call (the first, when it opened several).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opened: Option<super::TabOpened>,
+    /// The tab the page closed during the call: the round trip is then its opener's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closed: Option<usize>,
+    /// The journey's tabs, for `tabs`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tabs: Option<Vec<super::TabInfo>>,
+}
+
+fn is_first(tab: &usize) -> bool {
+    *tab == 0
 }

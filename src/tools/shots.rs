@@ -25,7 +25,7 @@ impl<T: Tab> Tools<T> {
     /// A PNG of the tab now, unless the person has it or the page shows a secret field
     /// holding a value (or it cannot be told whether it does).
     pub async fn safe_screenshot(&self) -> Option<Vec<u8>> {
-        if let Some(control) = &self.gates.control {
+        if let Some(control) = &self.here().control {
             let state = control.hub.tab(control.tab).map(|t| t.state);
             if matches!(state, Some(TabState::Handoff | TabState::User)) {
                 return None;
@@ -38,6 +38,6 @@ impl<T: Tab> Tools<T> {
         if shown.trim() != "0" {
             return None;
         }
-        self.tab.screenshot().await.ok()
+        self.here().tab.screenshot().await.ok()
     }
 }

@@ -27,8 +27,9 @@ const READ_STORAGE: &str = "(function () { \
 impl<T: Tab> Tools<T> {
     /// The cookies of the tab's browser context and the storage of the page's origin.
     pub async fn storage_state(&self) -> Result<StorageState, ToolError> {
-        let cookies = self.tab.cookies().await.map_err(browser_error)?;
+        let cookies = self.here().tab.cookies().await.map_err(browser_error)?;
         let text = self
+            .here()
             .tab
             .evaluate(READ_STORAGE, self.options.script_timeout)
             .await

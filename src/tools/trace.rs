@@ -390,6 +390,7 @@ impl Trace {
                     raw,
                     inferred: rt.screen.as_ref(),
                     result: StepResult::of(rt),
+                    tab: rt.tab,
                     screenshot,
                     elapsed_ms: rt.elapsed_ms,
                     at_ms,
@@ -509,6 +510,9 @@ struct Step<'a> {
     raw: Option<RawLayer<'a>>,
     inferred: Option<&'a crate::screen::InferredState>,
     result: StepResult<'a>,
+    /// The tab the step ended in (0, the journey's first, is not written).
+    #[serde(skip_serializing_if = "is_first_tab")]
+    tab: usize,
     /// The screen after an acting step, as a PNG beside the trace (`--screenshots on`).
     #[serde(skip_serializing_if = "Option::is_none")]
     screenshot: Option<String>,
@@ -535,6 +539,14 @@ struct StepResult<'a> {
     changes: Option<&'a crate::screen::Changes>,
     error: Option<&'a crate::protocol::ToolError>,
     elapsed_ms: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opened: Option<&'a super::TabOpened>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    closed: Option<usize>,
+}
+
+fn is_first_tab(tab: &usize) -> bool {
+    *tab == 0
 }
 
 impl<'a> StepResult<'a> {
@@ -549,6 +561,8 @@ impl<'a> StepResult<'a> {
             changes: rt.changes.as_ref(),
             error: rt.error.as_ref(),
             elapsed_ms: rt.elapsed_ms,
+            opened: rt.opened.as_ref(),
+            closed: rt.closed,
         }
     }
 }
@@ -654,8 +668,7 @@ mod tests {
             changes: None,
             error,
             elapsed_ms: 3.0,
-            waited_ms: 0.0,
-            download: None,
+            ..RoundTrip::default()
         }
     }
 

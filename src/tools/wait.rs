@@ -22,7 +22,7 @@ impl<T: Tab> Tools<T> {
     /// How long an action waits for its target (and `wait_for` and `eventually` by
     /// default): what the journey set last, else `--action-timeout`.
     pub fn action_timeout(&self) -> Duration {
-        match self.memory.action_timeout.load(Ordering::Relaxed) {
+        match self.shared.action_timeout.load(Ordering::Relaxed) {
             0 => self.options.action_timeout,
             set => Duration::from_millis(set - 1),
         }
@@ -34,7 +34,7 @@ impl<T: Tab> Tools<T> {
         let ms = timeout.map_or(0, |t| {
             u64::try_from(t.as_millis()).unwrap_or(u64::MAX - 1) + 1
         });
-        self.memory.action_timeout.store(ms, Ordering::Relaxed);
+        self.shared.action_timeout.store(ms, Ordering::Relaxed);
     }
 
     /// Tells `prepare` how long it may wait for `target`, and whether a missing anchor is
@@ -68,7 +68,7 @@ impl<T: Tab> Tools<T> {
         prepared: &Prepared,
     ) -> Result<(), ToolError> {
         let waited = prepared.waited.unwrap_or(0.0);
-        if let Ok(mut w) = self.memory.waited_ms.lock() {
+        if let Ok(mut w) = self.shared.waited_ms.lock() {
             *w = waited;
         }
         self.check(act, target, prepared).map_err(|mut e| {
@@ -189,7 +189,7 @@ impl<T: Tab> Tools<T> {
                 }
                 Err(e) => return Err(browser_error(e)),
             };
-            if let Ok(mut w) = self.memory.waited_ms.lock() {
+            if let Ok(mut w) = self.shared.waited_ms.lock() {
                 *w = ms_since(start).max(waited.waited_ms);
             }
             if waited.holds {

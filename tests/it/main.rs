@@ -38,6 +38,7 @@ mod shapes;
 mod snapshots;
 mod state;
 mod suites;
+mod tabs;
 mod targets;
 mod trace;
 mod waits;

@@ -15,8 +15,8 @@ use waymark::screen::{
     View, infer,
 };
 use waymark::tools::{
-    Action, AllowedSet, Attribution, Changes, ErrorCode, GateContext, RoundTrip, ToolError,
-    ToolOptions, Verb, pass_gates,
+    Action, AllowedSet, Attribution, Changes, ErrorCode, GateContext, RoundTrip, TabOpened,
+    ToolError, ToolOptions, Verb, pass_gates,
 };
 use waymark::trace::{Trace, TraceHeader};
 
@@ -168,10 +168,30 @@ fn a_successful_round_trip_keeps_its_shape() {
         }),
         error: None,
         elapsed_ms: 21.5,
-        waited_ms: 0.0,
-        download: None,
+        ..RoundTrip::default()
     };
     insta::assert_json_snapshot!("round_trip_ok", &rt);
+}
+
+#[test]
+fn a_round_trip_that_opened_and_closed_tabs_keeps_its_shape() {
+    let rt = RoundTrip {
+        tool: "invoke",
+        ok: true,
+        anchor: Some("signin.done".into()),
+        label: Some("Continue".into()),
+        route_before: "/signin".into(),
+        route: "/".into(),
+        elapsed_ms: 80.0,
+        tab: 1,
+        opened: Some(TabOpened {
+            tab: 3,
+            url: "http://127.0.0.1:8080/help".into(),
+        }),
+        closed: Some(2),
+        ..RoundTrip::default()
+    };
+    insta::assert_json_snapshot!("round_trip_tabs", &rt);
 }
 
 #[test]
@@ -188,8 +208,7 @@ fn a_failed_round_trip_keeps_its_shape() {
         changes: None,
         error: Some(error.clone()),
         elapsed_ms: 2.0,
-        waited_ms: 0.0,
-        download: None,
+        ..RoundTrip::default()
     };
     insta::assert_json_snapshot!("round_trip_failed", &rt);
     let blamed = ToolError::new(ErrorCode::Obscured, "an overlay covers `Approve`")

@@ -1,0 +1,236 @@
+//! The tabs a tab opens, and whether the page closed its own.
+//!
+//! A page opens a tab with `window.open`, a link with `target="_blank"` or a form posted to
+//! a new window. Chromium says so twice: on the opener, `Page.windowOpen` names the address
+//! (before the new tab exists), and on the browser, `Target.attachedToTarget` brings the new
+//! target with the opener's id, once chromiumoxide attached to it. A tab counts the first
+//! and keeps the second; the tools take them after each action ([`Tab::opened`]), waiting
+//! only while an announced tab has not arrived yet, so an action that opened nothing pays
+//! nothing. A tab's own end (`window.close()`, or the browser's) comes as
+//! `Target.targetDestroyed`.
+//!
+//! [`Tab::opened`]: super::Tab::opened
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use chromiumoxide::Browser;
+use chromiumoxide::Page;
+use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
+use chromiumoxide::cdp::browser_protocol::page::EventWindowOpen;
+use chromiumoxide::cdp::browser_protocol::target::{
+    EventAttachedToTarget, EventTargetDestroyed, GetTargetInfoParams, TargetId,
+};
+use futures::StreamExt;
+use tokio::sync::Notify;
+use tokio::task::JoinHandle;
+
+use super::chromium::{ChromiumTab, bounded};
+use super::launch::LaunchOptions;
+use super::{BrowserError, Opened};
+
+/// What a tab knows of the tabs it opened and of its own end.
+pub(super) struct Family {
+    pending: Arc<Mutex<Pending>>,
+    /// Rung at each announcement, arrival and end.
+    changed: Arc<Notify>,
+    /// The tab is gone: closed by its page, or by the browser.
+    closed: Arc<AtomicBool>,
+    browser: Weak<Browser>,
+    /// What a popup's tab is made with: the opener's launch options, browser context and
+    /// download folder.
+    options: LaunchOptions,
+    context: (BrowserContextId, PathBuf),
+    watchers: Vec<JoinHandle<()>>,
+}
+
+/// Tabs announced and arrived, not taken yet.
+#[derive(Default)]
+struct Pending {
+    /// Addresses `Page.windowOpen` named, in order.
+    announced: VecDeque<String>,
+    /// Targets opened by the tab, attached, in order, with the address they started at.
+    arrived: VecDeque<(TargetId, String)>,
+}
+
+impl Family {
+    /// Starts listening for the tabs `page` opens and for its end.
+    pub(super) async fn watch(
+        page: &Page,
+        browser: &Arc<Browser>,
+        options: &LaunchOptions,
+        context: (BrowserContextId, PathBuf),
+    ) -> Result<Family, BrowserError> {
+        let timeout = options.command_timeout;
+        let what = "subscribing to the tabs a tab opens";
+        let mut opening = bounded(timeout, what, page.event_listener::<EventWindowOpen>()).await?;
+        let mut attached = bounded(
+            timeout,
+            what,
+            browser.event_listener::<EventAttachedToTarget>(),
+        )
+        .await?;
+        let mut destroyed = bounded(
+            timeout,
+            what,
+            browser.event_listener::<EventTargetDestroyed>(),
+        )
+        .await?;
+        let (pending, changed) = (Arc::<Mutex<Pending>>::default(), Arc::new(Notify::new()));
+        let closed = Arc::new(AtomicBool::new(false));
+        let me = page.target_id().clone();
+        let (p, c) = (Arc::clone(&pending), Arc::clone(&changed));
+        let announcements = tokio::spawn(async move {
+            while let Some(event) = opening.next().await {
+                if let Ok(mut pending) = p.lock() {
+                    pending.announced.push_back(event.url.clone());
+                }
+                c.notify_waiters();
+            }
+        });
+        let (p, c, opener) = (Arc::clone(&pending), Arc::clone(&changed), me.clone());
+        let arrivals = tokio::spawn(async move {
+            while let Some(event) = attached.next().await {
+                let info = &event.target_info;
+                if info.r#type == "page" && info.opener_id.as_ref() == Some(&opener) {
+                    if let Ok(mut pending) = p.lock() {
+                        pending
+                            .arrived
+                            .push_back((info.target_id.clone(), info.url.clone()));
+                    }
+                    c.notify_waiters();
+                }
+            }
+        });
+        let (gone, c) = (Arc::clone(&closed), Arc::clone(&changed));
+        let end = tokio::spawn(async move {
+            while let Some(event) = destroyed.next().await {
+                if event.target_id == me {
+                    gone.store(true, Ordering::Relaxed);
+                    c.notify_waiters();
+                    return;
+                }
+            }
+            // The browser's connection ended: the tab is gone with it.
+            gone.store(true, Ordering::Relaxed);
+            c.notify_waiters();
+        });
+        Ok(Family {
+            pending,
+            changed,
+            closed,
+            browser: Arc::downgrade(browser),
+            options: options.clone(),
+            context,
+            watchers: vec![announcements, arrivals, end],
+        })
+    }
+
+    /// Whether the tab is gone.
+    pub(super) fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Relaxed)
+    }
+
+    /// Resolves once the tab is gone.
+    pub(super) async fn gone(&self) {
+        loop {
+            let notified = self.changed.notified();
+            if self.is_closed() {
+                return;
+            }
+            notified.await;
+        }
+    }
+
+    /// The tabs opened since the last call, each made ready to drive; waits up to `wait`
+    /// for those announced that have not arrived. A tab that arrived but cannot be driven
+    /// (closed already, the browser gone) is left out.
+    pub(super) async fn take(&self, wait: Duration) -> Vec<Opened<ChromiumTab>> {
+        let arrived = self.arrived(wait).await;
+        let mut opened = Vec::new();
+        for (target, url) in arrived {
+            match self.adopt(target).await {
+                Ok(tab) => opened.push(Opened { tab, url }),
+                Err(e) => tracing::debug!("a tab the page opened could not be driven: {e}"),
+            }
+        }
+        opened
+    }
+
+    /// The arrived tabs, each with the address it was announced with (or started at),
+    /// after waiting up to `wait` for every announced one.
+    async fn arrived(&self, wait: Duration) -> Vec<(TargetId, String)> {
+        let waiting = async {
+            loop {
+                let notified = self.changed.notified();
+                let done = self
+                    .pending
+                    .lock()
+                    .map_or(true, |p| p.arrived.len() >= p.announced.len());
+                if done || self.is_closed() {
+                    return;
+                }
+                notified.await;
+            }
+        };
+        let _ = tokio::time::timeout(wait, waiting).await;
+        let Ok(mut pending) = self.pending.lock() else {
+            return Vec::new();
+        };
+        let arrived: Vec<_> = pending.arrived.drain(..).collect();
+        // Announced tabs that never came (a popup blocked, a download) are forgotten.
+        let mut announced: Vec<_> = pending.announced.drain(..).collect();
+        announced.truncate(arrived.len());
+        let mut announced = announced.into_iter();
+        arrived
+            .into_iter()
+            .map(|(target, started)| {
+                let url = announced.next().filter(|u| !u.is_empty());
+                (target, url.unwrap_or(started))
+            })
+            .collect()
+    }
+
+    /// The tab of a target this one opened.
+    async fn adopt(&self, target: TargetId) -> Result<ChromiumTab, BrowserError> {
+        let browser = self
+            .browser
+            .upgrade()
+            .ok_or_else(|| BrowserError::Crashed("the browser is closed".into()))?;
+        let timeout = self.options.command_timeout;
+        let page = bounded(
+            timeout,
+            "taking a tab the page opened",
+            browser.get_page(target),
+        )
+        .await?;
+        let mut tab = ChromiumTab::new(page, &self.options, self.context.clone()).await?;
+        tab.family =
+            Some(Family::watch(&tab.page, &browser, &self.options, self.context.clone()).await?);
+        Ok(tab)
+    }
+}
+
+/// The address and title of the tab of `page`, from the browser (the page is not asked).
+pub(super) async fn describe(
+    page: &Page,
+    timeout: Duration,
+) -> Result<(String, String), BrowserError> {
+    let params = GetTargetInfoParams::builder()
+        .target_id(page.target_id().clone())
+        .build();
+    let info = bounded(timeout, "describing a tab", page.execute(params)).await?;
+    let info = &info.result.target_info;
+    Ok((info.url.clone(), info.title.clone()))
+}
+
+impl Drop for Family {
+    fn drop(&mut self) {
+        for watcher in &self.watchers {
+            watcher.abort();
+        }
+    }
+}

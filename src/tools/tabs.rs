@@ -1,0 +1,414 @@
+//! The journey's tabs: the one it started in and those its pages opened (`window.open`, a
+//! link with `target="_blank"`), numbered from 0 in the order they opened. The tools act in
+//! one at a time, the current one. Each has its own memory (the held read its next delta
+//! applies to), its own place in the hub (a person takes or hands back each tab on its own;
+//! consent questions name it) and its own screenshots; the journey's trace records every
+//! call with the tab it ran in.
+//!
+//! An action whose page opened a tab says so in its round trip (`opened`); a tab opened off
+//! the app's origin is refused (`off_origin`) and closed at once. `switch_tab(n)` moves the
+//! tools; a tab its page closed (`window.close()`, as a sign-in popup does when it is done)
+//! gives way to its opener, and the round trip of the call it closed under says so
+//! (`closed`) and shows the opener.
+
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::memory::Memory;
+use super::{ActionClass, Attribution, ErrorCode, RoundTrip, ToolError, Tools, Verb};
+use crate::browser::{Opened, Tab};
+use crate::control::TabGates;
+use crate::protocol::quoted;
+
+/// One of the journey's tabs.
+pub(super) struct OpenTab<T> {
+    /// Its number: 0 for the journey's first, then in the order they opened.
+    pub(super) number: usize,
+    /// The tab whose page opened it.
+    pub(super) opener: Option<usize>,
+    pub(super) tab: Arc<T>,
+    /// What its reads remember.
+    pub(super) memory: Memory,
+    /// Its place in the run's hub and the policies its calls are gated by; `None`: nobody
+    /// can take it and consent is `allow`.
+    pub(super) control: Option<TabGates>,
+    /// How often control had come back from the person when last seen.
+    pub(super) returns_seen: AtomicU64,
+    /// Control came back since the last read: the next read reports what changed.
+    pub(super) resumed: AtomicBool,
+    /// The address it was opened at: its route until a read tells another.
+    url: String,
+}
+
+impl<T> OpenTab<T> {
+    pub(super) fn first(tab: T) -> OpenTab<T> {
+        OpenTab {
+            number: 0,
+            opener: None,
+            tab: Arc::new(tab),
+            memory: Memory::default(),
+            control: None,
+            returns_seen: AtomicU64::new(0),
+            resumed: AtomicBool::new(false),
+            url: String::new(),
+        }
+    }
+}
+
+/// The journey's open tabs and which is current.
+pub(super) struct TabSet<T> {
+    inner: Mutex<Inner<T>>,
+}
+
+struct Inner<T> {
+    open: Vec<Arc<OpenTab<T>>>,
+    /// The current tab's number.
+    current: usize,
+    /// The next tab's number.
+    next: usize,
+}
+
+impl<T> TabSet<T> {
+    pub(super) fn new(first: OpenTab<T>) -> TabSet<T> {
+        TabSet {
+            inner: Mutex::new(Inner {
+                open: vec![Arc::new(first)],
+                current: 0,
+                next: 1,
+            }),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner<T>> {
+        // Nothing here is left half done by a panic: a poisoned set is still whole.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The current tab.
+    pub(super) fn current(&self) -> Arc<OpenTab<T>> {
+        let inner = self.lock();
+        let found = inner.open.iter().find(|t| t.number == inner.current);
+        Arc::clone(found.unwrap_or(&inner.open[0]))
+    }
+
+    /// The journey's first tab, while the tools are being built (nobody else holds it).
+    pub(super) fn first_mut(&mut self) -> Option<&mut OpenTab<T>> {
+        let inner = self.inner.get_mut().unwrap_or_else(|p| p.into_inner());
+        inner.open.first_mut().and_then(Arc::get_mut)
+    }
+
+    /// Every open tab, in the order they opened.
+    pub(super) fn all(&self) -> Vec<Arc<OpenTab<T>>> {
+        self.lock().open.clone()
+    }
+
+    fn get(&self, number: usize) -> Option<Arc<OpenTab<T>>> {
+        self.lock()
+            .open
+            .iter()
+            .find(|t| t.number == number)
+            .cloned()
+    }
+
+    fn set_current(&self, number: usize) {
+        self.lock().current = number;
+    }
+
+    fn next_number(&self) -> usize {
+        let mut inner = self.lock();
+        inner.next += 1;
+        inner.next - 1
+    }
+
+    fn add(&self, tab: OpenTab<T>) {
+        self.lock().open.push(Arc::new(tab));
+    }
+
+    fn remove(&self, number: usize) -> Option<Arc<OpenTab<T>>> {
+        let mut inner = self.lock();
+        let at = inner.open.iter().position(|t| t.number == number)?;
+        Some(inner.open.remove(at))
+    }
+
+    /// All the tabs, the set taken apart (the tools are closing).
+    pub(super) fn into_all(self) -> Vec<Arc<OpenTab<T>>> {
+        self.inner
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+            .open
+    }
+}
+
+/// A tab as `tabs()` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TabInfo {
+    /// Its number (0: the journey's first).
+    pub tab: usize,
+    /// Its route (an address off the app whole).
+    pub route: String,
+    /// Its document's title.
+    pub title: String,
+    /// The tools act in it now.
+    pub current: bool,
+    /// The tab whose page opened it.
+    pub opener: Option<usize>,
+}
+
+/// A tab an action's page opened, as its round trip says.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TabOpened {
+    /// Its number, for `switch_tab`.
+    pub tab: usize,
+    /// The address it was opened at.
+    pub url: String,
+}
+
+/// How long a tab announced by its opener may take to arrive.
+const ARRIVAL: Duration = Duration::from_secs(5);
+
+impl<T: Tab> Tools<T> {
+    /// The tab the tools act in now.
+    pub(super) fn here(&self) -> Arc<OpenTab<T>> {
+        self.tabs.current()
+    }
+
+    /// The number of the tab the tools act in now.
+    pub fn current_tab(&self) -> usize {
+        self.here().number
+    }
+
+    /// The journey's open tabs (see [`tabs`](Tools::tabs)) as a gated, traced call: a
+    /// read of the current tab, its round trip carrying the list.
+    pub async fn list_tabs(&self) -> RoundTrip {
+        let work = async {
+            self.read()
+                .await
+                .map(|s| (None, s, None))
+                .map_err(|e| (None, e))
+        };
+        let mut rt = self.call(Verb::Tabs, None, None, work).await;
+        if rt.ok {
+            rt.tabs = Some(self.tabs().await);
+        }
+        rt
+    }
+
+    /// The journey's open tabs, in the order they opened: route, title, which is current.
+    /// Asked of the browser, not of the pages (a tab a person holds is listed untouched).
+    pub async fn tabs(&self) -> Vec<TabInfo> {
+        self.follow_closed();
+        let current = self.current_tab();
+        let mut listed = Vec::new();
+        for open in self.tabs.all() {
+            let (url, title) = open
+                .tab
+                .describe(self.options.script_timeout)
+                .await
+                .unwrap_or_else(|_| (open.url.clone(), String::new()));
+            listed.push(TabInfo {
+                tab: open.number,
+                route: self.route_of(&url),
+                title,
+                current: open.number == current,
+                opener: open.opener,
+            });
+        }
+        listed
+    }
+
+    /// Moves the tools to tab `number` and reads its screen (once its document loaded).
+    /// The gates are the new tab's: one a person holds refuses the read.
+    pub async fn switch_tab(&self, number: usize) -> RoundTrip {
+        self.follow_closed();
+        let shown = number.to_string();
+        let Some(open) = self.tabs.get(number) else {
+            let known: Vec<String> = self
+                .tabs
+                .all()
+                .iter()
+                .map(|t| t.number.to_string())
+                .collect();
+            let error = ToolError::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "there is no open tab {number}; the journey's tabs: {}",
+                    known.join(", ")
+                ),
+            );
+            let outcome = async { Err((None, error)) };
+            return self
+                .call(Verb::SwitchTab, Some(&shown), None, outcome)
+                .await;
+        };
+        self.tabs.set_current(number);
+        let work = async {
+            self.loaded(&open).await;
+            self.read()
+                .await
+                .map(|s| (None, s, None))
+                .map_err(|e| (None, e))
+        };
+        self.call(Verb::SwitchTab, Some(&shown), None, work).await
+    }
+
+    /// Waits, up to the load timeout, for a tab opened at an address to have left its
+    /// first blank document and loaded the next.
+    async fn loaded(&self, open: &OpenTab<T>) {
+        let bound = self.options.load_timeout;
+        let blank = open.url.is_empty() || open.url == "about:blank";
+        // A promise on the blank document is never answered: its end (the navigation
+        // committing) comes back as the context lost, and the next document is asked.
+        let script = format!(
+            "(function () {{ if ({wait} && location.href === 'about:blank') return new Promise(function () {{}}); \
+             if (document.readyState === 'complete') return 'ok'; \
+             return new Promise(function (done) {{ addEventListener('load', function () {{ done('ok'); }}); }}); }})()",
+            wait = !blank
+        );
+        let start = Instant::now();
+        while let Some(left) = bound.checked_sub(start.elapsed()) {
+            match open.tab.evaluate(&script, left).await {
+                Err(crate::browser::BrowserError::ContextLost) => continue,
+                _ => return,
+            }
+        }
+    }
+
+    /// A current tab its page closed gives way to its opener (or the opener's, if that one
+    /// closed too): the closed tab's number, when one did.
+    pub(super) fn follow_closed(&self) -> Option<usize> {
+        let here = self.here();
+        if !here.tab.is_closed() {
+            return None;
+        }
+        let mut to = here.opener;
+        while let Some(opener) = to.and_then(|n| self.tabs.get(n)) {
+            if !opener.tab.is_closed() {
+                self.tabs.set_current(opener.number);
+                if let Some(gone) = self.tabs.remove(here.number)
+                    && let Some(control) = &gone.control
+                {
+                    control.hub.unregister(control.tab);
+                }
+                return Some(here.number);
+            }
+            to = opener.opener;
+        }
+        None
+    }
+
+    /// After a call: the tabs its page opened join the journey's (see the module's words),
+    /// and the current tab, if its page closed it, gives way to its opener.
+    pub(super) async fn after_call(&self, rt: &mut RoundTrip, verb: Verb, started_in: usize) {
+        let here = self.here();
+        let opened = here.tab.opened(ARRIVAL).await;
+        for Opened { tab, url } in opened {
+            match self.join(tab, &url, &here) {
+                Ok(opened) => {
+                    rt.opened.get_or_insert(opened);
+                }
+                Err(error) if rt.ok => {
+                    rt.ok = false;
+                    rt.error = Some(error);
+                }
+                Err(_) => {}
+            }
+        }
+        if let Some(closed) = self.follow_closed().filter(|n| *n == started_in) {
+            rt.closed = Some(closed);
+            // What the page's end left behind is not an error of an action's: the page
+            // closed itself, as the action asked it to. (A wait's condition still did not
+            // hold.)
+            let acted = matches!(verb.class(), ActionClass::Act | ActionClass::Type);
+            if acted && rt.error.as_ref().is_some_and(|e| is_closing_error(e.code)) {
+                rt.ok = true;
+                rt.error = None;
+            }
+            match self.read().await {
+                Ok(screen) => {
+                    rt.route = screen.route.clone();
+                    rt.screen = Some(screen);
+                }
+                Err(e) => {
+                    rt.screen = None;
+                    rt.route = self.current_route();
+                    if rt.ok {
+                        rt.ok = false;
+                        rt.error = Some(e);
+                    }
+                }
+            }
+            rt.changes = None;
+        }
+    }
+
+    /// Makes a tab `opener`'s page opened at `url` one of the journey's, or closes it when
+    /// `url` is off the app's origin.
+    fn join(&self, tab: T, url: &str, opener: &OpenTab<T>) -> Result<TabOpened, ToolError> {
+        let on_app = url == "about:blank" || self.resolve(url).is_ok();
+        if !on_app {
+            let origin = self.origin();
+            tokio::spawn(tab.close());
+            return Err(ToolError::new(
+                ErrorCode::OffOrigin,
+                format!(
+                    "the page opened a tab at `{}`, off the app's origin {origin}; journeys stay on the app's origin, so it was closed",
+                    quoted(url)
+                ),
+            )
+            .attributed(Attribution::App));
+        }
+        let number = self.tabs.next_number();
+        let tab = Arc::new(tab);
+        let control = opener.control.as_ref().map(|c| {
+            let journey = c.hub.tab(c.tab).map(|v| v.journey).unwrap_or_default();
+            let id = c.hub.register(&c.run, &format!("{journey} (tab {number})"));
+            c.hub
+                .set_screenshot(id, crate::browser::screenshot_source(Arc::downgrade(&tab)));
+            c.hub.set_route(id, &self.route_of(url));
+            TabGates {
+                tab: id,
+                ..c.clone()
+            }
+        });
+        self.tabs.add(OpenTab {
+            number,
+            opener: Some(opener.number),
+            tab,
+            memory: Memory::default(),
+            control,
+            returns_seen: AtomicU64::new(0),
+            resumed: AtomicBool::new(false),
+            url: url.to_string(),
+        });
+        Ok(TabOpened {
+            tab: number,
+            url: url.to_string(),
+        })
+    }
+
+    /// Closes every tab, the journey's first last, and takes those its pages opened out of
+    /// the hub.
+    pub(super) async fn close_all(tabs: TabSet<T>) {
+        for open in tabs.into_all().into_iter().rev() {
+            if let Some(control) = open.control.as_ref().filter(|_| open.number > 0) {
+                control.hub.unregister(control.tab);
+            }
+            if let Ok(open) = Arc::try_unwrap(open)
+                && let Ok(tab) = Arc::try_unwrap(open.tab)
+            {
+                tab.close().await;
+            }
+        }
+    }
+}
+
+/// Errors a call gets when its tab closes under it.
+fn is_closing_error(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::Timeout | ErrorCode::BrowserCrashed | ErrorCode::CaptureFailed
+    )
+}
