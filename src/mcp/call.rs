@@ -102,6 +102,19 @@ pub struct UploadArgs {
     pub path: String,
 }
 
+/// `tabs`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TabsArgs {}
+
+/// `switch_tab`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchTabArgs {
+    /// The tab's number, as `tabs` lists it and as `opened.tab` named it (0: the first).
+    pub tab: u64,
+}
+
 /// `wait_for`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -182,6 +195,10 @@ pub enum Call {
     Drag(DragArgs),
     /// Answer a control's file chooser with a fixture.
     Upload(UploadArgs),
+    /// List the journey's tabs.
+    Tabs(TabsArgs),
+    /// Move to another of the journey's tabs.
+    SwitchTab(SwitchTabArgs),
     /// Hand the tab to the person.
     Handoff(HandoffArgs),
     /// End the journey.
@@ -207,6 +224,8 @@ impl Call {
             "hover" => Call::Hover(serde_json::from_value(args).map_err(bad)?),
             "drag" => Call::Drag(serde_json::from_value(args).map_err(bad)?),
             "upload" => Call::Upload(serde_json::from_value(args).map_err(bad)?),
+            "tabs" => Call::Tabs(serde_json::from_value(args).map_err(bad)?),
+            "switch_tab" => Call::SwitchTab(serde_json::from_value(args).map_err(bad)?),
             "handoff" => Call::Handoff(serde_json::from_value(args).map_err(bad)?),
             "finish" => Call::Finish(serde_json::from_value(args).map_err(bad)?),
             other => return Err(format!("`{other}` is not one of waymark's tools")),
@@ -225,6 +244,8 @@ impl Call {
             Call::Hover(_) => "hover",
             Call::Drag(_) => "drag",
             Call::Upload(_) => "upload",
+            Call::Tabs(_) => "tabs",
+            Call::SwitchTab(_) => "switch_tab",
             Call::Handoff(_) => "handoff",
             Call::Finish(_) => "finish",
         }
@@ -246,6 +267,8 @@ impl Call {
             Call::Hover(a) => serde_json::to_value(a),
             Call::Drag(a) => serde_json::to_value(a),
             Call::Upload(a) => serde_json::to_value(a),
+            Call::Tabs(a) => serde_json::to_value(a),
+            Call::SwitchTab(a) => serde_json::to_value(a),
             Call::Handoff(a) => serde_json::to_value(a),
             Call::Finish(a) => serde_json::to_value(a),
         };
@@ -290,6 +313,12 @@ impl Call {
             Call::Hover(a) => tools.hover(&a.anchor, None).await,
             Call::Drag(a) => tools.drag(&a.from, &a.to).await,
             Call::Upload(a) => tools.upload(&a.anchor, &a.path).await,
+            Call::Tabs(_) => tools.list_tabs().await,
+            Call::SwitchTab(a) => {
+                tools
+                    .switch_tab(usize::try_from(a.tab).unwrap_or(usize::MAX))
+                    .await
+            }
             Call::Handoff(a) => tools.handoff(&a.reason).await,
             Call::Finish(_) => return None,
         })

@@ -37,6 +37,7 @@ pub fn round_trip(rt: &RoundTrip) -> String {
             let _ = writeln!(out, "{}{target} ok;{moved}.", rt.tool);
         }
     }
+    tab_lines(&mut out, rt);
     let Some(screen) = &rt.screen else {
         return out;
     };
@@ -65,6 +66,38 @@ pub fn round_trip(rt: &RoundTrip) -> String {
         let _ = writeln!(out, "{}", truncation(t));
     }
     out
+}
+
+/// What the call did to the journey's tabs: one opened, the current one closed by its
+/// page, the list `tabs` asked for.
+fn tab_lines(out: &mut String, rt: &RoundTrip) {
+    if let Some(opened) = &rt.opened {
+        let _ = writeln!(
+            out,
+            "The page opened tab {} at {} (switch_tab to act in it).",
+            opened.tab, opened.url
+        );
+    }
+    if let Some(closed) = rt.closed {
+        let _ = writeln!(
+            out,
+            "Tab {closed} was closed by its page; the calls are on tab {} now.",
+            rt.tab
+        );
+    }
+    for tab in rt.tabs.iter().flatten() {
+        let _ = writeln!(
+            out,
+            "tab {}{}: {} \"{}\"{}",
+            tab.tab,
+            if tab.current { " (current)" } else { "" },
+            tab.route,
+            tab.title,
+            tab.opener
+                .map(|o| format!(", opened by tab {o}"))
+                .unwrap_or_default()
+        );
+    }
 }
 
 /// The controls of a screen, one a line: `anchor[key] "label" role [state] = value (region)`.

@@ -23,7 +23,7 @@ fn gated<T: Tab>(tools: Tools<T>, hub: &Arc<Hub>, consent: ConsentPolicy) -> (To
 
 /// A scripted journey's gates on `tab` for `run`: consent `allow`, nobody on a terminal,
 /// no guardrail, no client to ask.
-fn script_control(hub: &Arc<Hub>, tab: u64, run: &str) -> TabGates {
+pub(crate) fn script_control(hub: &Arc<Hub>, tab: u64, run: &str) -> TabGates {
     TabGates {
         hub: Arc::clone(hub),
         tab,

@@ -256,6 +256,8 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
                 "navigate",
                 "press",
                 "read_screen",
+                "switch_tab",
+                "tabs",
                 "upload",
                 "wait_for"
             ]
@@ -285,10 +287,18 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
         let read_only = Session::start(Person::new(false, false), &args).await;
         let mut names = read_only.tools().await;
         names.sort();
-        // Hover is a read: offered; drag and upload act: not.
+        // Hover and the tabs are reads: offered; drag and upload act: not.
         assert_eq!(
             names,
-            ["finish", "hover", "navigate", "read_screen", "wait_for"]
+            [
+                "finish",
+                "hover",
+                "navigate",
+                "read_screen",
+                "switch_tab",
+                "tabs",
+                "wait_for"
+            ]
         );
         read_only.stop().await;
     });
@@ -779,6 +789,23 @@ fn an_agents_upload_asks_the_person_naming_the_file_and_takes_only_fixtures() {
                 .any(|q| q.contains("Upload the file \"../Cargo.toml\"")),
             "{asked:?}"
         );
+        s.stop().await;
+    });
+}
+
+#[test]
+fn an_agent_lists_its_tabs_and_a_tab_that_is_not_there_is_named() {
+    run(async {
+        let s = Session::start(Person::new(true, true), &[]).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        let listed = s.call("tabs", json!({})).await;
+        let listed = ok(&listed);
+        assert_eq!(listed["tabs"][0]["tab"], 0, "{listed}");
+        assert_eq!(listed["tabs"][0]["route"], "/widgets", "{listed}");
+        assert_eq!(listed["tabs"][0]["current"], true, "{listed}");
+        let switched = s.call("switch_tab", json!({"tab": 3})).await;
+        failed(&switched, "invalid_argument");
+        ok(&s.call("switch_tab", json!({"tab": 0})).await);
         s.stop().await;
     });
 }

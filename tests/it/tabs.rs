@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock};
 
 use axum::response::Html;
 use url::Url;
+use waymark::control::Hub;
 use waymark::registry::Registry;
 use waymark::tools::{ErrorCode, ToolOptions, Tools};
 
@@ -182,4 +183,36 @@ fn the_tabs_journey_passes_and_its_trace_names_each_steps_tab() {
         trace.contains("\"closed\":2"),
         "the popup's end is recorded"
     );
+}
+
+#[test]
+fn each_tab_has_its_own_place_in_the_hub_and_its_own_tab_control() {
+    let hub = Arc::new(Hub::new());
+    let first = hub.register("run-a", "tabs");
+    let tools = tools().with_control(crate::gates::script_control(&hub, first, "run-a"));
+    block_on(async {
+        ok(&tools.navigate("/").await);
+        let opened = tools
+            .invoke("help.open", None)
+            .await
+            .opened
+            .expect("a tab opened");
+        let listed = hub.tabs();
+        let help = listed
+            .iter()
+            .find(|t| t.id != first)
+            .expect("the new tab has a place in the hub");
+        assert_eq!(help.journey, "tabs (tab 1)");
+        assert_eq!(help.route, "/help");
+        // The person takes the help tab: calls there wait for them, the first tab's do not.
+        hub.take(help.id).expect("take the help tab");
+        failed(&tools.switch_tab(opened.tab).await, ErrorCode::PausedByUser);
+        ok(&tools.switch_tab(0).await);
+        ok(&tools.read_screen().await);
+        hub.give_back(help.id).expect("give it back");
+        ok(&tools.switch_tab(opened.tab).await);
+    });
+    block_on(tools.close());
+    let left: Vec<_> = hub.tabs().into_iter().map(|t| t.id).collect();
+    assert_eq!(left, [first], "the help tab left the hub with the tools");
 }
