@@ -485,16 +485,8 @@ impl ChromiumTab {
         params.return_by_value = Some(true);
         params.await_promise = Some(true);
         params.user_gesture = gesture.then_some(true);
-        let evaluating = evaluate_in(&self.page, params, timeout);
-        match &self.family {
-            // A page that closes its own tab answers nothing more: said at once, not after
-            // the bound.
-            Some(family) => tokio::select! {
-                answer = evaluating => answer,
-                () = family.gone() => Err(BrowserError::Crashed("the page closed its tab".into())),
-            },
-            None => evaluating.await,
-        }
+        self.while_open(evaluate_in(&self.page, params, timeout))
+            .await
     }
 }
 
@@ -604,10 +596,12 @@ impl Tab for ChromiumTab {
         let press_release =
             futures::future::try_join(self.page.execute(press), self.page.execute(release));
         if here {
-            bounded(self.timeout, "clicking", press_release).await?;
+            self.while_open(bounded(self.timeout, "clicking", press_release))
+                .await?;
         } else {
             let all = futures::future::try_join(self.page.execute(moved), press_release);
-            bounded(self.timeout, "clicking", all).await?;
+            self.while_open(bounded(self.timeout, "clicking", all))
+                .await?;
         }
         if let Ok(mut pointer) = self.pointer.lock() {
             *pointer = Some((x, y));
@@ -637,18 +631,20 @@ impl Tab for ChromiumTab {
             Some(text) => event(DispatchKeyEventType::KeyDown, Some(text)),
             None => event(DispatchKeyEventType::RawKeyDown, None),
         };
-        bounded(self.timeout, "pressing a key", self.page.execute(down)).await?;
+        let down = bounded(self.timeout, "pressing a key", self.page.execute(down));
+        self.while_open(down).await?;
         let up = event(DispatchKeyEventType::KeyUp, None);
-        bounded(self.timeout, "releasing a key", self.page.execute(up)).await?;
+        let up = bounded(self.timeout, "releasing a key", self.page.execute(up));
+        self.while_open(up).await?;
         Ok(())
     }
 
     async fn insert_text(&self, text: &str) -> Result<(), BrowserError> {
-        bounded(
+        self.while_open(bounded(
             self.timeout,
             "inserting text",
             self.page.execute(InsertTextParams::new(text)),
-        )
+        ))
         .await?;
         Ok(())
     }
@@ -684,7 +680,7 @@ impl Tab for ChromiumTab {
                 "the tab closed (the browser went away)".into(),
             ))
         };
-        match tokio::time::timeout(timeout, stopped).await {
+        match tokio::time::timeout(timeout, self.while_open(stopped)).await {
             Ok(result) => result,
             Err(_) => Err(BrowserError::Timeout {
                 what: "the next page load".into(),
@@ -767,6 +763,17 @@ impl Tab for ChromiumTab {
 
     async fn describe(&self, timeout: Duration) -> Result<(String, String), BrowserError> {
         super::popups::describe(&self.page, timeout).await
+    }
+
+    async fn bring_to_front(&self) -> Result<(), BrowserError> {
+        let front = chromiumoxide::cdp::browser_protocol::page::BringToFrontParams::default();
+        bounded(
+            self.timeout,
+            "bringing a tab to the front",
+            self.page.execute(front),
+        )
+        .await?;
+        Ok(())
     }
 
     fn is_closed(&self) -> bool {

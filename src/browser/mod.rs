@@ -178,6 +178,12 @@ pub trait Tab: Send + Sync + 'static {
         }
     }
 
+    /// Makes the tab the one its window shows (a tab behind another is hidden: its page
+    /// renders no frames and its timers slow down).
+    fn bring_to_front(&self) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        async { Ok(()) }
+    }
+
     /// Whether the tab is gone: its page closed it (`window.close()`), or the browser did.
     fn is_closed(&self) -> bool {
         false

@@ -214,6 +214,23 @@ impl Family {
     }
 }
 
+impl ChromiumTab {
+    /// `work`, unless the tab goes first: a page that closed its own tab answers nothing
+    /// more, which is said at once rather than after the command's bound.
+    pub(super) async fn while_open<R>(
+        &self,
+        work: impl Future<Output = Result<R, BrowserError>>,
+    ) -> Result<R, BrowserError> {
+        match &self.family {
+            Some(family) => tokio::select! {
+                answer = work => answer,
+                () = family.gone() => Err(BrowserError::Crashed("the page closed its tab".into())),
+            },
+            None => work.await,
+        }
+    }
+}
+
 /// The address and title of the tab of `page`, from the browser (the page is not asked).
 pub(super) async fn describe(
     page: &Page,

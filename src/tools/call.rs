@@ -105,6 +105,9 @@ impl<T: Tab> Tools<T> {
         let start = Instant::now();
         // A tab its page closed since the last call gives way to its opener first.
         let closed_before = self.follow_closed();
+        if closed_before.is_some() {
+            let _ = self.here().tab.bring_to_front().await;
+        }
         let started_in = self.current_tab();
         let route_before = self.current_route();
         let action = Action::new(verb, target.map(str::to_string));

@@ -70,6 +70,7 @@ impl<T: Tab> Tools<T> {
                 // not a load: while a navigation is pending Chromium holds scripts anyway.
                 Err((label, e)) if e.code == ErrorCode::Timeout
                     && e.attribution == Attribution::Environment
+                    && !self.here().tab.is_closed()
                     && !self.page_responds().await =>
                 {
                     self.here().memory.blocked.store(true, Ordering::Relaxed);

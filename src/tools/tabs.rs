@@ -245,6 +245,10 @@ impl<T: Tab> Tools<T> {
         };
         self.tabs.set_current(number);
         let work = async {
+            // Shown, so its page renders and keeps its timers.
+            if let Err(e) = open.tab.bring_to_front().await {
+                return Err((None, super::browser_error(e)));
+            }
             self.loaded(&open).await;
             self.read()
                 .await
@@ -304,6 +308,11 @@ impl<T: Tab> Tools<T> {
     pub(super) async fn after_call(&self, rt: &mut RoundTrip, verb: Verb, started_in: usize) {
         let here = self.here();
         let opened = here.tab.opened(ARRIVAL).await;
+        // A new tab comes to the front, hiding this one: it is shown again, as the calls
+        // stay here.
+        if !opened.is_empty() {
+            let _ = here.tab.bring_to_front().await;
+        }
         for Opened { tab, url } in opened {
             match self.join(tab, &url, &here) {
                 Ok(opened) => {
@@ -318,6 +327,7 @@ impl<T: Tab> Tools<T> {
         }
         if let Some(closed) = self.follow_closed().filter(|n| *n == started_in) {
             rt.closed = Some(closed);
+            let _ = self.here().tab.bring_to_front().await;
             // What the page's end left behind is not an error of an action's: the page
             // closed itself, as the action asked it to. (A wait's condition still did not
             // hold.)

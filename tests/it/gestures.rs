@@ -15,7 +15,7 @@ use waymark::registry::Registry;
 use waymark::tools::{ErrorCode, FileScope, ToolOptions, Tools};
 
 use crate::cli::waymark;
-use crate::harness::{block_on, control, failed, ok, open, shared};
+use crate::harness::{block_on, control, failed, ok, open, shared, value};
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/apps/gestures")
@@ -81,14 +81,6 @@ fn tools(downloads: &Path) -> Tools<waymark::browser::ChromiumTab> {
         downloads: downloads.to_path_buf(),
     });
     tools
-}
-
-fn value(screen: &waymark::screen::InferredState, anchor: &str) -> String {
-    control(screen, anchor, None)
-        .value
-        .as_deref()
-        .unwrap_or_default()
-        .to_string()
 }
 
 #[test]

@@ -420,6 +420,15 @@ pub async fn open<T: Tab>(tools: &Tools<T>, route: &str) -> InferredState {
 
 /// The control `anchor` (with `key`) on `screen`, or a failure listing what is there.
 #[track_caller]
+/// The value `anchor` shows on `screen` (empty when it shows none).
+pub fn value(screen: &InferredState, anchor: &str) -> String {
+    control(screen, anchor, None)
+        .value
+        .as_deref()
+        .unwrap_or_default()
+        .to_string()
+}
+
 pub fn control<'a>(screen: &'a InferredState, anchor: &str, key: Option<&str>) -> &'a Control {
     screen.control(anchor, key).unwrap_or_else(|| {
         let there: Vec<String> = screen.controls.iter().map(|c| c.reference()).collect();

@@ -12,7 +12,7 @@ use waymark::screen::InferredState;
 use waymark::tools::{ErrorCode, ToolOptions, Tools};
 
 use crate::cli::waymark;
-use crate::harness::{block_on, control, failed, ok, open, shared};
+use crate::harness::{block_on, control, failed, ok, open, shared, value};
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/apps/todo")
@@ -57,14 +57,6 @@ fn registry() -> Arc<Registry> {
 fn tools(build: &str) -> Tools<waymark::browser::ChromiumTab> {
     let tab = block_on(shared().browser().new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
     Tools::new(tab, base(build), registry(), ToolOptions::default())
-}
-
-fn value(screen: &InferredState, anchor: &str) -> String {
-    control(screen, anchor, None)
-        .value
-        .as_deref()
-        .unwrap_or_default()
-        .to_string()
 }
 
 async fn add<T: waymark::browser::Tab>(tools: &Tools<T>, title: &str) -> InferredState {

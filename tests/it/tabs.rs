@@ -13,7 +13,7 @@ use waymark::registry::Registry;
 use waymark::tools::{ErrorCode, ToolOptions, Tools};
 
 use crate::cli::waymark;
-use crate::harness::{block_on, failed, ok, shared};
+use crate::harness::{block_on, failed, ok, shared, value};
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/apps/tabs")
@@ -54,17 +54,16 @@ fn base() -> Url {
                     .replace("{{OTHER}}", &other)
                     .into_boxed_str(),
             );
-            let (help, signin) = (page("help.html"), page("signin.html"));
-            let app = axum::Router::new()
-                .route("/", axum::routing::get(move || async move { Html(index) }))
-                .route(
-                    "/help",
-                    axum::routing::get(move || async move { Html(help) }),
-                )
-                .route(
-                    "/signin",
-                    axum::routing::get(move || async move { Html(signin) }),
-                );
+            let mut app = axum::Router::new()
+                .route("/", axum::routing::get(move || async move { Html(index) }));
+            for (path, file) in [
+                ("/help", "help.html"),
+                ("/signin", "signin.html"),
+                ("/deals", "blocked.html"),
+            ] {
+                let text = page(file);
+                app = app.route(path, axum::routing::get(move || async move { Html(text) }));
+            }
             serve(app).await
         })
     })
@@ -137,6 +136,27 @@ fn a_popup_that_closes_itself_returns_the_tools_to_its_opener() {
         let rt = tools.read_screen().await;
         assert_eq!(ok(&rt).route, "/", "{rt:?}");
         assert_eq!((rt.closed, rt.tab), (Some(popup), 0), "{rt:?}");
+    });
+    block_on(tools.close());
+}
+
+#[test]
+fn every_window_a_page_opens_is_the_journeys_and_its_opener_stays_shown() {
+    let tools = tools();
+    block_on(async {
+        ok(&tools.navigate("/").await);
+        // One click, two windows: the round trip names the first, the list has both.
+        let rt = tools.invoke("both.open", None).await;
+        assert_eq!(rt.opened.as_ref().map(|o| o.tab), Some(1), "{rt:?}");
+        let routes: Vec<String> = tools.tabs().await.into_iter().map(|t| t.route).collect();
+        assert_eq!(routes, ["/", "/help", "/signin"]);
+        // A new tab comes to the front; the journey's stays shown (its page renders).
+        let screen = ok(&tools.read_screen().await).clone();
+        assert_eq!(value(&screen, "visibility"), "visible");
+        // A window opened on load, without a gesture, is announced by the navigation.
+        let rt = tools.navigate("/deals").await;
+        assert_eq!(rt.opened.as_ref().map(|o| o.tab), Some(3), "{rt:?}");
+        assert_eq!(tools.tabs().await.len(), 4);
     });
     block_on(tools.close());
 }
