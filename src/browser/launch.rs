@@ -32,6 +32,8 @@ pub struct LaunchOptions {
     pub device_scale: f64,
     /// A mobile viewport with touch (a phone or a tablet).
     pub mobile: bool,
+    /// The named device the viewport, density and touch came from (`--device`), if any.
+    pub device: Option<String>,
     /// Bound on every CDP command.
     pub command_timeout: Duration,
     /// Bound on starting the browser (or on getting one from `remote`).
@@ -48,6 +50,7 @@ impl Default for LaunchOptions {
             viewport: (1280, 800),
             device_scale: 1.0,
             mobile: false,
+            device: None,
             command_timeout: Duration::from_secs(10),
             launch_timeout: Duration::from_secs(20),
             remote: None,

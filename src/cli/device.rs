@@ -34,6 +34,7 @@ impl DeviceFlags {
             launch.viewport = (d.width, d.height);
             launch.device_scale = d.scale;
             launch.mobile = d.mobile;
+            launch.device = Some(d.name.to_string());
         }
         if let Some(size) = self.viewport {
             launch.viewport = size;

@@ -278,7 +278,15 @@ impl Session {
         );
         let trace = match &open.trace {
             Some((path, journey)) => {
-                start_trace(&tools, path, &open.name, journey, browser.version()).await
+                let device = self.settings.launch.device.clone();
+                start_trace(
+                    &tools,
+                    path,
+                    &open.name,
+                    journey,
+                    (browser.version(), device),
+                )
+                .await
             }
             None => None,
         };
@@ -530,15 +538,16 @@ async fn start_trace(
     path: &Path,
     name: &str,
     journey: &Path,
-    browser: &str,
+    (browser, device): (&str, Option<String>),
 ) -> Option<Arc<Trace>> {
-    let header = TraceHeader::new(
+    let mut header = TraceHeader::new(
         name,
         journey,
         browser,
         tools.options(),
         tools.viewport().await,
     );
+    header.device = device;
     match Trace::create(path, &header) {
         Ok(trace) => Some(Arc::new(trace)),
         Err(e) => {

@@ -68,6 +68,9 @@ pub struct TraceHeader {
     pub device_scale: Option<f64>,
     /// The page sees a touch screen (a mobile device), when it could be asked.
     pub mobile: Option<bool>,
+    /// The named device the run emulates (`--device "Pixel 7"`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
     /// How long the tools wait, and for what.
     pub wait: WaitPolicy,
     /// The collection cut: at most this many controls per read.
@@ -153,6 +156,7 @@ impl TraceHeader {
             viewport: viewport.map(|v| v.size),
             device_scale: viewport.map(|v| v.device_scale),
             mobile: viewport.map(|v| v.mobile),
+            device: None,
             wait: WaitPolicy {
                 quiet_ms: options.quiet.as_millis(),
                 settle_timeout_ms: options.settle_timeout.as_millis(),

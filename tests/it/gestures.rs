@@ -225,6 +225,7 @@ fn the_gestures_journey_passes_on_a_desktop_and_on_a_phone() {
             serde_json::from_str(trace.lines().next().expect("a header")).expect("JSON");
         let mobile = device.is_some();
         assert_eq!(header["mobile"], mobile, "{header}");
+        assert_eq!(header["device"].as_str(), device, "{header}");
         if mobile {
             assert_eq!(header["viewport"][0], 412.0, "{header}");
             assert_eq!(header["device_scale"], 2.625, "{header}");
