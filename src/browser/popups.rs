@@ -54,6 +54,9 @@ struct Pending {
     announced: VecDeque<String>,
     /// Targets opened by the tab, attached, in order, with the address they started at.
     arrived: VecDeque<(TargetId, String)>,
+    /// Tabs taken before their announcement came (the two come on different sessions, in
+    /// no set order): as many announcements to come are theirs, not new tabs to wait for.
+    early: usize,
 }
 
 impl Family {
@@ -86,7 +89,11 @@ impl Family {
         let announcements = tokio::spawn(async move {
             while let Some(event) = opening.next().await {
                 if let Ok(mut pending) = p.lock() {
-                    pending.announced.push_back(event.url.clone());
+                    if pending.early > 0 {
+                        pending.early -= 1;
+                    } else {
+                        pending.announced.push_back(event.url.clone());
+                    }
                 }
                 c.notify_waiters();
             }
@@ -183,6 +190,7 @@ impl Family {
         let arrived: Vec<_> = pending.arrived.drain(..).collect();
         // Announced tabs that never came (a popup blocked, a download) are forgotten.
         let mut announced: Vec<_> = pending.announced.drain(..).collect();
+        pending.early += arrived.len().saturating_sub(announced.len());
         announced.truncate(arrived.len());
         let mut announced = announced.into_iter();
         arrived

@@ -213,7 +213,11 @@ impl Inner {
     /// a question): once the tab is handed over, they are asked to say when they are done.
     async fn done_through_client(&self, reason: &str) {
         let peer = self.peer.lock().ok().and_then(|p| p.clone());
-        let tab = self.surface.lock().await.as_ref().and_then(|s| s.tab());
+        // The tab the calls are on: a popup's own place in the hub, after a switch.
+        let tab = self.surface.lock().await.as_ref().and_then(|s| {
+            let control = s.tools().control();
+            control.map(|c| c.tab).or_else(|| s.tab())
+        });
         let (Some(peer), Some(tab)) = (peer, tab) else {
             return;
         };

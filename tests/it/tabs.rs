@@ -153,10 +153,16 @@ fn every_window_a_page_opens_is_the_journeys_and_its_opener_stays_shown() {
         // A new tab comes to the front; the journey's stays shown (its page renders).
         let screen = ok(&tools.read_screen().await).clone();
         assert_eq!(value(&screen, "visibility"), "visible");
+        // A named window opened again is the same window: nothing new, and no wait for it.
+        let first = tools.invoke("signin.open", None).await;
+        let again = tools.invoke("signin.open", None).await;
+        assert_eq!(first.opened.as_ref().map(|o| o.tab), Some(3), "{first:?}");
+        assert_eq!(ok(&again).route, "/");
+        assert_eq!(again.opened, None, "{again:?}");
         // A window opened on load, without a gesture, is announced by the navigation.
         let rt = tools.navigate("/deals").await;
-        assert_eq!(rt.opened.as_ref().map(|o| o.tab), Some(3), "{rt:?}");
-        assert_eq!(tools.tabs().await.len(), 4);
+        assert_eq!(rt.opened.as_ref().map(|o| o.tab), Some(4), "{rt:?}");
+        assert_eq!(tools.tabs().await.len(), 5);
     });
     block_on(tools.close());
 }
