@@ -243,6 +243,7 @@ impl<T: Tab> Tools<T> {
                 .call(Verb::SwitchTab, Some(&shown), None, outcome)
                 .await;
         };
+        let before = self.current_tab();
         self.tabs.set_current(number);
         let work = async {
             // Shown, so its page renders and keeps its timers.
@@ -255,7 +256,15 @@ impl<T: Tab> Tools<T> {
                 .map(|s| (None, s, None))
                 .map_err(|e| (None, e))
         };
-        self.call(Verb::SwitchTab, Some(&shown), None, work).await
+        let mut rt = self.call(Verb::SwitchTab, Some(&shown), None, work).await;
+        // A tab a person holds (or another run owns) is not moved to: the calls stay where
+        // they were.
+        let refused = [ErrorCode::PausedByUser, ErrorCode::NotOwner];
+        if rt.error.as_ref().is_some_and(|e| refused.contains(&e.code)) {
+            self.tabs.set_current(before);
+            rt.tab = before;
+        }
+        rt
     }
 
     /// Waits, up to the load timeout, for a tab opened at an address to have left its

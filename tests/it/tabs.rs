@@ -232,8 +232,13 @@ fn each_tab_has_its_own_place_in_the_hub_and_its_own_tab_control() {
         assert_eq!(help.route, "/help");
         // The person takes the help tab: calls there wait for them, the first tab's do not.
         hub.take(help.id).expect("take the help tab");
-        failed(&tools.switch_tab(opened.tab).await, ErrorCode::PausedByUser);
-        ok(&tools.switch_tab(0).await);
+        let rt = tools.switch_tab(opened.tab).await;
+        failed(&rt, ErrorCode::PausedByUser);
+        assert_eq!(
+            (rt.tab, tools.current_tab()),
+            (0, 0),
+            "the calls stay on tab 0"
+        );
         ok(&tools.read_screen().await);
         hub.give_back(help.id).expect("give it back");
         ok(&tools.switch_tab(opened.tab).await);
