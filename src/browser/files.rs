@@ -17,6 +17,7 @@ use chromiumoxide::cdp::browser_protocol::browser::{
     SetDownloadBehaviorBehavior, SetDownloadBehaviorParams,
 };
 use chromiumoxide::cdp::browser_protocol::dom::SetFileInputFilesParams;
+use chromiumoxide::cdp::browser_protocol::network::{EventResponseReceived, ResourceType};
 use chromiumoxide::cdp::browser_protocol::page::EventFileChooserOpened;
 use chromiumoxide::listeners::EventStream;
 use futures::StreamExt;
@@ -37,7 +38,12 @@ pub struct Download {
     pub url: String,
     /// Where the browser saved it (under a name of its own).
     pub path: PathBuf,
+    /// The media type the server sent it as (`Content-Type`), when known.
+    pub mime: Option<String>,
 }
+
+/// Responses whose media type is remembered at most: past it, the older are forgotten.
+const MIMES_KEPT: usize = 256;
 
 /// Downloads begun and not yet complete, by the browser's id, and the complete ones not
 /// yet taken.
@@ -45,6 +51,9 @@ pub struct Download {
 pub(super) struct DownloadLog {
     begun: HashMap<String, (String, String)>,
     done: Vec<Download>,
+    /// The media type the server gave each document-like response, by address (a
+    /// download's among them), the last [`MIMES_KEPT`] at most.
+    mimes: HashMap<String, String>,
     /// File choosers an upload is about to answer: not reported as left unanswered.
     answering: usize,
 }
@@ -107,6 +116,12 @@ async fn try_watch_downloads(
         page.event_listener::<EventDownloadProgress>(),
     )
     .await?;
+    let mut responses = bounded(
+        timeout,
+        what,
+        page.event_listener::<EventResponseReceived>(),
+    )
+    .await?;
     std::fs::create_dir_all(dir)
         .map_err(|e| BrowserError::Protocol(format!("cannot create a download folder: {e}")))?;
     let mut params = SetDownloadBehaviorParams::new(SetDownloadBehaviorBehavior::AllowAndName);
@@ -124,6 +139,17 @@ async fn try_watch_downloads(
                         log.begun.insert(e.guid.clone(), (e.suggested_filename.clone(), e.url.clone()));
                     }
                 }
+                Some(e) = responses.next() => {
+                    let kind = &e.r#type;
+                    if matches!(kind, ResourceType::Document | ResourceType::Other | ResourceType::Fetch | ResourceType::Xhr)
+                        && let Ok(mut log) = seen.lock()
+                    {
+                        if log.mimes.len() >= MIMES_KEPT {
+                            log.mimes.clear();
+                        }
+                        log.mimes.insert(e.response.url.clone(), e.response.mime_type.clone());
+                    }
+                }
                 Some(e) = progress.next() => {
                     if e.state == DownloadProgressState::InProgress {
                         continue;
@@ -133,7 +159,8 @@ async fn try_watch_downloads(
                         && e.state == DownloadProgressState::Completed
                     {
                         let path = e.file_path.clone().map_or_else(|| dir.join(&e.guid), PathBuf::from);
-                        log.done.push(Download { file, url, path });
+                        let mime = log.mimes.get(&url).filter(|m| !m.is_empty()).cloned();
+                        log.done.push(Download { file, url, path, mime });
                     }
                 }
                 else => break,

@@ -120,7 +120,7 @@ pub(super) fn fixture(fixtures: &Path, wanted: &str) -> Result<PathBuf, ToolErro
     Ok(real)
 }
 
-/// A media type for `file`, from its extension.
+/// A media type for `file`, from its extension (when the server sent none).
 fn mime_of(file: &str) -> &'static str {
     let ext = Path::new(file)
         .extension()
@@ -171,7 +171,10 @@ fn keep(download: &Download, dir: &Path) -> std::io::Result<DownloadReport> {
         .map(|b| format!("{b:02x}"))
         .collect();
     Ok(DownloadReport {
-        mime: mime_of(&file).to_string(),
+        mime: download
+            .mime
+            .clone()
+            .unwrap_or_else(|| mime_of(&file).to_string()),
         file,
         bytes,
         sha256,

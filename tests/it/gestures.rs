@@ -58,6 +58,21 @@ fn base() -> Url {
                         )
                             .into_response()
                     }),
+                )
+                .route(
+                    "/export",
+                    axum::routing::get(|| async {
+                        // A name without an extension: its type is the server's word.
+                        let disposition = "attachment; filename=\"export\"";
+                        (
+                            [
+                                (header::CONTENT_TYPE, "application/json"),
+                                (header::CONTENT_DISPOSITION, disposition),
+                            ],
+                            "{\"orders\": []}",
+                        )
+                            .into_response()
+                    }),
                 );
             tokio::spawn(async move {
                 let _ = axum::serve(listener, app).await;
@@ -193,6 +208,15 @@ fn a_download_is_kept_under_the_journeys_folder_with_its_hash() {
         // Told once: the next call downloads nothing.
         let rt = tools.read_screen().await;
         assert!(rt.download.is_none());
+        // The media type is the one the server sent, not a guess from the name.
+        let rt = tools.invoke("download.export", None).await;
+        let export = ok(&rt);
+        let download = rt.download.clone().expect("the export downloaded");
+        assert_eq!(
+            (download.file.as_str(), download.mime.as_str()),
+            ("export", "application/json"),
+            "{export:?}"
+        );
         tools.close().await;
     });
 }
