@@ -19,8 +19,7 @@ use std::time::Duration;
 
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::input::{
-    DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
-    InsertTextParams, MouseButton,
+    DispatchMouseEventParams, DispatchMouseEventType, InsertTextParams, MouseButton,
 };
 use chromiumoxide::cdp::browser_protocol::inspector::{
     EnableParams as InspectorEnableParams, EventTargetCrashed,
@@ -209,8 +208,8 @@ impl Chromium {
         let downloads = root.join("downloads").join(context.inner());
         let family = (context, downloads);
         let mut tab = ChromiumTab::new(page, &self.options, family.clone()).await?;
-        let family = Family::watch(&tab.page, &self.browser, &self.options, family).await?;
-        tab.family = Some(family);
+        let family = (family, true);
+        tab.family = Some(Family::watch(&tab.page, &self.browser, &self.options, family).await?);
         Ok(tab)
     }
 
@@ -610,33 +609,7 @@ impl Tab for ChromiumTab {
     }
 
     async fn press_key(&self, key: &str) -> Result<(), BrowserError> {
-        let def = chromiumoxide::keys::get_key_definition(key)
-            .ok_or_else(|| BrowserError::Protocol(format!("unknown key `{key}`")))?;
-        // The layout table gives no text for letters and digits; a printable single
-        // character is its own text, as on a real keyboard.
-        let printable =
-            (key.chars().count() == 1 && !key.chars().all(char::is_control)).then_some(key);
-        let text = def.text.or(printable);
-        let event = |kind: DispatchKeyEventType, text: Option<&str>| {
-            let mut e = DispatchKeyEventParams::new(kind);
-            e.key = Some(def.key.to_string());
-            e.code = Some(def.code.to_string());
-            e.windows_virtual_key_code = Some(def.key_code);
-            e.native_virtual_key_code = Some(def.key_code);
-            e.text = text.map(str::to_string);
-            e.unmodified_text = text.map(str::to_string);
-            e
-        };
-        let down = match text {
-            Some(text) => event(DispatchKeyEventType::KeyDown, Some(text)),
-            None => event(DispatchKeyEventType::RawKeyDown, None),
-        };
-        let down = bounded(self.timeout, "pressing a key", self.page.execute(down));
-        self.while_open(down).await?;
-        let up = event(DispatchKeyEventType::KeyUp, None);
-        let up = bounded(self.timeout, "releasing a key", self.page.execute(up));
-        self.while_open(up).await?;
-        Ok(())
+        self.press_named_key(key).await
     }
 
     async fn insert_text(&self, text: &str) -> Result<(), BrowserError> {
@@ -699,6 +672,9 @@ impl Tab for ChromiumTab {
         // which waits on its renderer): a tab whose script never returns closes as quickly.
         let target = CloseTargetParams::new(self.page.target_id().clone());
         let _ = bounded(self.timeout, "closing a tab", self.page.execute(target)).await;
+        if let Some(family) = &self.family {
+            family.close_context().await;
+        }
     }
 
     async fn accessibility(

@@ -1,5 +1,5 @@
-//! Trusted pointer gestures beyond a click: moving onto a control (hover) and dragging from
-//! one point to another.
+//! Trusted input beyond a click: moving onto a control (hover), dragging from one point to
+//! another, and pressing a named key.
 //!
 //! A drag is a press, moves and a release, as a hand makes it. Where the page starts an
 //! HTML5 drag (a `draggable` element), headless Chromium has no system drag loop to carry
@@ -11,8 +11,9 @@ use std::time::Duration;
 
 use chromiumoxide::Page;
 use chromiumoxide::cdp::browser_protocol::input::{
-    DispatchDragEventParams, DispatchDragEventType, DispatchMouseEventParams,
-    DispatchMouseEventType, DragData, EventDragIntercepted, MouseButton, SetInterceptDragsParams,
+    DispatchDragEventParams, DispatchDragEventType, DispatchKeyEventParams, DispatchKeyEventType,
+    DispatchMouseEventParams, DispatchMouseEventType, DragData, EventDragIntercepted, MouseButton,
+    SetInterceptDragsParams,
 };
 use futures::StreamExt;
 
@@ -147,6 +148,39 @@ impl ChromiumTab {
         .await;
         let _ = bounded(timeout, "ending drag interception", intercept(false)).await;
         result
+    }
+}
+
+impl ChromiumTab {
+    /// `Tab::press_key`: the key's down (with its text, when it has one) and up.
+    pub(super) async fn press_named_key(&self, key: &str) -> Result<(), BrowserError> {
+        let def = chromiumoxide::keys::get_key_definition(key)
+            .ok_or_else(|| BrowserError::Protocol(format!("unknown key `{key}`")))?;
+        // The layout table gives no text for letters and digits; a printable single
+        // character is its own text, as on a real keyboard.
+        let printable =
+            (key.chars().count() == 1 && !key.chars().all(char::is_control)).then_some(key);
+        let text = def.text.or(printable);
+        let event = |kind: DispatchKeyEventType, text: Option<&str>| {
+            let mut e = DispatchKeyEventParams::new(kind);
+            e.key = Some(def.key.to_string());
+            e.code = Some(def.code.to_string());
+            e.windows_virtual_key_code = Some(def.key_code);
+            e.native_virtual_key_code = Some(def.key_code);
+            e.text = text.map(str::to_string);
+            e.unmodified_text = text.map(str::to_string);
+            e
+        };
+        let down = match text {
+            Some(text) => event(DispatchKeyEventType::KeyDown, Some(text)),
+            None => event(DispatchKeyEventType::RawKeyDown, None),
+        };
+        let down = bounded(self.timeout, "pressing a key", self.page.execute(down));
+        self.while_open(down).await?;
+        let up = event(DispatchKeyEventType::KeyUp, None);
+        let up = bounded(self.timeout, "releasing a key", self.page.execute(up));
+        self.while_open(up).await?;
+        Ok(())
     }
 }
 

@@ -21,6 +21,7 @@ use chromiumoxide::Browser;
 use chromiumoxide::Page;
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::page::EventWindowOpen;
+use chromiumoxide::cdp::browser_protocol::target::DisposeBrowserContextParams;
 use chromiumoxide::cdp::browser_protocol::target::{
     EventAttachedToTarget, EventTargetDestroyed, GetTargetInfoParams, TargetId,
 };
@@ -39,6 +40,10 @@ pub(super) struct Family {
     changed: Arc<Notify>,
     /// The tab is gone: closed by its page, or by the browser.
     closed: Arc<AtomicBool>,
+    /// The tab made the browser context its journey's tabs share (the journey's first).
+    owner: bool,
+    /// It opened a tab (or announced one) since it opened.
+    opened_any: Arc<AtomicBool>,
     browser: Weak<Browser>,
     /// What a popup's tab is made with: the opener's launch options, browser context and
     /// download folder.
@@ -65,7 +70,7 @@ impl Family {
         page: &Page,
         browser: &Arc<Browser>,
         options: &LaunchOptions,
-        context: (BrowserContextId, PathBuf),
+        (context, owner): ((BrowserContextId, PathBuf), bool),
     ) -> Result<Family, BrowserError> {
         let timeout = options.command_timeout;
         let what = "subscribing to the tabs a tab opens";
@@ -84,10 +89,16 @@ impl Family {
         .await?;
         let (pending, changed) = (Arc::<Mutex<Pending>>::default(), Arc::new(Notify::new()));
         let closed = Arc::new(AtomicBool::new(false));
+        let opened_any = Arc::new(AtomicBool::new(false));
         let me = page.target_id().clone();
-        let (p, c) = (Arc::clone(&pending), Arc::clone(&changed));
+        let (p, c, any) = (
+            Arc::clone(&pending),
+            Arc::clone(&changed),
+            Arc::clone(&opened_any),
+        );
         let announcements = tokio::spawn(async move {
             while let Some(event) = opening.next().await {
+                any.store(true, Ordering::Relaxed);
                 if let Ok(mut pending) = p.lock() {
                     if pending.early > 0 {
                         pending.early -= 1;
@@ -99,10 +110,12 @@ impl Family {
             }
         });
         let (p, c, opener) = (Arc::clone(&pending), Arc::clone(&changed), me.clone());
+        let any = Arc::clone(&opened_any);
         let arrivals = tokio::spawn(async move {
             while let Some(event) = attached.next().await {
                 let info = &event.target_info;
                 if info.r#type == "page" && info.opener_id.as_ref() == Some(&opener) {
+                    any.store(true, Ordering::Relaxed);
                     if let Ok(mut pending) = p.lock() {
                         pending
                             .arrived
@@ -129,11 +142,27 @@ impl Family {
             pending,
             changed,
             closed,
+            owner,
+            opened_any,
             browser: Arc::downgrade(browser),
             options: options.clone(),
             context,
             watchers: vec![announcements, arrivals, end],
         })
+    }
+
+    /// Closes every tab of the journey's browser context, when this tab made it and opened
+    /// others (those the journey never took among them: a page may open one as it closes).
+    pub(super) async fn close_context(&self) {
+        if !self.owner || !self.opened_any.load(Ordering::Relaxed) {
+            return;
+        }
+        let Some(browser) = self.browser.upgrade() else {
+            return;
+        };
+        let dispose = DisposeBrowserContextParams::new(self.context.0.clone());
+        let what = "closing a journey's tabs";
+        let _ = bounded(self.options.command_timeout, what, browser.execute(dispose)).await;
     }
 
     /// Whether the tab is gone.
@@ -168,35 +197,39 @@ impl Family {
     }
 
     /// The arrived tabs, each with the address it was announced with (or started at),
-    /// after waiting up to `wait` for every announced one.
+    /// after waiting up to `wait` for those announced when the call began (a page that
+    /// keeps opening windows is not waited on for ever).
     async fn arrived(&self, wait: Duration) -> Vec<(TargetId, String)> {
+        let count = |p: &Pending| (p.announced.len(), p.arrived.len());
+        let wanted = self.pending.lock().map_or(0, |p| count(&p).0);
         let waiting = async {
             loop {
                 let notified = self.changed.notified();
-                let done = self
-                    .pending
-                    .lock()
-                    .map_or(true, |p| p.arrived.len() >= p.announced.len());
+                let done = self.pending.lock().map_or(true, |p| count(&p).1 >= wanted);
                 if done || self.is_closed() {
                     return;
                 }
                 notified.await;
             }
         };
-        let _ = tokio::time::timeout(wait, waiting).await;
+        let timed_out = tokio::time::timeout(wait, waiting).await.is_err();
         let Ok(mut pending) = self.pending.lock() else {
             return Vec::new();
         };
         let arrived: Vec<_> = pending.arrived.drain(..).collect();
-        // Announced tabs that never came (a popup blocked, a download) are forgotten.
-        let mut announced: Vec<_> = pending.announced.drain(..).collect();
-        pending.early += arrived.len().saturating_sub(announced.len());
-        announced.truncate(arrived.len());
-        let mut announced = announced.into_iter();
+        let matched = arrived.len().min(pending.announced.len());
+        let mut announced: Vec<String> = pending.announced.drain(..matched).collect();
+        pending.early += arrived.len() - matched;
+        if timed_out {
+            // Announced and never come (a window the browser did not open): forgotten.
+            let gone = wanted.saturating_sub(matched).min(pending.announced.len());
+            pending.announced.drain(..gone);
+        }
+        announced.reverse();
         arrived
             .into_iter()
             .map(|(target, started)| {
-                let url = announced.next().filter(|u| !u.is_empty());
+                let url = announced.pop().filter(|u| !u.is_empty());
                 (target, url.unwrap_or(started))
             })
             .collect()
@@ -216,8 +249,8 @@ impl Family {
         )
         .await?;
         let mut tab = ChromiumTab::new(page, &self.options, self.context.clone()).await?;
-        tab.family =
-            Some(Family::watch(&tab.page, &browser, &self.options, self.context.clone()).await?);
+        let family = (self.context.clone(), false);
+        tab.family = Some(Family::watch(&tab.page, &browser, &self.options, family).await?);
         Ok(tab)
     }
 }

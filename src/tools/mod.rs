@@ -47,7 +47,7 @@ pub use gate::{
 };
 pub use result::RoundTrip;
 pub use shots::Screenshots;
-pub use tabs::{TabInfo, TabOpened};
+pub use tabs::{MAX_TABS, TabInfo, TabOpened};
 pub use target::TargetRef;
 pub use wait::Condition;
 

@@ -169,6 +169,10 @@ pub struct TabOpened {
 /// How long a tab announced by its opener may take to arrive.
 const ARRIVAL: Duration = Duration::from_secs(5);
 
+/// Tabs a journey keeps open at most: past it, a page is opening windows in a loop, and
+/// the ones past it are closed as they come.
+pub const MAX_TABS: usize = 16;
+
 impl<T: Tab> Tools<T> {
     /// The tab the tools act in now.
     pub(super) fn here(&self) -> Arc<OpenTab<T>> {
@@ -322,7 +326,13 @@ impl<T: Tab> Tools<T> {
         if !opened.is_empty() {
             let _ = here.tab.bring_to_front().await;
         }
+        let mut past_cap = 0;
         for Opened { tab, url } in opened {
+            if self.tabs.all().len() >= MAX_TABS {
+                past_cap += 1;
+                tokio::spawn(tab.close());
+                continue;
+            }
             match self.join(tab, &url, &here) {
                 Ok(opened) => {
                     rt.opened.get_or_insert(opened);
@@ -333,6 +343,17 @@ impl<T: Tab> Tools<T> {
                 }
                 Err(_) => {}
             }
+        }
+        if past_cap > 0 {
+            let error = ToolError::new(
+                ErrorCode::Timeout,
+                format!(
+                    "the page kept opening tabs during {}: a journey keeps {MAX_TABS} open at most, and {past_cap} more were closed",
+                    verb_shown(rt)
+                ),
+            );
+            rt.ok = false;
+            rt.error = Some(error.attributed(Attribution::App));
         }
         if let Some(closed) = self.follow_closed().filter(|n| *n == started_in) {
             rt.closed = Some(closed);
@@ -421,6 +442,14 @@ impl<T: Tab> Tools<T> {
                 tab.close().await;
             }
         }
+    }
+}
+
+/// The call a round trip is of, for messages: `` `invoke` `claims.open` ``.
+fn verb_shown(rt: &RoundTrip) -> String {
+    match &rt.anchor {
+        Some(anchor) => format!("`{}` `{}`", rt.tool, quoted(anchor)),
+        None => format!("`{}`", rt.tool),
     }
 }
 

@@ -446,3 +446,35 @@ fn mcp_starts_a_new_browser_for_the_call_after_its_browser_was_killed() {
         s.stop().await;
     });
 }
+
+/// A page that opens windows in a loop: the journey keeps at most `MAX_TABS`, closes the
+/// rest as they come, and a call that met them says the page kept opening tabs.
+#[test]
+fn a_page_that_opens_windows_in_a_loop_is_cut_at_the_tab_cap() {
+    use waymark::tools::MAX_TABS;
+    let tools = crate::fixtures::tools_with(ToolOptions::default());
+    block_on(async {
+        let mut calls = vec![tools.navigate("/hostile/popup-loop.html").await];
+        while calls.len() < 40 && calls.last().is_some_and(|rt| rt.ok) {
+            let read = tools.read_screen();
+            calls.push(bounded(LOAD * 4, "a read among the windows", read).await);
+        }
+        let last = calls.last().expect("a call");
+        let error = failed(last, ErrorCode::Timeout);
+        assert_eq!(error.attribution, Attribution::App);
+        assert!(
+            error
+                .message
+                .contains("the page kept opening tabs during `"),
+            "{}",
+            error.message
+        );
+        assert_eq!(tools.tabs().await.len(), MAX_TABS);
+        assert_eq!(
+            tools.current_tab(),
+            0,
+            "the calls stay on the journey's tab"
+        );
+    });
+    block_on(tools.close());
+}
