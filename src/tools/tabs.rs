@@ -11,6 +11,7 @@
 //! gives way to its opener, and the round trip of the call it closed under says so
 //! (`closed`) and shows the opener.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -65,6 +66,9 @@ pub(super) struct TabSet<T> {
 
 struct Inner<T> {
     open: Vec<Arc<OpenTab<T>>>,
+    /// Each tab's opener, closed tabs' too: a tab whose opener closed returns to the
+    /// opener's opener.
+    lineage: HashMap<usize, usize>,
     /// The current tab's number.
     current: usize,
     /// The next tab's number.
@@ -76,6 +80,7 @@ impl<T> TabSet<T> {
         TabSet {
             inner: Mutex::new(Inner {
                 open: vec![Arc::new(first)],
+                lineage: HashMap::new(),
                 current: 0,
                 next: 1,
             }),
@@ -124,13 +129,35 @@ impl<T> TabSet<T> {
     }
 
     fn add(&self, tab: OpenTab<T>) {
-        self.lock().open.push(Arc::new(tab));
+        let mut inner = self.lock();
+        if let Some(opener) = tab.opener {
+            inner.lineage.insert(tab.number, opener);
+        }
+        inner.open.push(Arc::new(tab));
     }
 
-    fn remove(&self, number: usize) -> Option<Arc<OpenTab<T>>> {
+    /// The nearest of `number`'s openers (its opener, that one's…) still open.
+    fn open_ancestor(&self, number: usize, open: impl Fn(&OpenTab<T>) -> bool) -> Option<usize> {
+        let inner = self.lock();
+        let mut at = number;
+        while let Some(&opener) = inner.lineage.get(&at) {
+            if inner.open.iter().any(|t| t.number == opener && open(t)) {
+                return Some(opener);
+            }
+            at = opener;
+        }
+        None
+    }
+
+    /// Takes out the tabs `gone` says are, but the current one.
+    fn remove_gone(&self, gone: impl Fn(&OpenTab<T>) -> bool) -> Vec<Arc<OpenTab<T>>> {
         let mut inner = self.lock();
-        let at = inner.open.iter().position(|t| t.number == number)?;
-        Some(inner.open.remove(at))
+        let current = inner.current;
+        let (out, kept) = std::mem::take(&mut inner.open)
+            .into_iter()
+            .partition(|t| t.number != current && gone(t));
+        inner.open = kept;
+        out
     }
 
     /// All the tabs, the set taken apart (the tools are closing).
@@ -226,9 +253,8 @@ impl<T: Tab> Tools<T> {
     /// Moves the tools to tab `number` and reads its screen (once its document loaded).
     /// The gates are the new tab's: one a person holds refuses the read.
     pub async fn switch_tab(&self, number: usize) -> RoundTrip {
-        self.follow_closed();
         let shown = number.to_string();
-        let Some(open) = self.tabs.get(number) else {
+        let Some(open) = self.tabs.get(number).filter(|t| !t.tab.is_closed()) else {
             let known: Vec<String> = self
                 .tabs
                 .all()
@@ -297,23 +323,21 @@ impl<T: Tab> Tools<T> {
     /// closed too): the closed tab's number, when one did.
     pub(super) fn follow_closed(&self) -> Option<usize> {
         let here = self.here();
-        if !here.tab.is_closed() {
-            return None;
+        let moved = match here.tab.is_closed() {
+            true => self.tabs.open_ancestor(here.number, |t| !t.tab.is_closed()),
+            false => None,
+        };
+        if let Some(to) = moved {
+            self.tabs.set_current(to);
         }
-        let mut to = here.opener;
-        while let Some(opener) = to.and_then(|n| self.tabs.get(n)) {
-            if !opener.tab.is_closed() {
-                self.tabs.set_current(opener.number);
-                if let Some(gone) = self.tabs.remove(here.number)
-                    && let Some(control) = &gone.control
-                {
-                    control.hub.unregister(control.tab);
-                }
-                return Some(here.number);
+        // Every tab closed since (but the current, when it has nowhere to go) leaves the
+        // journey and the hub.
+        for gone in self.tabs.remove_gone(|t| t.tab.is_closed()) {
+            if let Some(control) = &gone.control {
+                control.hub.unregister(control.tab);
             }
-            to = opener.opener;
         }
-        None
+        moved.map(|_| here.number)
     }
 
     /// After a call: the tabs its page opened join the journey's (see the module's words),
@@ -459,4 +483,46 @@ fn is_closing_error(code: ErrorCode) -> bool {
         code,
         ErrorCode::Timeout | ErrorCode::BrowserCrashed | ErrorCode::CaptureFailed
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tab of the set: `closed` or not.
+    fn tab(number: usize, opener: usize, closed: bool) -> OpenTab<bool> {
+        OpenTab {
+            number,
+            opener: Some(opener),
+            url: String::new(),
+            ..OpenTab::first(closed)
+        }
+    }
+
+    #[test]
+    fn a_closed_tab_returns_to_its_nearest_open_opener_and_closed_tabs_leave() {
+        // 0 opened 1, 1 opened 2, 2 opened 3; 1 and 2 closed, the tools on 3.
+        let set = TabSet::new(OpenTab::first(false));
+        set.add(tab(1, 0, true));
+        set.add(tab(2, 1, true));
+        set.add(tab(3, 2, false));
+        set.set_current(3);
+        let open = |t: &OpenTab<bool>| !*t.tab;
+        assert_eq!(set.open_ancestor(3, open), Some(0));
+        let gone: Vec<usize> = set
+            .remove_gone(|t| *t.tab)
+            .iter()
+            .map(|t| t.number)
+            .collect();
+        assert_eq!(gone, [1, 2]);
+        // Their lineage stays: 3's opener's opener is still found once they left.
+        assert_eq!(set.open_ancestor(3, open), Some(0));
+        let left: Vec<usize> = set.all().iter().map(|t| t.number).collect();
+        assert_eq!(left, [0, 3]);
+        // The current tab stays even when closed (it has to go somewhere first).
+        set.add(tab(4, 3, true));
+        set.set_current(4);
+        assert!(set.remove_gone(|t| *t.tab).is_empty());
+        assert_eq!(set.current().number, 4);
+    }
 }
