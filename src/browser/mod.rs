@@ -17,6 +17,7 @@ mod launch;
 mod naive;
 mod navigation;
 mod remote;
+mod setup;
 mod storage;
 
 use std::future::Future;
