@@ -83,15 +83,27 @@ impl Chromium {
             .launch_timeout(options.launch_timeout)
             .request_timeout(options.command_timeout)
             .window_size(width, height)
+            // Switch names without their dashes: chromiumoxide adds them.
             .args([
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-component-update",
-                "--disable-sync",
-                "--disable-dev-shm-usage",
-                "--disable-features=Translate,MediaRouter,OptimizationHints",
-            ]);
+                "disable-gpu",
+                "disable-quic",
+                "no-first-run",
+                "disable-component-update",
+                "disable-sync",
+                "disable-dev-shm-usage",
+            ])
+            // Merged with chromiumoxide's own list. The omnibox popups are web pages each
+            // window (one per tab's browser context) loads in a renderer of its own.
+            .arg((
+                "disable-features",
+                &[
+                    "Translate",
+                    "MediaRouter",
+                    "OptimizationHints",
+                    "WebUIOmniboxPopup",
+                    "WebUIOmniboxAimPopup",
+                ][..],
+            ));
         config = if options.headed {
             config.with_head().viewport(None)
         } else {
