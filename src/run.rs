@@ -119,7 +119,10 @@ pub async fn run_many(
     // than `jobs` run at once.
     let free = std::sync::Mutex::new((0..jobs.max(1)).rev().collect::<Vec<usize>>());
     let free = &free;
-    let mut running = futures::stream::iter(journeys.iter().enumerate())
+    let names: Vec<String> = journeys.iter().map(|p| p.id().name).collect();
+    let durations = crate::suite::History::default().durations();
+    let order = start_order(&names, jobs, durations.as_ref());
+    let mut running = futures::stream::iter(order.into_iter().map(|i| (i, &journeys[i])))
         .map(|(i, planned)| async move {
             let name = planned.id().name;
             let worker = free.lock().map_or(0, |mut f| f.pop().unwrap_or(0));
@@ -148,6 +151,24 @@ pub async fn run_many(
             next += 1;
         }
     }
+}
+
+/// The order in which [`run_many`] starts the journeys named `names`: with more than one
+/// job, the longest first by the durations the last runs recorded (`durations.json`), as
+/// duration-based schedulers do, so that a long journey does not start last and hold the
+/// run after the others ended. A journey with no recorded duration counts as the longest,
+/// and equals keep their order: with nothing recorded, the journeys' own order. Only the
+/// start order: results are told in the journeys' order whatever it is.
+pub fn start_order(
+    names: &[String],
+    jobs: usize,
+    durations: Option<&crate::suite::Durations>,
+) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    if let (true, Some(durations)) = (jobs > 1, durations) {
+        order.sort_by_key(|&i| std::cmp::Reverse(durations.get(&names[i]).unwrap_or(u64::MAX)));
+    }
+    order
 }
 
 /// Runs `planned` in fresh tabs until it passes, up to `retries` more times after a failure
@@ -380,5 +401,26 @@ pub fn compiled(journey: Journey) -> Result<Journey, Box<Outcome>> {
             elapsed: Duration::ZERO,
             output: Vec::new(),
         })),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::start_order;
+    use crate::suite::Durations;
+
+    #[test]
+    fn journeys_start_longest_first_with_more_than_one_job() {
+        let names: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        let durations = Durations(
+            [("a", 100), ("b", 3000), ("d", 900)]
+                .map(|(n, ms)| (n.to_string(), ms))
+                .into(),
+        );
+        // `c` has no duration: it counts as the longest.
+        assert_eq!(start_order(&names, 2, Some(&durations)), [2, 1, 3, 0]);
+        // One job, or nothing recorded: the journeys' own order.
+        assert_eq!(start_order(&names, 1, Some(&durations)), [0, 1, 2, 3]);
+        assert_eq!(start_order(&names, 2, None), [0, 1, 2, 3]);
     }
 }

@@ -21,16 +21,10 @@ use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::input::{
     DispatchMouseEventParams, DispatchMouseEventType, InsertTextParams, MouseButton,
 };
-use chromiumoxide::cdp::browser_protocol::inspector::{
-    EnableParams as InspectorEnableParams, EventTargetCrashed,
-};
-use chromiumoxide::cdp::browser_protocol::network::{
-    EventResponseReceived, RequestId, ResourceType,
-};
+use chromiumoxide::cdp::browser_protocol::network::RequestId;
 use chromiumoxide::cdp::browser_protocol::page::{
-    AddScriptToEvaluateOnNewDocumentParams, EventFileChooserOpened, EventFrameStartedLoading,
-    EventFrameStoppedLoading, EventJavascriptDialogOpening, FrameId, NavigateParams,
-    SetInterceptFileChooserDialogParams,
+    AddScriptToEvaluateOnNewDocumentParams, EventFrameStartedLoading, EventFrameStoppedLoading,
+    FrameId, NavigateParams,
 };
 use chromiumoxide::cdp::browser_protocol::storage::SetCookiesParams;
 use chromiumoxide::cdp::browser_protocol::target::{
@@ -90,15 +84,27 @@ impl Chromium {
             .launch_timeout(options.launch_timeout)
             .request_timeout(options.command_timeout)
             .window_size(width, height)
+            // Switch names without their dashes: chromiumoxide adds them.
             .args([
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-component-update",
-                "--disable-sync",
-                "--disable-dev-shm-usage",
-                "--disable-features=Translate,MediaRouter,OptimizationHints",
-            ]);
+                "disable-gpu",
+                "disable-quic",
+                "no-first-run",
+                "disable-component-update",
+                "disable-sync",
+                "disable-dev-shm-usage",
+            ])
+            // Merged with chromiumoxide's own list. The omnibox popups are web pages each
+            // window (one per tab's browser context) loads in a renderer of its own.
+            .arg((
+                "disable-features",
+                &[
+                    "Translate",
+                    "MediaRouter",
+                    "OptimizationHints",
+                    "WebUIOmniboxPopup",
+                    "WebUIOmniboxAimPopup",
+                ][..],
+            ));
         config = if options.headed {
             config.with_head().viewport(None)
         } else {
@@ -278,107 +284,25 @@ pub struct ChromiumTab {
     watchers: Vec<JoinHandle<()>>,
 }
 
-/// Style sheet requests remembered at most: past it, the older ones are forgotten.
-const SHEETS_KEPT: usize = 1024;
-
 impl ChromiumTab {
     pub(super) async fn new(
         page: Page,
         options: &LaunchOptions,
         (context, downloads): (BrowserContextId, std::path::PathBuf),
     ) -> Result<ChromiumTab, BrowserError> {
-        let (timeout, headed) = (options.command_timeout, options.headed);
-        let chrome = Arc::new(Mutex::new(ChromeEvents::default()));
-        let opening = bounded(
-            timeout,
-            "subscribing to dialogs",
-            page.event_listener::<EventJavascriptDialogOpening>(),
-        )
-        .await?;
-        let mut crashed = bounded(
-            timeout,
-            "subscribing to crashes",
-            page.event_listener::<EventTargetCrashed>(),
-        )
-        .await?;
-        let choosers = bounded(
-            timeout,
-            "subscribing to file choosers",
-            page.event_listener::<EventFileChooserOpened>(),
-        )
-        .await?;
-        bounded(
-            timeout,
-            "enabling crash reports",
-            page.execute(InspectorEnableParams::default()),
-        )
-        .await?;
-        // Nobody can pick a file in a headless run: the chooser is intercepted (it never
-        // opens, the page gets no file) and reported in the next read.
-        bounded(
-            timeout,
-            "intercepting file choosers",
-            page.execute(SetInterceptFileChooserDialogParams::new(true)),
-        )
-        .await?;
-        // chromiumoxide's setup of a tab turns touch emulation on whatever the device.
-        super::device::emulate_touch(&page, options.mobile, timeout).await?;
-        let (downloads, saving) =
-            super::files::watch_downloads(&page, context, &downloads, timeout).await;
-        let answered = Arc::new(AtomicU64::new(0));
-        let dialogs = super::dialogs::answer_all(
-            page.clone(),
-            opening,
-            Arc::clone(&chrome),
-            Arc::clone(&answered),
-            timeout,
-        );
-        let seen = Arc::clone(&chrome);
-        let crashes = tokio::spawn(async move {
-            while crashed.next().await.is_some() {
-                if let Ok(mut chrome) = seen.lock() {
-                    chrome.crashed = true;
-                }
-            }
-        });
-        let files =
-            super::files::count_choosers(choosers, Arc::clone(&chrome), Arc::clone(&downloads));
-        // The request behind each style sheet, whose body the browser keeps: what a sheet of
-        // another origin holds, which the page cannot read (see `style_sheet_facts`).
-        let mut responses = bounded(
-            timeout,
-            "subscribing to responses",
-            page.event_listener::<EventResponseReceived>(),
-        )
-        .await?;
-        let sheets = Arc::new(Mutex::new(HashMap::new()));
-        let seen = Arc::clone(&sheets);
-        let styles = tokio::spawn(async move {
-            while let Some(event) = responses.next().await {
-                if event.r#type != ResourceType::Stylesheet {
-                    continue;
-                }
-                if let Ok(mut sheets) = seen.lock() {
-                    if sheets.len() >= SHEETS_KEPT {
-                        sheets.clear();
-                    }
-                    sheets.insert(event.response.url.clone(), event.request_id.clone());
-                }
-            }
-        });
-        let main_frame = bounded(timeout, "finding the main frame", page.mainframe()).await?;
+        let set = super::setup::set_up(&page, options, (context, downloads)).await?;
         Ok(ChromiumTab {
             page,
-            main_frame,
-            timeout,
-            chrome,
-            answered,
-            sheets,
+            main_frame: set.main_frame,
+            timeout: options.command_timeout,
+            chrome: set.chrome,
+            answered: set.answered,
+            sheets: set.sheets,
             pointer: Mutex::new(None),
-            headed,
-            downloads,
+            headed: options.headed,
+            downloads: set.downloads,
             family: None,
-            watchers: vec![dialogs, crashes, files, styles, saving],
+            watchers: set.watchers,
         })
     }
 }

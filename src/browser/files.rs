@@ -104,31 +104,31 @@ async fn try_watch_downloads(
     timeout: Duration,
 ) -> Result<(Arc<Mutex<DownloadLog>>, JoinHandle<()>), BrowserError> {
     let what = "subscribing to downloads";
-    let mut begins = bounded(
-        timeout,
-        what,
-        page.event_listener::<EventDownloadWillBegin>(),
-    )
-    .await?;
-    let mut progress = bounded(
-        timeout,
-        what,
-        page.event_listener::<EventDownloadProgress>(),
-    )
-    .await?;
-    let mut responses = bounded(
-        timeout,
-        what,
-        page.event_listener::<EventResponseReceived>(),
-    )
-    .await?;
     std::fs::create_dir_all(dir)
         .map_err(|e| BrowserError::Protocol(format!("cannot create a download folder: {e}")))?;
     let mut params = SetDownloadBehaviorParams::new(SetDownloadBehaviorBehavior::AllowAndName);
     params.browser_context_id = Some(context);
     params.download_path = Some(dir.display().to_string());
     params.events_enabled = Some(true);
-    bounded(timeout, "allowing downloads", page.execute(params)).await?;
+    // Together: no download can begin before the tab's first navigation.
+    let (mut begins, mut progress, mut responses, _) = futures::try_join!(
+        bounded(
+            timeout,
+            what,
+            page.event_listener::<EventDownloadWillBegin>()
+        ),
+        bounded(
+            timeout,
+            what,
+            page.event_listener::<EventDownloadProgress>()
+        ),
+        bounded(
+            timeout,
+            what,
+            page.event_listener::<EventResponseReceived>()
+        ),
+        bounded(timeout, "allowing downloads", page.execute(params)),
+    )?;
     let log = Arc::new(Mutex::new(DownloadLog::default()));
     let (seen, dir) = (Arc::clone(&log), dir.to_path_buf());
     let watcher = tokio::spawn(async move {

@@ -18,6 +18,7 @@ mod naive;
 mod navigation;
 mod popups;
 mod remote;
+mod setup;
 mod sheets;
 mod storage;
 

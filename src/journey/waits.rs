@@ -13,7 +13,8 @@ use super::engine::{fail_map, round_trip};
 use crate::browser::Tab;
 use crate::tools::{Condition, ErrorCode, Tools};
 
-/// Registers `wait_for` and `eventually` over `tools`.
+/// Registers `wait_for`, `eventually`, `set_action_timeout` and `set_settle_timeout` over
+/// `tools`.
 pub(super) fn register_waits<T: Tab + 'static>(
     engine: &mut Engine,
     tools: &Arc<Tools<T>>,
@@ -38,6 +39,20 @@ pub(super) fn register_waits<T: Tab + 'static>(
                 )
             })?;
             t.set_action_timeout(Some(Duration::from_millis(ms)));
+            Ok(())
+        },
+    );
+    let t = Arc::clone(tools);
+    engine.register_fn(
+        "set_settle_timeout",
+        move |ms: i64| -> Result<(), Box<EvalAltResult>> {
+            let ms = u64::try_from(ms).map_err(|_| {
+                fail_map(
+                    ErrorCode::InvalidArgument,
+                    &format!("`set_settle_timeout` takes milliseconds, 0 or more, not {ms}"),
+                )
+            })?;
+            t.set_settle_timeout(Some(Duration::from_millis(ms)));
             Ok(())
         },
     );

@@ -225,7 +225,7 @@ impl<T: Tab> Tools<T> {
         args["text"] = json!(text);
         // For the first quiet window, armed in the page when the action's input arrives.
         args["quiet_ms"] = json!(self.options.quiet.as_millis() as u64);
-        args["max_ms"] = json!(self.options.settle_timeout.as_millis() as u64);
+        args["max_ms"] = json!(self.settle_timeout().as_millis() as u64);
         self.wait_args(target, &mut args);
         args
     }
@@ -242,8 +242,9 @@ impl<T: Tab> Tools<T> {
         let start = Instant::now();
         let shown = anchor.to_string();
         let quiet = self.options.quiet.as_millis() as u64;
-        let max = self.options.settle_timeout.as_millis() as u64;
-        let bound = self.options.settle_timeout + self.options.script_timeout;
+        let settle_timeout = self.settle_timeout();
+        let max = settle_timeout.as_millis() as u64;
+        let bound = settle_timeout + self.options.script_timeout;
         let (op, args) = match expected {
             Some(expected) => {
                 let mut args = json!({"expected": expected,

@@ -47,6 +47,9 @@ pub(super) struct Shared {
     /// The action timeout the journey set for its following calls, in milliseconds plus
     /// one (0: none set, the options' stands).
     pub(super) action_timeout: AtomicU64,
+    /// The settle timeout the journey set for its following calls, encoded as
+    /// `action_timeout` is.
+    pub(super) settle_timeout: AtomicU64,
     /// Where `upload` takes files from and downloads go (default: an agent's).
     pub(super) files: Mutex<Option<super::FileScope>>,
     /// The download the current call started, for its round trip.

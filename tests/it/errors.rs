@@ -237,6 +237,36 @@ fn timeout_when_the_page_never_stops_changing() {
 }
 
 #[test]
+fn a_journey_bounds_the_settle_wait_of_its_following_actions() {
+    // Through the binary, against the demo app: `set_settle_timeout` bounds the settle of
+    // the actions after it, the timeout names the bound it used, and a page that settles
+    // is read as ever once the bound is back.
+    let dir = crate::cli::journey(
+        "settle.rhai",
+        r#"navigate("/widgets");
+set_settle_timeout(300);
+let code = "";
+let message = "";
+try { invoke("widgets.busy"); } catch (e) { code = e.code; message = e.message; }
+expect(code == "timeout", `a page that never settles: ${code}`);
+expect(message.contains("300 ms"), `the message names the bound: ${message}`);
+expect(message.contains("widgets.busy"), `the message names the control: ${message}`);
+set_settle_timeout(5000);
+navigate("/widgets");
+let rt = invoke("widgets.counter");
+let counter = rt.screen.controls.filter(|c| c.anchor == "widgets.counter");
+expect(counter[0].label.contains("Clicked 1"), `the click was read: ${counter[0].label}`);
+code = "";
+try { set_settle_timeout(-1); } catch (e) { code = e.code; }
+expect(code == "invalid_argument", `a negative timeout: ${code}`);
+"#,
+    );
+    crate::cli::run_journey(dir.path(), "settle.rhai", &[])
+        .exits(0)
+        .says("1 passed, 0 failed");
+}
+
+#[test]
 fn timeout_when_a_page_does_not_load() {
     let (tools, _) = tools_with(ToolOptions {
         load_timeout: Duration::from_secs(1),

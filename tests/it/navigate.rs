@@ -104,6 +104,50 @@ fn the_app_sees_no_touch_screen() {
     });
 }
 
+/// waymark's own launch switches reach Chromium (chromiumoxide puts `--` before each
+/// argument itself, so none may come doubled as `----name`), and the omnibox popups, which
+/// each browser context's window would load in a renderer of its own, are off.
+#[test]
+fn the_browser_gets_waymarks_launch_switches() {
+    let _ = crate::harness::shared().browser();
+    let me = std::process::id().to_string();
+    let mut launched = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        let parent = stat[close + 1..].split_whitespace().nth(1);
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let args: Vec<String> = String::from_utf8_lossy(&cmdline)
+            .split('\0')
+            .map(str::to_string)
+            .collect();
+        // This process's browsers that waymark launched (a test may start one of its own).
+        if stat[open + 1..close].contains("chrom")
+            && parent == Some(me.as_str())
+            && args.iter().any(|a| a.contains("waymark-profile-"))
+        {
+            launched.push(args);
+        }
+    }
+    assert!(!launched.is_empty(), "no browser launched by this process");
+    for args in &launched {
+        assert!(args.iter().all(|a| !a.starts_with("---")), "{args:?}");
+        assert!(args.iter().any(|a| a == "--disable-quic"), "{args:?}");
+        assert!(
+            args.iter().any(|a| a.starts_with("--disable-features=")
+                && a.contains("WebUIOmniboxPopup")
+                && a.contains("WebUIOmniboxAimPopup")),
+            "{args:?}"
+        );
+    }
+}
+
 /// The registry of the hash-routed fixture app: a screen per `#/` route, the document alone
 /// last (a pattern without a fragment matches whatever follows the `#`).
 const HASH_REGISTRY: &str = "app: todos

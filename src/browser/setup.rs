@@ -1,0 +1,156 @@
+//! What a new tab is set up with before its first navigation: the events it watches
+//! (JavaScript dialogs, a crash, file choosers, the responses that brought style sheets,
+//! downloads), file choosers intercepted, touch emulation as the device has it, and its
+//! main frame.
+//!
+//! The subscriptions and commands are independent of each other, and the page does
+//! nothing before its first navigation (no event can come before its subscription is
+//! in): they are sent together, so a fresh tab costs one round trip here, not eight.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
+
+use chromiumoxide::Page;
+use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
+use chromiumoxide::cdp::browser_protocol::inspector::{
+    EnableParams as InspectorEnableParams, EventTargetCrashed,
+};
+use chromiumoxide::cdp::browser_protocol::network::{
+    EventResponseReceived, RequestId, ResourceType,
+};
+use chromiumoxide::cdp::browser_protocol::page::{
+    EventFileChooserOpened, EventJavascriptDialogOpening, FrameId,
+    SetInterceptFileChooserDialogParams,
+};
+use futures::StreamExt;
+use tokio::task::JoinHandle;
+
+use super::chromium::bounded;
+use super::files::DownloadLog;
+use super::launch::LaunchOptions;
+use super::{BrowserError, ChromeEvents};
+
+/// Style sheet requests remembered at most: past it, the older ones are forgotten.
+const SHEETS_KEPT: usize = 1024;
+
+/// What a tab is set up with: what its watchers fill in, and the watchers.
+pub(super) struct SetUp {
+    pub(super) main_frame: Option<FrameId>,
+    pub(super) chrome: Arc<Mutex<ChromeEvents>>,
+    /// JavaScript dialogs answered since the tab opened.
+    pub(super) answered: Arc<AtomicU64>,
+    /// The request that brought each style sheet, by address.
+    pub(super) sheets: Arc<Mutex<HashMap<String, RequestId>>>,
+    pub(super) downloads: Arc<Mutex<DownloadLog>>,
+    pub(super) watchers: Vec<JoinHandle<()>>,
+}
+
+/// Sets up `page`, a tab of the browser context `context` whose downloads go to
+/// `downloads`.
+pub(super) async fn set_up(
+    page: &Page,
+    options: &LaunchOptions,
+    (context, downloads): (BrowserContextId, PathBuf),
+) -> Result<SetUp, BrowserError> {
+    let timeout = options.command_timeout;
+    let subscribed = async {
+        futures::try_join!(
+            bounded(
+                timeout,
+                "subscribing to dialogs",
+                page.event_listener::<EventJavascriptDialogOpening>(),
+            ),
+            bounded(
+                timeout,
+                "subscribing to crashes",
+                page.event_listener::<EventTargetCrashed>(),
+            ),
+            bounded(
+                timeout,
+                "subscribing to file choosers",
+                page.event_listener::<EventFileChooserOpened>(),
+            ),
+            // The request behind each style sheet, whose body the browser keeps: what a
+            // sheet of another origin holds, which the page cannot read (see
+            // `style_sheet_facts`).
+            bounded(
+                timeout,
+                "subscribing to responses",
+                page.event_listener::<EventResponseReceived>(),
+            ),
+        )
+    };
+    let commanded = async {
+        futures::try_join!(
+            bounded(
+                timeout,
+                "enabling crash reports",
+                page.execute(InspectorEnableParams::default()),
+            ),
+            // Nobody can pick a file in a headless run: the chooser is intercepted (it never
+            // opens, the page gets no file) and reported in the next read.
+            bounded(
+                timeout,
+                "intercepting file choosers",
+                page.execute(SetInterceptFileChooserDialogParams::new(true)),
+            ),
+            // chromiumoxide's setup of a tab turns touch emulation on whatever the device.
+            super::device::emulate_touch(page, options.mobile, timeout),
+            bounded(timeout, "finding the main frame", page.mainframe()),
+        )
+    };
+    let watching = super::files::watch_downloads(page, context, &downloads, timeout);
+    let (subscribed, commanded, (downloads, saving)) =
+        tokio::join!(subscribed, commanded, watching);
+    let ((opening, mut crashed, choosers, mut responses), (_, _, (), main_frame)) =
+        match (subscribed, commanded) {
+            (Ok(subscribed), Ok(commanded)) => (subscribed, commanded),
+            (Err(e), _) | (_, Err(e)) => {
+                saving.abort();
+                return Err(e);
+            }
+        };
+    let chrome = Arc::new(Mutex::new(ChromeEvents::default()));
+    let answered = Arc::new(AtomicU64::new(0));
+    let dialogs = super::dialogs::answer_all(
+        page.clone(),
+        opening,
+        Arc::clone(&chrome),
+        Arc::clone(&answered),
+        timeout,
+    );
+    let seen = Arc::clone(&chrome);
+    let crashes = tokio::spawn(async move {
+        while crashed.next().await.is_some() {
+            if let Ok(mut chrome) = seen.lock() {
+                chrome.crashed = true;
+            }
+        }
+    });
+    let files = super::files::count_choosers(choosers, Arc::clone(&chrome), Arc::clone(&downloads));
+    let sheets = Arc::new(Mutex::new(HashMap::new()));
+    let seen = Arc::clone(&sheets);
+    let styles = tokio::spawn(async move {
+        while let Some(event) = responses.next().await {
+            if event.r#type != ResourceType::Stylesheet {
+                continue;
+            }
+            if let Ok(mut sheets) = seen.lock() {
+                if sheets.len() >= SHEETS_KEPT {
+                    sheets.clear();
+                }
+                sheets.insert(event.response.url.clone(), event.request_id.clone());
+            }
+        }
+    });
+    Ok(SetUp {
+        main_frame,
+        chrome,
+        answered,
+        sheets,
+        downloads,
+        watchers: vec![dialogs, crashes, files, styles, saving],
+    })
+}
