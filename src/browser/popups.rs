@@ -42,8 +42,6 @@ pub(super) struct Family {
     closed: Arc<AtomicBool>,
     /// The tab made the browser context its journey's tabs share (the journey's first).
     owner: bool,
-    /// It opened a tab (or announced one) since it opened.
-    opened_any: Arc<AtomicBool>,
     browser: Weak<Browser>,
     /// What a popup's tab is made with: the opener's launch options, browser context and
     /// download folder.
@@ -89,16 +87,10 @@ impl Family {
         .await?;
         let (pending, changed) = (Arc::<Mutex<Pending>>::default(), Arc::new(Notify::new()));
         let closed = Arc::new(AtomicBool::new(false));
-        let opened_any = Arc::new(AtomicBool::new(false));
         let me = page.target_id().clone();
-        let (p, c, any) = (
-            Arc::clone(&pending),
-            Arc::clone(&changed),
-            Arc::clone(&opened_any),
-        );
+        let (p, c) = (Arc::clone(&pending), Arc::clone(&changed));
         let announcements = tokio::spawn(async move {
             while let Some(event) = opening.next().await {
-                any.store(true, Ordering::Relaxed);
                 if let Ok(mut pending) = p.lock() {
                     if pending.early > 0 {
                         pending.early -= 1;
@@ -110,12 +102,10 @@ impl Family {
             }
         });
         let (p, c, opener) = (Arc::clone(&pending), Arc::clone(&changed), me.clone());
-        let any = Arc::clone(&opened_any);
         let arrivals = tokio::spawn(async move {
             while let Some(event) = attached.next().await {
                 let info = &event.target_info;
                 if info.r#type == "page" && info.opener_id.as_ref() == Some(&opener) {
-                    any.store(true, Ordering::Relaxed);
                     if let Ok(mut pending) = p.lock() {
                         pending
                             .arrived
@@ -143,7 +133,6 @@ impl Family {
             changed,
             closed,
             owner,
-            opened_any,
             browser: Arc::downgrade(browser),
             options: options.clone(),
             context,
@@ -151,10 +140,12 @@ impl Family {
         })
     }
 
-    /// Closes every tab of the journey's browser context, when this tab made it and opened
-    /// others (those the journey never took among them: a page may open one as it closes).
+    /// Ends the journey's browser context, when this tab made it: every tab its pages
+    /// opened closes (those the journey never took among them: a page may open one as it
+    /// closes), and the browser lets go of the context's cookies and storage, which a long
+    /// suite's thousands of contexts would otherwise keep.
     pub(super) async fn close_context(&self) {
-        if !self.owner || !self.opened_any.load(Ordering::Relaxed) {
+        if !self.owner {
             return;
         }
         let Some(browser) = self.browser.upgrade() else {

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use axum::extract::Path as UrlPath;
+use axum::extract::{ConnectInfo, Path as UrlPath};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use url::Url;
@@ -35,6 +35,8 @@ pub fn base() -> Url {
                 .route("/accname/{name}", axum::routing::get(accname_page))
                 .route("/hostile/{name}", axum::routing::get(hostile_page))
                 .route("/secrets/{name}", axum::routing::get(secrets_page));
+            // Each request's peer, for a test that must tell which browser asked.
+            let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
             tokio::spawn(async move {
                 let _ = axum::serve(listener, app).await;
             });
@@ -80,9 +82,12 @@ async fn accname_page(UrlPath(name): UrlPath<String>) -> Response {
 
 /// The hostile pages (`tests/fixtures/hostile/*.html`: dialogs in a loop, a handler that
 /// never returns…), at `/hostile/NAME`.
-async fn hostile_page(UrlPath(name): UrlPath<String>) -> Response {
+async fn hostile_page(
+    UrlPath(name): UrlPath<String>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+) -> Response {
     if let Ok(mut served) = SERVED.lock() {
-        served.push(name.clone());
+        served.push((name.clone(), peer.port()));
     }
     html_in("hostile", &name)
 }
@@ -92,14 +97,25 @@ async fn secrets_page(UrlPath(name): UrlPath<String>) -> Response {
     html_in("secrets", &name)
 }
 
-/// The hostile pages served so far, by name, in order.
-static SERVED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+/// The hostile pages served so far, by name, in order, with the port they were asked from.
+static SERVED: std::sync::Mutex<Vec<(String, u16)>> = std::sync::Mutex::new(Vec::new());
 
 /// How often the hostile page `name` was served (a test waits for a run to reach it).
 pub fn served(name: &str) -> usize {
     SERVED
         .lock()
-        .map_or(0, |s| s.iter().filter(|n| *n == name).count())
+        .map_or(0, |s| s.iter().filter(|(n, _)| n == name).count())
+}
+
+/// The port the hostile page `name` was last asked from: the asking browser's end of the
+/// connection.
+pub fn served_to(name: &str) -> Option<u16> {
+    let served = SERVED.lock().ok()?;
+    served
+        .iter()
+        .rev()
+        .find(|(n, _)| n == name)
+        .map(|(_, p)| *p)
 }
 
 /// The page `name` of `tests/fixtures/FOLDER`, when it is a plain `.html` name.

@@ -215,7 +215,7 @@ fn signalled_run(flags: &[&str], signal: libc::c_int) -> (Run, serde_json::Value
         |pid| {
             if !killed
                 && crate::fixtures::served("kill-me.html") > before
-                && kill_browser_of(pid, signal)
+                && kill_browser_asking(pid, crate::fixtures::served_to("kill-me.html"), signal)
             {
                 killed = true;
             }
@@ -295,6 +295,67 @@ fn a_browser_that_stops_answering_is_killed_and_the_remaining_journeys_pass() {
     run.exits(1).says("the browser stopped answering");
     only_the_first_failed(&run, &report);
     eprintln!("stopped browser: run {took:?}: {:?}", statuses(&report));
+}
+
+/// Sends `signal` to the browser of `parent`'s that asked for a page from local `port`
+/// (the browser, or its network process, holds that end of the connection): with
+/// `--jobs 2`, the two browsers start side by side in no set order, so the oldest is not
+/// always the one that took the first journey. The oldest, when the port's owner is not
+/// found.
+fn kill_browser_asking(parent: u32, port: Option<u16>, signal: libc::c_int) -> bool {
+    match port.and_then(|port| browser_holding(parent, port)) {
+        Some(pid) => {
+            eprintln!("the browser that asked from port {port:?}: {pid}");
+            // SAFETY: kill(2) on a browser the waymark child this test started launched.
+            unsafe {
+                libc::kill(pid, signal);
+            }
+            true
+        }
+        None => kill_browser_of(parent, signal),
+    }
+}
+
+/// The child of `parent` whose process tree holds the TCP socket bound to local `port`.
+fn browser_holding(parent: u32, port: u16) -> Option<i32> {
+    // `sl local_address rem_address st … uid timeout inode`, addresses as `HEX_IP:HEX_PORT`.
+    let table = std::fs::read_to_string("/proc/net/tcp").ok()?;
+    let inode = table.lines().skip(1).find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let local = fields.get(1)?;
+        let (_, hex) = local.split_once(':')?;
+        (u16::from_str_radix(hex, 16).ok()? == port)
+            .then(|| fields.get(9).map(|s| s.to_string()))?
+    })?;
+    let socket = format!("socket:[{inode}]");
+    let holder = std::fs::read_dir("/proc")
+        .ok()?
+        .flatten()
+        .find_map(|entry| {
+            let pid = entry.file_name().to_string_lossy().parse::<i32>().ok()?;
+            let fds = std::fs::read_dir(entry.path().join("fd")).ok()?;
+            fds.flatten()
+                .any(|fd| {
+                    std::fs::read_link(fd.path()).is_ok_and(|l| l.to_string_lossy() == socket)
+                })
+                .then_some(pid)
+        })?;
+    // Up the tree to the child of `parent`: the browser process.
+    let mut pid = holder;
+    for _ in 0..8 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let close = stat.rfind(')')?;
+        let ppid = stat[close + 1..]
+            .split_whitespace()
+            .nth(1)?
+            .parse::<i32>()
+            .ok()?;
+        if u32::try_from(ppid).ok()? == parent {
+            return Some(pid);
+        }
+        pid = ppid;
+    }
+    None
 }
 
 /// Kills (SIGKILL) the first browser process `parent` started (its oldest child named
