@@ -32,13 +32,7 @@ pub(super) fn register_waits<T: Tab + 'static>(
     engine.register_fn(
         "set_action_timeout",
         move |ms: i64| -> Result<(), Box<EvalAltResult>> {
-            let ms = u64::try_from(ms).map_err(|_| {
-                fail_map(
-                    ErrorCode::InvalidArgument,
-                    &format!("`set_action_timeout` takes milliseconds, 0 or more, not {ms}"),
-                )
-            })?;
-            t.set_action_timeout(Some(Duration::from_millis(ms)));
+            t.set_action_timeout(Some(millis("set_action_timeout", &Dynamic::from(ms))?));
             Ok(())
         },
     );
@@ -46,13 +40,7 @@ pub(super) fn register_waits<T: Tab + 'static>(
     engine.register_fn(
         "set_settle_timeout",
         move |ms: i64| -> Result<(), Box<EvalAltResult>> {
-            let ms = u64::try_from(ms).map_err(|_| {
-                fail_map(
-                    ErrorCode::InvalidArgument,
-                    &format!("`set_settle_timeout` takes milliseconds, 0 or more, not {ms}"),
-                )
-            })?;
-            t.set_settle_timeout(Some(Duration::from_millis(ms)));
+            t.set_settle_timeout(Some(millis("set_settle_timeout", &Dynamic::from(ms))?));
             Ok(())
         },
     );

@@ -230,10 +230,10 @@ impl<T: Tab> Tools<T> {
     /// The journey's open tabs, in the order they opened: route, title, which is current.
     /// Asked of the browser, not of the pages (a tab a person holds is listed untouched).
     pub async fn tabs(&self) -> Vec<TabInfo> {
-        self.follow_closed();
         let current = self.current_tab();
         let mut listed = Vec::new();
-        for open in self.tabs.all() {
+        // A tab closed since the last call is not listed; the next call takes it out.
+        for open in self.tabs.all().into_iter().filter(|t| !t.tab.is_closed()) {
             let (url, title) = open
                 .tab
                 .describe(self.options.script_timeout)
