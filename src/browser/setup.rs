@@ -99,12 +99,26 @@ pub(super) async fn set_up(
             // chromiumoxide's setup of a tab turns touch emulation on whatever the device.
             super::device::emulate_touch(page, options.mobile, timeout),
             bounded(timeout, "finding the main frame", page.mainframe()),
+            // chromiumoxide turns on the Performance and Log domains on every tab; waymark
+            // reads neither, and each costs the browser work for every page.
+            bounded(
+                timeout,
+                "turning off performance metrics",
+                page.execute(
+                    chromiumoxide::cdp::browser_protocol::performance::DisableParams::default()
+                ),
+            ),
+            bounded(
+                timeout,
+                "turning off the log",
+                page.execute(chromiumoxide::cdp::browser_protocol::log::DisableParams::default()),
+            ),
         )
     };
     let watching = super::files::watch_downloads(page, context, &downloads, timeout);
     let (subscribed, commanded, (downloads, saving)) =
         tokio::join!(subscribed, commanded, watching);
-    let ((opening, mut crashed, choosers, mut responses), (_, _, (), main_frame)) =
+    let ((opening, mut crashed, choosers, mut responses), (_, _, (), main_frame, _, _)) =
         match (subscribed, commanded) {
             (Ok(subscribed), Ok(commanded)) => (subscribed, commanded),
             (Err(e), _) | (_, Err(e)) => {
