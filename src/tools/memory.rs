@@ -4,8 +4,9 @@
 //! figures a bench asks for, and what the page's style sheets hold. The gates and the trace
 //! keep their own state (`call.rs`); nothing here decides whether a call may run.
 
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::collector::HeldRead;
 use crate::screen::RawObservation;
@@ -44,12 +45,10 @@ pub(super) struct Memory {
 pub(super) struct Shared {
     /// How long the current call waited in the page (for its target or its condition).
     pub(super) waited_ms: Mutex<f64>,
-    /// The action timeout the journey set for its following calls, in milliseconds plus
-    /// one (0: none set, the options' stands).
-    pub(super) action_timeout: AtomicU64,
-    /// The settle timeout the journey set for its following calls, encoded as
-    /// `action_timeout` is.
-    pub(super) settle_timeout: AtomicU64,
+    /// The action timeout the journey set for its following calls.
+    pub(super) action_timeout: Override,
+    /// The settle timeout the journey set for its following calls.
+    pub(super) settle_timeout: Override,
     /// Where `upload` takes files from and downloads go (default: an agent's).
     pub(super) files: Mutex<Option<super::FileScope>>,
     /// The download the current call started, for its round trip.
@@ -62,4 +61,27 @@ pub(super) struct Shared {
 pub(super) struct SheetFacts {
     pub(super) doc: String,
     pub(super) facts: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A bound the journey set for its following calls over the options' own: milliseconds
+/// plus one, 0 when none is set.
+#[derive(Default)]
+pub(super) struct Override(AtomicU64);
+
+impl Override {
+    /// The bound set, else `default`.
+    pub(super) fn or(&self, default: Duration) -> Duration {
+        match self.0.load(Ordering::Relaxed) {
+            0 => default,
+            set => Duration::from_millis(set - 1),
+        }
+    }
+
+    /// Sets the bound (`None`: back to the options' own).
+    pub(super) fn set(&self, bound: Option<Duration>) {
+        let ms = bound.map_or(0, |b| {
+            u64::try_from(b.as_millis()).unwrap_or(u64::MAX - 1) + 1
+        });
+        self.0.store(ms, Ordering::Relaxed);
+    }
 }

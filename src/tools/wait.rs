@@ -3,7 +3,6 @@
 //! round trip says of it.
 
 use std::fmt;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -22,35 +21,25 @@ impl<T: Tab> Tools<T> {
     /// How long an action waits for its target (and `wait_for` and `eventually` by
     /// default): what the journey set last, else `--action-timeout`.
     pub fn action_timeout(&self) -> Duration {
-        match self.shared.action_timeout.load(Ordering::Relaxed) {
-            0 => self.options.action_timeout,
-            set => Duration::from_millis(set - 1),
-        }
+        self.shared.action_timeout.or(self.options.action_timeout)
     }
 
     /// Sets the action timeout of the calls that follow on this tab (`None`: back to
     /// `--action-timeout`).
     pub fn set_action_timeout(&self, timeout: Option<Duration>) {
-        self.shared
-            .action_timeout
-            .store(encode(timeout), Ordering::Relaxed);
+        self.shared.action_timeout.set(timeout);
     }
 
     /// How long an action waits for the page to settle after it: what the journey set
     /// last, else the options' settle timeout.
     pub fn settle_timeout(&self) -> Duration {
-        match self.shared.settle_timeout.load(Ordering::Relaxed) {
-            0 => self.options.settle_timeout,
-            set => Duration::from_millis(set - 1),
-        }
+        self.shared.settle_timeout.or(self.options.settle_timeout)
     }
 
     /// Sets the settle timeout of the calls that follow on this tab (`None`: back to the
     /// options' own).
     pub fn set_settle_timeout(&self, timeout: Option<Duration>) {
-        self.shared
-            .settle_timeout
-            .store(encode(timeout), Ordering::Relaxed);
+        self.shared.settle_timeout.set(timeout);
     }
 
     /// Tells `prepare` how long it may wait for `target`, and whether a missing anchor is
@@ -94,13 +83,6 @@ impl<T: Tab> Tools<T> {
             e
         })
     }
-}
-
-/// A timeout set by the journey as memory keeps it: milliseconds plus one, 0 for none.
-fn encode(timeout: Option<Duration>) -> u64 {
-    timeout.map_or(0, |t| {
-        u64::try_from(t.as_millis()).unwrap_or(u64::MAX - 1) + 1
-    })
 }
 
 /// What `wait_for` waits for: an anchor shown (enabled, or disabled, when `enabled` says),
