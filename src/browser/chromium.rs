@@ -93,18 +93,8 @@ impl Chromium {
                 "disable-sync",
                 "disable-dev-shm-usage",
             ])
-            // Merged with chromiumoxide's own list. The omnibox popups are web pages each
-            // window (one per tab's browser context) loads in a renderer of its own.
-            .arg((
-                "disable-features",
-                &[
-                    "Translate",
-                    "MediaRouter",
-                    "OptimizationHints",
-                    "WebUIOmniboxPopup",
-                    "WebUIOmniboxAimPopup",
-                ][..],
-            ));
+            // Merged with chromiumoxide's own list.
+            .arg(("disable-features", launch::DISABLED_FEATURES));
         config = if options.headed {
             config.with_head().viewport(None)
         } else {

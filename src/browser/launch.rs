@@ -19,6 +19,31 @@ const CANDIDATES: &[&str] = &[
     "chrome",
 ];
 
+/// Chromium features a run turns off, in every browser it starts or asks a Grid for. Each
+/// costs CPU in a run of many journeys, measured on a 2-core machine with
+/// `scripts/cpu-by-process` (see the README's bench section), and none is one a journey
+/// can tell from a user's browser:
+/// - `SpareRendererForSitePerProcess`: after each navigation Chromium starts a spare
+///   renderer process for the next, in the browser context it happened in; a journey's
+///   context is gone before the spare is used, so each journey paid for two or three
+///   renderer processes started for nothing (30 for the shipped suite, 12 without).
+/// - `BackForwardCache` and `RenderDocument`: each navigation keeps the page it left frozen
+///   in memory and makes a new frame host for the next document; journeys only go
+///   forward, and the two together cost a fifth of a navigation's CPU.
+/// - Translate, the media router and optimization hints: services a journey never uses.
+/// - The omnibox popups: web pages each window (one per tab's browser context) loads in a
+///   renderer of its own.
+pub(super) const DISABLED_FEATURES: &[&str] = &[
+    "SpareRendererForSitePerProcess",
+    "BackForwardCache",
+    "RenderDocument",
+    "Translate",
+    "MediaRouter",
+    "OptimizationHints",
+    "WebUIOmniboxPopup",
+    "WebUIOmniboxAimPopup",
+];
+
 /// How to start the browser.
 #[derive(Debug, Clone)]
 pub struct LaunchOptions {

@@ -211,6 +211,10 @@ pub(super) async fn new_session(
         "--disable-dev-shm-usage".to_string(),
         "--no-first-run".to_string(),
         format!("--window-size={},{}", viewport.0, viewport.1),
+        format!(
+            "--disable-features={}",
+            super::launch::DISABLED_FEATURES.join(",")
+        ),
     ];
     if !headed {
         args.push("--headless=new".to_string());
