@@ -242,7 +242,16 @@ impl Drop for Chromium {
         if let Some(pid) = self.pid {
             match Arc::get_mut(&mut self.browser).and_then(Browser::get_mut_child) {
                 Some(child) => {
-                    let _ = child.as_mut_inner().start_kill();
+                    let child = child.as_mut_inner();
+                    let _ = child.start_kill();
+                    // The profile directory is removed right after this: a browser still
+                    // shutting down would write its cache index back into it, and every
+                    // run would leave one behind in the temporary directory.
+                    let until = std::time::Instant::now() + Duration::from_secs(2);
+                    while matches!(child.try_wait(), Ok(None)) && std::time::Instant::now() < until
+                    {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
                 }
                 None => self.kill(),
             }

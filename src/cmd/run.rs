@@ -58,8 +58,9 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
             .map(std::sync::Mutex::new);
         let session = builder.start().await?;
         session.warm_up(options.jobs.min(chosen.len())).await?;
-        let browser = session.browser().await?;
-        reporter.start(session.base(), browser.version());
+        // Not held past here: `close` closes only the browsers nobody else holds.
+        let version = session.browser().await?.version().to_string();
+        reporter.start(session.base(), &version);
         let heard = |event: Heard<'_>| match event {
             Heard::Begin(name, n) => reporter.begin(name, n),
             Heard::Retrying(name, attempt, n, of) => reporter.retrying(name, attempt, n, of),
