@@ -623,6 +623,28 @@ fn two_jobs_give_the_same_results_in_the_same_order_as_one() {
     assert_eq!(two_summary, one_summary);
 }
 
+/// Each worker's browser is closed and its profile directory removed when the run ends:
+/// nothing of a run is left in the temporary directory.
+#[test]
+fn a_run_leaves_no_browser_profile_behind() {
+    let dir = project(&[("a.rhai", PASS), ("b.rhai", FAIL)]);
+    let tmp = tempfile::tempdir().expect("a temp dir");
+    let anchors = anchors();
+    waymark(
+        dir.path(),
+        ["--anchors", anchors.as_str(), "run", "--jobs", "2"],
+        &[("TMPDIR", tmp.path().as_os_str())],
+    )
+    .exits(1);
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("the temp dir")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("waymark-profile-"))
+        .collect();
+    assert!(left.is_empty(), "left behind in TMPDIR: {left:?}");
+}
+
 /// `bench --suite` runs the journeys with one job and with `--jobs`, and says what each
 /// rate and a fresh tab were, and what waiting for a target costs.
 #[test]
