@@ -93,6 +93,11 @@ impl Chromium {
                 "disable-sync",
                 "disable-dev-shm-usage",
             ])
+            // The window Chromium opens at start shows `data:,` instead of the new-tab page,
+            // a WebUI app that kept its renderer and the browser busy for a second of CPU
+            // after the launch, while the first journeys ran. (Without a startup window at
+            // all, the browser quits when a popup closes itself.)
+            .arg(("app", "data:,"))
             // Merged with chromiumoxide's own list.
             .arg(("disable-features", launch::DISABLED_FEATURES));
         config = if options.headed {
