@@ -447,6 +447,12 @@ fn act_times(anchor: &str, times: &[f64], frames: &[f64]) -> ActTimes {
     }
 }
 
+/// The middle of a sample (the upper of the two middles of an even one); NaN when empty.
+pub(super) fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
 /// Median, min and max of a non-empty sample, rounded to microseconds.
 fn spread(sample: &[f64]) -> (f64, f64, f64) {
     let mut v = sample.to_vec();

@@ -5,12 +5,18 @@ use crate::exit::Exit;
 use crate::session::{Open, RunError, Session};
 use crate::settings::Settings;
 
-/// `waymark bench --suite`: the journeys under `./journeys`, run whole with one job and then
-/// with `jobs`, each run in a session of its own (the embedded app starts afresh); then what a fresh tab costs: a browser context
-/// and its tab opened, and that tab's first read of the app.
+/// How many times each of the two runs is measured: one run of a short suite moves by a
+/// tenth from one try to the next on a shared machine, so the rates reported are medians.
+const ROUNDS: usize = 3;
+
+/// `waymark bench --suite`: the journeys under `./journeys`, run whole with one job and with
+/// `jobs`, [`ROUNDS`] times each in alternating order, each run in a session of its own (the
+/// embedded app starts afresh); then what a fresh tab costs: a browser context and its tab
+/// opened, and that tab's first read of the app.
 pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
     use std::time::Instant;
 
+    use super::median;
     use crate::run::{plan, run_many};
     use crate::snapshot::{SnapshotStore, UpdateMode};
 
@@ -24,50 +30,69 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
         settings.snapshot_dir(),
         UpdateMode::from_env(false),
     ));
-    let mut rates = Vec::new();
-    for n in [1, jobs] {
-        // A session each: the embedded app starts afresh, as for `waymark run`.
-        // A browser per worker, as `run` has them, launched (each with its first tab
-        // opening) before the clock starts, as `run` does before its first journey.
-        let mut settings = settings.clone();
-        settings.suite.jobs = n;
-        let session = Session::builder(&settings)?.prewarm().start().await?;
-        session.warm_up(n).await?;
-        let started = Instant::now();
-        let mut failed = 0;
-        run_many(
-            &session,
-            &snapshots,
-            &planned,
-            n,
-            0,
-            None,
-            &|_| {},
-            |_, j| {
-                failed += usize::from(j.status() == crate::suite::Status::Failed);
-            },
-        )
-        .await;
-        let seconds = started.elapsed().as_secs_f64();
-        let rate = planned.len() as f64 / seconds;
-        println!(
-            "--jobs {n}: {} journeys in {seconds:.2} s, {rate:.2} journeys/s{}",
-            planned.len(),
-            if failed > 0 {
-                format!(" ({failed} failed)")
-            } else {
-                String::new()
-            }
-        );
-        rates.push(rate);
-        session.close().await;
+    // Rates by round: [one job, `jobs` jobs].
+    let mut rounds: Vec<[f64; 2]> = Vec::new();
+    for round in 0..ROUNDS {
+        let mut rates = [0.0; 2];
+        // Alternating which goes first, so neither always meets a machine the other warmed.
+        let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
+        for which in order {
+            let n = [1, jobs][which];
+            // A session each: the embedded app starts afresh, as for `waymark run`.
+            // A browser per worker, as `run` has them, launched (each with its first tab
+            // opening) before the clock starts, as `run` does before its first journey.
+            let mut settings = settings.clone();
+            settings.suite.jobs = n;
+            let session = Session::builder(&settings)?.prewarm().start().await?;
+            session.warm_up(n).await?;
+            let started = Instant::now();
+            let mut failed = 0;
+            run_many(
+                &session,
+                &snapshots,
+                &planned,
+                n,
+                0,
+                None,
+                &|_| {},
+                |_, j| {
+                    failed += usize::from(j.status() == crate::suite::Status::Failed);
+                },
+            )
+            .await;
+            let seconds = started.elapsed().as_secs_f64();
+            rates[which] = planned.len() as f64 / seconds;
+            println!(
+                "--jobs {n}: {} journeys in {seconds:.2} s, {:.2} journeys/s (round {} of {ROUNDS}){}",
+                planned.len(),
+                rates[which],
+                round + 1,
+                if failed > 0 {
+                    format!(" ({failed} failed)")
+                } else {
+                    String::new()
+                }
+            );
+            session.close().await;
+        }
+        rounds.push(rates);
     }
-    if let [one, many] = rates[..] {
-        println!(
-            "throughput: {:.2}x with {jobs} jobs (the goal on 2 cores: 1.6x)",
-            many / one
-        );
-    }
+    let ratios: Vec<f64> = rounds.iter().map(|[one, many]| many / one).collect();
+    let rate = |which: usize| median(&mut rounds.iter().map(|r| r[which]).collect::<Vec<_>>());
+    println!(
+        "--jobs 1: {:.2} journeys/s, --jobs {jobs}: {:.2} journeys/s, medians of {ROUNDS}",
+        rate(0),
+        rate(1),
+    );
+    println!(
+        "throughput: {:.2}x with {jobs} jobs, the median of {ROUNDS} rounds ({}; the goal on 2 cores: 1.6x)",
+        median(&mut ratios.clone()),
+        ratios
+            .iter()
+            .map(|r| format!("{r:.2}x"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     // What a journey pays before its first step: a context and a tab, then the first read.
     let session = Session::builder(settings)?.prewarm().start().await?;
     session.browser().await?;
@@ -84,10 +109,6 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
             break;
         }
     }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
-    };
     println!(
         "a fresh tab: {:.1} ms to a context and its tab (the goal: under 50; each opened ahead while the journey before ran), {:.1} ms to its first read of /, medians of {}",
         median(&mut opened),

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::median;
 use super::page::bench_targets;
 use crate::registry::Registry;
 use crate::session::{Open, RunError, Session};
@@ -99,9 +100,4 @@ pub(super) async fn waits(session: &Session) -> Result<(), RunError> {
     }
     surface.close().await;
     Ok(())
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }

@@ -645,8 +645,9 @@ fn a_run_leaves_no_browser_profile_behind() {
     assert!(left.is_empty(), "left behind in TMPDIR: {left:?}");
 }
 
-/// `bench --suite` runs the journeys with one job and with `--jobs`, and says what each
-/// rate and a fresh tab were, and what waiting for a target costs.
+/// `bench --suite` runs the journeys with one job and with `--jobs`, three rounds of each,
+/// and says what each rate (and their medians) and a fresh tab were, and what waiting for a
+/// target costs.
 #[test]
 fn bench_suite_reports_both_rates_and_a_fresh_tab() {
     let dir = project(&[("a.rhai", PASS), ("b.rhai", PASS), ("c.rhai", PASS)]);
@@ -666,7 +667,10 @@ fn bench_suite_reports_both_rates_and_a_fresh_tab() {
     run.exits(0)
         .says("--jobs 1: 3 journeys in ")
         .says("--jobs 2: 3 journeys in ")
+        .says("(round 3 of 3)")
+        .says("journeys/s, medians of 3")
         .says("throughput: ")
+        .says("the median of 3 rounds")
         .says("a fresh tab: ")
         .says("an invoke of a control already there: ")
         .says("medians of 20")
