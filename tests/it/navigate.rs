@@ -139,12 +139,22 @@ fn the_browser_gets_waymarks_launch_switches() {
     for args in &launched {
         assert!(args.iter().all(|a| !a.starts_with("---")), "{args:?}");
         assert!(args.iter().any(|a| a == "--disable-quic"), "{args:?}");
+        // The features a journey's context never uses, which cost CPU in a run (see
+        // browser/launch.rs), and the startup window on `data:,`, not the new-tab page.
         assert!(
             args.iter().any(|a| a.starts_with("--disable-features=")
-                && a.contains("WebUIOmniboxPopup")
-                && a.contains("WebUIOmniboxAimPopup")),
+                && [
+                    "WebUIOmniboxPopup",
+                    "WebUIOmniboxAimPopup",
+                    "SpareRendererForSitePerProcess",
+                    "BackForwardCache",
+                    "RenderDocument",
+                ]
+                .iter()
+                .all(|f| a.split([',', '=']).any(|w| w == *f))),
             "{args:?}"
         );
+        assert!(args.iter().any(|a| a == "--app=data:,"), "{args:?}");
     }
 }
 
