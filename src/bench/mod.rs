@@ -447,10 +447,9 @@ fn act_times(anchor: &str, times: &[f64], frames: &[f64]) -> ActTimes {
     }
 }
 
-/// The middle of a sample (the upper of the two middles of an even one); NaN when empty.
-pub(super) fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+/// The median of a sample (see [`spread`]); NaN when empty.
+pub(super) fn median(sample: &[f64]) -> f64 {
+    spread(sample).0
 }
 
 /// Median, min and max of a non-empty sample, rounded to microseconds.

@@ -78,7 +78,7 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
         rounds.push(rates);
     }
     let ratios: Vec<f64> = rounds.iter().map(|[one, many]| many / one).collect();
-    let rate = |which: usize| median(&mut rounds.iter().map(|r| r[which]).collect::<Vec<_>>());
+    let rate = |which: usize| median(&rounds.iter().map(|r| r[which]).collect::<Vec<_>>());
     println!(
         "--jobs 1: {:.2} journeys/s, --jobs {jobs}: {:.2} journeys/s, medians of {ROUNDS}",
         rate(0),
@@ -86,7 +86,7 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
     );
     println!(
         "throughput: {:.2}x with {jobs} jobs, the median of {ROUNDS} rounds ({}; the goal on 2 cores: 1.6x)",
-        median(&mut ratios.clone()),
+        median(&ratios),
         ratios
             .iter()
             .map(|r| format!("{r:.2}x"))
@@ -111,8 +111,8 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
     }
     println!(
         "a fresh tab: {:.1} ms to a context and its tab (the goal: under 50; each opened ahead while the journey before ran), {:.1} ms to its first read of /, medians of {}",
-        median(&mut opened),
-        median(&mut first),
+        median(&opened),
+        median(&first),
         opened.len()
     );
     super::waits::waits(&session).await?;
