@@ -234,7 +234,12 @@ impl Chromium {
                 None => self.kill(),
             },
         }
-        if let Some(pid) = self.pid {
+        if let Some(pid) = self.pid.take() {
+            // Killed the hard way: gone before its profile directory is removed (see Drop).
+            let until = tokio::time::Instant::now() + Duration::from_secs(2);
+            while launch::running(pid) && tokio::time::Instant::now() < until {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
             launch::unregister(pid);
         }
         self.handler.abort();
@@ -243,25 +248,22 @@ impl Chromium {
 
 impl Drop for Chromium {
     fn drop(&mut self) {
-        // `close` unregisters; reaching here with a live pid means an early exit or a panic.
-        if let Some(pid) = self.pid {
+        // `close` takes the pid; reaching here with one means an early exit or a panic.
+        if let Some(pid) = self.pid.take() {
             match Arc::get_mut(&mut self.browser).and_then(Browser::get_mut_child) {
                 Some(child) => {
-                    let child = child.as_mut_inner();
-                    let _ = child.start_kill();
-                    // The profile directory is removed right after this: a browser still
-                    // shutting down would write its cache index back into it, and every
-                    // run would leave one behind in the temporary directory.
-                    let until = std::time::Instant::now() + Duration::from_secs(2);
-                    while matches!(child.try_wait(), Ok(None)) && std::time::Instant::now() < until
-                    {
-                        std::thread::sleep(Duration::from_millis(5));
-                    }
+                    let _ = child.as_mut_inner().start_kill();
                 }
                 None => self.kill(),
             }
+            // The profile directory is removed right after this: a browser still shutting
+            // down would write its cache index back into it, and every run would leave one
+            // behind in the temporary directory.
+            let until = std::time::Instant::now() + Duration::from_secs(2);
+            while launch::running(pid) && std::time::Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(5));
+            }
             launch::unregister(pid);
-            self.pid = None;
         }
         self.handler.abort();
     }
