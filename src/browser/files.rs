@@ -111,7 +111,7 @@ async fn try_watch_downloads(
     params.download_path = Some(dir.display().to_string());
     params.events_enabled = Some(true);
     // Together: no download can begin before the tab's first navigation.
-    let (mut begins, mut progress, mut responses, _) = futures::try_join!(
+    let (mut begins, mut progress, _) = futures::try_join!(
         bounded(
             timeout,
             what,
@@ -121,11 +121,6 @@ async fn try_watch_downloads(
             timeout,
             what,
             page.event_listener::<EventDownloadProgress>()
-        ),
-        bounded(
-            timeout,
-            what,
-            page.event_listener::<EventResponseReceived>()
         ),
         bounded(timeout, "allowing downloads", page.execute(params)),
     )?;
@@ -137,17 +132,6 @@ async fn try_watch_downloads(
                 Some(e) = begins.next() => {
                     if let Ok(mut log) = seen.lock() {
                         log.begun.insert(e.guid.clone(), (e.suggested_filename.clone(), e.url.clone()));
-                    }
-                }
-                Some(e) = responses.next() => {
-                    let kind = &e.r#type;
-                    if matches!(kind, ResourceType::Document | ResourceType::Other | ResourceType::Fetch | ResourceType::Xhr)
-                        && let Ok(mut log) = seen.lock()
-                    {
-                        if log.mimes.len() >= MIMES_KEPT {
-                            log.mimes.clear();
-                        }
-                        log.mimes.insert(e.response.url.clone(), e.response.mime_type.clone());
                     }
                 }
                 Some(e) = progress.next() => {
@@ -168,6 +152,23 @@ async fn try_watch_downloads(
         }
     });
     Ok((log, watcher))
+}
+
+/// Keeps the media type of a response that may be a download's (a document, a fetch, an
+/// XHR or another kind; never a style sheet, a script or an image), for the download its
+/// address starts: the tab's one watcher of responses (see `setup`) calls it.
+pub(super) fn note_mime(log: &Mutex<DownloadLog>, e: &EventResponseReceived) {
+    if matches!(
+        e.r#type,
+        ResourceType::Document | ResourceType::Other | ResourceType::Fetch | ResourceType::Xhr
+    ) && let Ok(mut log) = log.lock()
+    {
+        if log.mimes.len() >= MIMES_KEPT {
+            log.mimes.clear();
+        }
+        log.mimes
+            .insert(e.response.url.clone(), e.response.mime_type.clone());
+    }
 }
 
 /// The downloads complete since the last call, once none is under way (waiting up to

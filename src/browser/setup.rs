@@ -1,7 +1,7 @@
 //! What a new tab is set up with before its first navigation: the events it watches
-//! (JavaScript dialogs, a crash, file choosers, the responses that brought style sheets,
-//! downloads), file choosers intercepted, touch emulation as the device has it, and its
-//! main frame.
+//! (JavaScript dialogs, a crash, file choosers, downloads, and the responses: those that
+//! bring style sheets, and the media type of what may be a download), file choosers
+//! intercepted, touch emulation as the device has it, and its main frame.
 //!
 //! The subscriptions and commands are independent of each other, and the page does
 //! nothing before its first navigation (no event can come before its subscription is
@@ -74,7 +74,7 @@ pub(super) async fn set_up(
             ),
             // The request behind each style sheet, whose body the browser keeps: what a
             // sheet of another origin holds, which the page cannot read (see
-            // `style_sheet_facts`).
+            // `style_sheet_facts`); and the media type of what may be a download.
             bounded(
                 timeout,
                 "subscribing to responses",
@@ -145,10 +145,11 @@ pub(super) async fn set_up(
     });
     let files = super::files::count_choosers(choosers, Arc::clone(&chrome), Arc::clone(&downloads));
     let sheets = Arc::new(Mutex::new(HashMap::new()));
-    let seen = Arc::clone(&sheets);
-    let styles = tokio::spawn(async move {
+    let (seen, saved) = (Arc::clone(&sheets), Arc::clone(&downloads));
+    let responded = tokio::spawn(async move {
         while let Some(event) = responses.next().await {
             if event.r#type != ResourceType::Stylesheet {
+                super::files::note_mime(&saved, &event);
                 continue;
             }
             if let Ok(mut sheets) = seen.lock() {
@@ -165,6 +166,6 @@ pub(super) async fn set_up(
         answered,
         sheets,
         downloads,
-        watchers: vec![dialogs, crashes, files, styles, saving],
+        watchers: vec![dialogs, crashes, files, responded, saving],
     })
 }
