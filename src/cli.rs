@@ -36,7 +36,8 @@ pub struct Cli {
     /// The anchor registry; default: ./anchors.yaml when it exists.
     #[arg(long, global = true, env = "WAYMARK_ANCHORS", value_name = "FILE")]
     anchors: Option<PathBuf>,
-    /// The browser executable; default: chromium, chromium-browser, google-chrome… on PATH.
+    /// The browser executable; default: chromium-headless-shell when headless, then
+    /// chromium, chromium-browser, google-chrome… on PATH.
     #[arg(long, global = true, env = "WAYMARK_BROWSER", value_name = "PATH")]
     browser: Option<PathBuf>,
     /// Show the browser window instead of running headless.

@@ -68,7 +68,8 @@ impl Chromium {
         if let Some(remote) = options.remote.clone() {
             return Chromium::connect(&remote, options).await;
         }
-        let executable = launch::find_browser(options.executable.as_deref())?;
+        let executable = launch::find_browser(options.executable.as_deref(), options.headed)?;
+        let shell = launch::is_headless_shell(&executable);
         let launch_error = |reason: String| BrowserError::Launch {
             path: executable.display().to_string(),
             reason,
@@ -93,13 +94,16 @@ impl Chromium {
                 "disable-sync",
                 "disable-dev-shm-usage",
             ])
-            // The window Chromium opens at start shows `data:,` instead of the new-tab page,
-            // a WebUI app that kept its renderer and the browser busy for a second of CPU
-            // after the launch, while the first journeys ran. (Without a startup window at
-            // all, the browser quits when a popup closes itself.)
-            .arg(("app", "data:,"))
             // Merged with chromiumoxide's own list.
             .arg(("disable-features", launch::DISABLED_FEATURES));
+        if !shell {
+            // The window the full Chromium opens at start shows `data:,` instead of the
+            // new-tab page, a WebUI app that kept its renderer and the browser busy for a
+            // second of CPU after the launch, while the first journeys ran. (Without a
+            // startup window at all, the browser quits when a popup closes itself.) The
+            // headless shell has no windows and starts on `about:blank`.
+            config = config.arg(("app", "data:,"));
+        }
         config = if options.headed {
             config.with_head().viewport(None)
         } else {
@@ -287,6 +291,8 @@ pub struct ChromiumTab {
     pub(super) downloads: Arc<Mutex<super::files::DownloadLog>>,
     /// The tabs it opened, and its own end (see `popups.rs`).
     pub(super) family: Option<Family>,
+    /// The network error of the last document that failed to load (see `setup.rs`).
+    pub(super) load_error: Arc<Mutex<Option<String>>>,
     watchers: Vec<JoinHandle<()>>,
 }
 
@@ -308,6 +314,7 @@ impl ChromiumTab {
             headed: options.headed,
             downloads: set.downloads,
             family: None,
+            load_error: set.load_error,
             watchers: set.watchers,
         })
     }

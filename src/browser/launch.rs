@@ -10,7 +10,23 @@ use std::time::Duration;
 
 use super::BrowserError;
 
-/// Names searched on `PATH`, in order, when no `--browser` is given.
+/// Chromium's headless shell, looked for on `PATH` first when the run is headless (see
+/// [`find_browser`]): Debian's (`chromium-headless-shell` package), then Google's. It is
+/// the same Chromium as the full browser without the browser's own user interface, which
+/// a headless Chromium still builds and paints: a window of views (tab strip, toolbar,
+/// omnibox) for each browser context, made when a journey's tab opens and torn down when
+/// it closes. That was two thirds of the browser process's CPU in a suite of short
+/// journeys, and what kept two jobs from running faster than one on two cores (see the
+/// README's bench section).
+const HEADLESS_SHELLS: &[&str] = &["chromium-headless-shell", "chrome-headless-shell"];
+
+/// The binary Debian's `/usr/bin/chromium-headless-shell` script runs. The script runs it
+/// without `exec`, so the process a run started, owns and kills would be the script's
+/// shell, not the browser: the binary is started directly instead.
+const DEBIAN_HEADLESS_SHELL: &str = "/usr/lib/chromium/chromium-headless-shell";
+
+/// Names searched on `PATH`, in order, after the headless shells (or, headed, alone) when
+/// no `--browser` is given.
 const CANDIDATES: &[&str] = &[
     "chromium",
     "chromium-browser",
@@ -83,33 +99,73 @@ impl Default for LaunchOptions {
     }
 }
 
-/// The browser to run: `explicit` when given (it must exist), else the first of
-/// `chromium`, `chromium-browser`, `google-chrome`, `google-chrome-stable`, `chrome` on `PATH`.
-pub fn find_browser(explicit: Option<&Path>) -> Result<PathBuf, BrowserError> {
+/// The browser to run: `explicit` when given (it must exist, and not be a headless shell
+/// when the run is `headed`), else for a headless run the first of [`HEADLESS_SHELLS`],
+/// then the first of `chromium`, `chromium-browser`, `google-chrome`,
+/// `google-chrome-stable`, `chrome` on `PATH`.
+pub fn find_browser(explicit: Option<&Path>, headed: bool) -> Result<PathBuf, BrowserError> {
     if let Some(path) = explicit {
-        if path.is_file() {
-            return Ok(path.to_path_buf());
+        let found = if path.is_file() {
+            path.to_path_buf()
+        } else {
+            which::which(path).map_err(|_| BrowserError::NotFound {
+                looked_for: format!("`{}` (given with `--browser`)", path.display()),
+            })?
+        };
+        if headed && is_headless_shell(&found) {
+            return Err(BrowserError::Launch {
+                path: found.display().to_string(),
+                reason: "it is Chromium's headless shell, which has no window to show; \
+                         `--headed` needs a full Chromium (leave out `--browser`, or give \
+                         `chromium`)"
+                    .to_string(),
+            });
         }
-        if let Ok(found) = which::which(path) {
-            return Ok(found);
-        }
-        return Err(BrowserError::NotFound {
-            looked_for: format!("`{}` (given with `--browser`)", path.display()),
-        });
+        return Ok(unwrapped(found));
     }
-    for name in CANDIDATES {
+    let shells = if headed { &[][..] } else { HEADLESS_SHELLS };
+    for name in shells.iter().chain(CANDIDATES) {
         if let Ok(found) = which::which(name) {
-            return Ok(found);
+            return Ok(unwrapped(found));
         }
     }
-    let names = CANDIDATES
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    Err(BrowserError::NotFound {
-        looked_for: format!("{names} on PATH"),
-    })
+    let names = |names: &[&str]| {
+        names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let looked_for = match shells {
+        [] => format!("{} on PATH", names(CANDIDATES)),
+        shells => format!("{}, then {} on PATH", names(shells), names(CANDIDATES)),
+    };
+    Err(BrowserError::NotFound { looked_for })
+}
+
+/// Debian's headless shell binary in place of its wrapper script `found` (see
+/// [`DEBIAN_HEADLESS_SHELL`]); anything else as it is.
+fn unwrapped(found: PathBuf) -> PathBuf {
+    let script = || {
+        let mut start = [0; 2];
+        std::fs::File::open(&found)
+            .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut start))
+            .is_ok_and(|()| &start == b"#!")
+    };
+    let binary = Path::new(DEBIAN_HEADLESS_SHELL);
+    if found.file_name() == binary.file_name() && binary.is_file() && script() {
+        binary.to_path_buf()
+    } else {
+        found
+    }
+}
+
+/// Whether `path` is Chromium's headless shell (Debian's `chromium-headless-shell`,
+/// Google's `chrome-headless-shell`), by its file name.
+pub fn is_headless_shell(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.contains("headless-shell") || n.contains("headless_shell"))
 }
 
 static LAUNCHED: Mutex<Vec<u32>> = Mutex::new(Vec::new());

@@ -34,7 +34,7 @@ pub use camera::TabCamera;
 pub use chromium::{Chromium, ChromiumTab};
 pub use device::{DEVICES, Device};
 pub use files::Download;
-pub use launch::{LaunchOptions, find_browser, kill_launched_browsers};
+pub use launch::{LaunchOptions, find_browser, is_headless_shell, kill_launched_browsers};
 pub use naive::NaiveElement;
 pub use remote::{Remote, end_leases};
 pub(crate) use remote::{Unanswered, exchange};
@@ -293,7 +293,7 @@ pub struct ChromeEvents {
 pub enum BrowserError {
     /// No browser executable could be found.
     #[error(
-        "no Chromium found: looked for {looked_for}; install Debian's package with `apt-get install chromium`, or pass `--browser PATH`"
+        "no Chromium found: looked for {looked_for}; install Debian's packages with `apt-get install chromium chromium-headless-shell`, or pass `--browser PATH`"
     )]
     NotFound {
         /// What was looked for, in words.

@@ -9,7 +9,8 @@ use super::{BrowserError, ChromiumTab};
 
 impl ChromiumTab {
     /// On Chromium's error page: the address that failed (the history entry keeps it) and
-    /// the network error the page shows (`ERR_CONNECTION_REFUSED`), as far as known.
+    /// the network error (`ERR_CONNECTION_REFUSED`), as far as known: the one the page
+    /// shows, else the one the network reported (the headless shell's page shows none).
     pub(super) async fn failed_load(
         &self,
     ) -> Result<(Option<String>, Option<String>), BrowserError> {
@@ -36,7 +37,17 @@ impl ChromiumTab {
         .ok()
         .and_then(|r| r.result.result.value)
         .and_then(|v| v.as_str().map(|s| s.trim().to_string()))
-        .filter(|c| c.starts_with("ERR_") && c.len() < 64);
+        .filter(|c| is_net_error(c))
+        .or_else(|| {
+            let reported = self.load_error.lock().ok()?.clone()?;
+            Some(reported.trim_start_matches("net::").to_string())
+        })
+        .filter(|c| is_net_error(c));
         Ok((url, code))
     }
+}
+
+/// Whether `code` looks like a network error's name (`ERR_CONNECTION_REFUSED`).
+fn is_net_error(code: &str) -> bool {
+    code.starts_with("ERR_") && code.len() < 64
 }

@@ -1,6 +1,7 @@
 //! What a new tab is set up with before its first navigation: the events it watches
-//! (JavaScript dialogs, a crash, file choosers, downloads, and the responses: those that
-//! bring style sheets, and the media type of what may be a download), file choosers
+//! (JavaScript dialogs, a crash, file choosers, downloads, the responses: those that
+//! bring style sheets, and the media type of what may be a download; and the network
+//! error of a document that could not be loaded), file choosers
 //! intercepted, touch emulation as the device has it, and its main frame.
 //!
 //! The subscriptions and commands are independent of each other, and the page does
@@ -18,7 +19,7 @@ use chromiumoxide::cdp::browser_protocol::inspector::{
     EnableParams as InspectorEnableParams, EventTargetCrashed,
 };
 use chromiumoxide::cdp::browser_protocol::network::{
-    EventResponseReceived, RequestId, ResourceType,
+    EventLoadingFailed, EventResponseReceived, RequestId, ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     EventFileChooserOpened, EventJavascriptDialogOpening, FrameId,
@@ -44,6 +45,9 @@ pub(super) struct SetUp {
     /// The request that brought each style sheet, by address.
     pub(super) sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     pub(super) downloads: Arc<Mutex<DownloadLog>>,
+    /// The network error of the last document that failed to load, unless one loaded
+    /// since (`net::ERR_CONNECTION_REFUSED`).
+    pub(super) load_error: Arc<Mutex<Option<String>>>,
     pub(super) watchers: Vec<JoinHandle<()>>,
 }
 
@@ -79,6 +83,13 @@ pub(super) async fn set_up(
                 timeout,
                 "subscribing to responses",
                 page.event_listener::<EventResponseReceived>(),
+            ),
+            // A document that could not be loaded: Chromium's error page says why, but
+            // the headless shell's is empty.
+            bounded(
+                timeout,
+                "subscribing to failed loads",
+                page.event_listener::<EventLoadingFailed>(),
             ),
         )
     };
@@ -118,14 +129,16 @@ pub(super) async fn set_up(
     let watching = super::files::watch_downloads(page, context, &downloads, timeout);
     let (subscribed, commanded, (downloads, saving)) =
         tokio::join!(subscribed, commanded, watching);
-    let ((opening, mut crashed, choosers, mut responses), (_, _, (), main_frame, _, _)) =
-        match (subscribed, commanded) {
-            (Ok(subscribed), Ok(commanded)) => (subscribed, commanded),
-            (Err(e), _) | (_, Err(e)) => {
-                saving.abort();
-                return Err(e);
-            }
-        };
+    let (
+        (opening, mut crashed, choosers, mut responses, mut failures),
+        (_, _, (), main_frame, _, _),
+    ) = match (subscribed, commanded) {
+        (Ok(subscribed), Ok(commanded)) => (subscribed, commanded),
+        (Err(e), _) | (_, Err(e)) => {
+            saving.abort();
+            return Err(e);
+        }
+    };
     let chrome = Arc::new(Mutex::new(ChromeEvents::default()));
     let answered = Arc::new(AtomicU64::new(0));
     let dialogs = super::dialogs::answer_all(
@@ -145,9 +158,19 @@ pub(super) async fn set_up(
     });
     let files = super::files::count_choosers(choosers, Arc::clone(&chrome), Arc::clone(&downloads));
     let sheets = Arc::new(Mutex::new(HashMap::new()));
-    let (seen, saved) = (Arc::clone(&sheets), Arc::clone(&downloads));
+    let load_error = Arc::new(Mutex::new(None));
+    let (seen, saved, loaded) = (
+        Arc::clone(&sheets),
+        Arc::clone(&downloads),
+        Arc::clone(&load_error),
+    );
     let responded = tokio::spawn(async move {
         while let Some(event) = responses.next().await {
+            if event.r#type == ResourceType::Document
+                && let Ok(mut error) = loaded.lock()
+            {
+                *error = None;
+            }
             if event.r#type != ResourceType::Stylesheet {
                 super::files::note_mime(&saved, &event);
                 continue;
@@ -160,12 +183,24 @@ pub(super) async fn set_up(
             }
         }
     });
+    let failed = Arc::clone(&load_error);
+    let failing = tokio::spawn(async move {
+        while let Some(event) = failures.next().await {
+            if event.r#type == ResourceType::Document
+                && event.canceled != Some(true)
+                && let Ok(mut error) = failed.lock()
+            {
+                *error = Some(event.error_text.clone());
+            }
+        }
+    });
     Ok(SetUp {
         main_frame,
         chrome,
         answered,
         sheets,
         downloads,
-        watchers: vec![dialogs, crashes, files, responded, saving],
+        load_error,
+        watchers: vec![dialogs, crashes, files, responded, failing, saving],
     })
 }

@@ -187,6 +187,57 @@ expect(code == "disabled", "escalate is disabled");
     );
 }
 
+/// A headless run uses Chromium's headless shell when there is one, and the full Chromium
+/// runs the same journey the same way: it is what `--headed` and a machine without the
+/// shell use. Which one ran, the run's first line says (`HeadlessChrome/…` is the shell's).
+#[test]
+fn a_headless_run_uses_the_headless_shell_when_there_is_one_and_the_full_chromium_too() {
+    let dir = journey(
+        "open_claim.rhai",
+        r#"navigate("/claims");
+let opened = invoke("claims.open", "1042");
+expect(opened.route == "/claims/1042", "claim 1042 opens");
+let code = "none";
+try { navigate("/no-such-screen"); } catch (e) { code = e.code; }
+expect(code == "navigation_failed", code);
+"#,
+    );
+    let default = waymark::browser::find_browser(None, false).expect("a Chromium");
+    let full = waymark::browser::find_browser(None, true).expect("a full Chromium");
+    let shell = waymark::browser::is_headless_shell(&default);
+    if !shell {
+        eprintln!(
+            "no headless shell here (Debian's chromium-headless-shell package): both runs use `{}`",
+            full.display()
+        );
+    }
+    let product = if shell {
+        "HeadlessChrome/"
+    } else {
+        "in Chrome/"
+    };
+    run_journey(dir.path(), "open_claim.rhai", &[])
+        .exits(0)
+        .says(product);
+    let full = full.display().to_string();
+    run_journey(dir.path(), "open_claim.rhai", &["--browser", &full])
+        .exits(0)
+        .says("in Chrome/");
+}
+
+/// The headless shell has no window: `--headed` with it is refused before anything starts.
+#[test]
+fn headed_with_the_headless_shell_exits_3_saying_why() {
+    let dir = journey("noop.rhai", "navigate(\"/\");\n");
+    let shell = dir.path().join("chrome-headless-shell");
+    std::fs::write(&shell, "#!/bin/sh\nexit 1\n").expect("write the stand-in");
+    let shell = shell.display().to_string();
+    run_journey(dir.path(), "noop.rhai", &["--headed", "--browser", &shell])
+        .exits(3)
+        .says("headless shell, which has no window to show")
+        .says("`--headed` needs a full Chromium");
+}
+
 #[test]
 fn a_failing_expect_exits_1_naming_the_journey_line() {
     let dir = journey(

@@ -98,7 +98,8 @@ fn get(url: &str) -> Option<(u16, String)> {
 /// A Chromium listening for CDP on a free port, and its `ws://` browser endpoint.
 fn chromium_with_a_port() -> (Killed, String) {
     let profile = tempfile::tempdir().expect("a profile dir");
-    let mut cmd = Command::new(waymark::browser::find_browser(None).expect("a Chromium on PATH"));
+    let mut cmd =
+        Command::new(waymark::browser::find_browser(None, false).expect("a Chromium on PATH"));
     cmd.args([
         "--headless=new",
         "--disable-gpu",
