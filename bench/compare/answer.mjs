@@ -8,7 +8,7 @@
 // For each N: serve gen-dense.py's page on 127.0.0.1, then R times each: page.click on the
 // click target and page.fill on the fill target, each followed by a 250 ms pause for the
 // frame; prints the medians of the call's time and of the page's frame.
-// Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
+// Launches Debian's Chromium as waymark picks it (see dense.mjs), or $CHROMIUM; never downloads a browser.
 import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
 
 // Installed in the page: the same timing as `timeFrame` in src/collector/js/11-settle.js.

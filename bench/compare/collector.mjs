@@ -8,7 +8,7 @@
 // getBoundingClientRect of every [data-anchor] control, querySelectorAll('[data-anchor]'),
 // and a tree walk of every element (medians over R).
 // The profiler slows the page down: read shares, not the profiled milliseconds.
-// Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
+// Launches Debian's Chromium as waymark picks it (see dense.mjs), or $CHROMIUM; never downloads a browser.
 import { readdirSync, readFileSync } from 'node:fs';
 import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
 

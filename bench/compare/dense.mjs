@@ -1,6 +1,7 @@
 // What the reference scripts share: the dense pages of the shared generator, served on
 // 127.0.0.1, and Debian's Chromium launched headless (never a downloaded browser).
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -8,7 +9,10 @@ import { chromium } from 'playwright-core';
 
 // The shared generator beside the repository (../shared/bench), unless GEN_DENSE names another.
 const GEN = process.env.GEN_DENSE || fileURLToPath(new URL('../../../shared/bench/gen-dense.py', import.meta.url));
-const EXE = process.env.CHROMIUM || '/usr/bin/chromium';
+// The Chromium a headless `waymark` run picks: Debian's headless shell when it is installed
+// (as Playwright's own headless default is a headless shell), else the full Chromium.
+const SHELL = '/usr/lib/chromium/chromium-headless-shell';
+const EXE = process.env.CHROMIUM || (existsSync(SHELL) ? SHELL : '/usr/bin/chromium');
 
 function meta(html, name) {
   const m = html.match(new RegExp(`<meta name="${name}" content="([^"]+)">`));

@@ -6,7 +6,7 @@
 // the focused fill target, traced; prints the renderer main thread's time in the 400 ms
 // after the input, by phase (medians over R; phases nest: Layout is part of a HitTest that
 // needed it, CompositingInputs part of PrePaint).
-// Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
+// Launches Debian's Chromium as waymark picks it (see dense.mjs), or $CHROMIUM; never downloads a browser.
 import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
 
 const PHASES = ['HitTest', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'LocalFrameView::RunCompositingInputsLifecyclePhase',

@@ -1,6 +1,6 @@
 // Same-machine reference timings for Playwright on pages made by gen-dense.py.
 // Usage: node bench/compare/playwright.mjs [--runs R] [--aria-max N] [--json] N...
-// Launches Debian's Chromium (/usr/bin/chromium, or $CHROMIUM); never downloads a browser.
+// Launches Debian's Chromium as waymark picks it (see dense.mjs), or $CHROMIUM; never downloads a browser.
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
