@@ -246,6 +246,22 @@ impl Session {
             .collect()
     }
 
+    /// Waits until each worker's tab opened ahead (see [`Session::warm_up`]) is open, or
+    /// failed to open: a worker is then ready for its first journey, which `bench --suite`
+    /// starts its clock at.
+    pub async fn tabs_opened(&self) {
+        for slot in &self.spares {
+            let mut slot = slot.lock().await;
+            if let Some((browser, opening)) = slot.take() {
+                // Kept as a task already done, for `fresh_tab` to take as it takes any.
+                *slot = match opening.await {
+                    Ok(opened) => Some((browser, tokio::spawn(std::future::ready(opened)))),
+                    Err(_) => None,
+                };
+            }
+        }
+    }
+
     /// A fresh tab (in a browser context of its own, with the profile's cookies) and its
     /// tools, wired to the session's gates and traced when `open` asks.
     pub async fn open(&self, open: Open) -> Result<Surface, BrowserError> {

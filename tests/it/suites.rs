@@ -677,4 +677,7 @@ fn bench_suite_reports_both_rates_and_a_fresh_tab() {
         .says("a control appearing 100 ms after the action before: pressed ")
         .says("median of 10");
     assert!(!run.all().contains("error:"), "{}", run.all());
+    // Each run's journeys passed, the first in the tab its worker had opened before the
+    // clock started.
+    assert!(!run.stdout.contains("failed)"), "{}", run.stdout);
 }
