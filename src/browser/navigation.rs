@@ -2,15 +2,15 @@
 //! the network error it failed with, for a round trip that says where a click tried to go.
 
 use chromiumoxide::cdp::browser_protocol::page::GetNavigationHistoryParams;
-use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 
 use super::chromium::bounded;
 use super::{BrowserError, ChromiumTab};
 
 impl ChromiumTab {
     /// On Chromium's error page: the address that failed (the history entry keeps it) and
-    /// the network error (`ERR_CONNECTION_REFUSED`), as far as known: the one the page
-    /// shows, else the one the network reported (the headless shell's page shows none).
+    /// the network error (`ERR_CONNECTION_REFUSED`) the tab's watcher heard the network
+    /// report for it (see `setup.rs`), as far as known. Not read off the page: the full
+    /// Chromium's shows the same name, the headless shell's shows nothing.
     pub(super) async fn failed_load(
         &self,
     ) -> Result<(Option<String>, Option<String>), BrowserError> {
@@ -25,29 +25,13 @@ impl ChromiumTab {
             .and_then(|i| history.result.entries.get(i))
             .map(|e| e.url.clone())
             .filter(|u| !u.starts_with("chrome-error:"));
-        let mut probe =
-            EvaluateParams::new("(document.querySelector('.error-code') || {}).textContent || ''");
-        probe.return_by_value = Some(true);
-        let code = bounded(
-            self.timeout,
-            "reading the error page",
-            self.page.execute(probe),
-        )
-        .await
-        .ok()
-        .and_then(|r| r.result.result.value)
-        .and_then(|v| v.as_str().map(|s| s.trim().to_string()))
-        .filter(|c| is_net_error(c))
-        .or_else(|| {
-            let reported = self.load_error.lock().ok()?.clone()?;
-            Some(reported.trim_start_matches("net::").to_string())
-        })
-        .filter(|c| is_net_error(c));
+        let code = self
+            .load_error
+            .lock()
+            .ok()
+            .and_then(|e| e.clone())
+            .map(|e| e.trim_start_matches("net::").to_string())
+            .filter(|c| c.starts_with("ERR_") && c.len() < 64);
         Ok((url, code))
     }
-}
-
-/// Whether `code` looks like a network error's name (`ERR_CONNECTION_REFUSED`).
-fn is_net_error(code: &str) -> bool {
-    code.starts_with("ERR_") && code.len() < 64
 }
