@@ -239,12 +239,8 @@ impl Chromium {
             },
         }
         if let Some(pid) = self.pid.take() {
-            // Killed the hard way: gone before its profile directory is removed (see Drop).
-            let until = tokio::time::Instant::now() + Duration::from_secs(2);
-            while launch::running(pid) && tokio::time::Instant::now() < until {
-                tokio::time::sleep(Duration::from_millis(5)).await;
-            }
-            launch::unregister(pid);
+            // Killed the hard way, it may still be going: off the runtime's threads.
+            let _ = tokio::task::spawn_blocking(move || launch::forget_when_gone(pid)).await;
         }
         self.handler.abort();
     }
@@ -260,14 +256,7 @@ impl Drop for Chromium {
                 }
                 None => self.kill(),
             }
-            // The profile directory is removed right after this: a browser still shutting
-            // down would write its cache index back into it, and every run would leave one
-            // behind in the temporary directory.
-            let until = std::time::Instant::now() + Duration::from_secs(2);
-            while launch::running(pid) && std::time::Instant::now() < until {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            launch::unregister(pid);
+            launch::forget_when_gone(pid);
         }
         self.handler.abort();
     }

@@ -176,7 +176,7 @@ pub(super) fn register(pid: u32) {
     }
 }
 
-pub(super) fn unregister(pid: u32) {
+fn unregister(pid: u32) {
     if let Ok(mut pids) = LAUNCHED.lock() {
         pids.retain(|p| *p != pid);
     }
@@ -196,6 +196,18 @@ pub(super) fn running(pid: u32) -> bool {
         .rfind(')')
         .and_then(|at| stat[at + 1..].split_whitespace().next());
     !matches!(state, Some("Z" | "X" | "x"))
+}
+
+/// Waits (at most 2 s) until the browser `pid` is gone, then stops counting it among the
+/// launched ones. Its profile directory is removed right after: a browser still shutting
+/// down would write its cache index back into it, and every run would leave one behind in
+/// the temporary directory. Returns at once for a browser that already exited.
+pub(super) fn forget_when_gone(pid: u32) {
+    let until = std::time::Instant::now() + Duration::from_secs(2);
+    while running(pid) && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    unregister(pid);
 }
 
 /// Kills (SIGKILL) every browser this process started and has not closed yet. Safe to call
