@@ -32,9 +32,10 @@ use chromiumoxide::cdp::browser_protocol::target::{
 };
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::error::CdpError;
+use chromiumoxide::handler::HandlerConfig;
 use chromiumoxide::handler::viewport::Viewport;
 use chromiumoxide::listeners::EventStream;
-use chromiumoxide::{Browser, BrowserConfig, Page};
+use chromiumoxide::{Browser, Page};
 use futures::StreamExt;
 use tokio::task::JoinHandle;
 
@@ -69,7 +70,6 @@ impl Chromium {
             return Chromium::connect(&remote, options).await;
         }
         let executable = launch::find_browser(options.executable.as_deref(), options.headed)?;
-        let shell = launch::is_headless_shell(&executable);
         let launch_error = |reason: String| BrowserError::Launch {
             path: executable.display().to_string(),
             reason,
@@ -78,57 +78,52 @@ impl Chromium {
             .prefix("waymark-profile-")
             .tempdir()
             .map_err(|e| launch_error(format!("cannot create a profile directory: {e}")))?;
+        let args = launch::switches(&options, &executable, profile.path());
+        let spawned = launch::spawn(&executable, args, options.launch_timeout)
+            .await
+            .map_err(launch_error)?;
         let (width, height) = options.viewport;
-        let mut config = BrowserConfig::builder()
-            .chrome_executable(&executable)
-            .user_data_dir(profile.path())
-            .launch_timeout(options.launch_timeout)
-            .request_timeout(options.command_timeout)
-            .window_size(width, height)
-            // Switch names without their dashes: chromiumoxide adds them.
-            .args([
-                "disable-gpu",
-                "disable-quic",
-                "no-first-run",
-                "disable-component-update",
-                "disable-sync",
-                "disable-dev-shm-usage",
-            ])
-            // Merged with chromiumoxide's own list.
-            .arg(("disable-features", launch::DISABLED_FEATURES));
-        if !shell {
-            // The window the full Chromium opens at start shows `data:,` instead of the
-            // new-tab page, a WebUI app that kept its renderer and the browser busy for a
-            // second of CPU after the launch, while the first journeys ran. (Without a
-            // startup window at all, the browser quits when a popup closes itself.) The
-            // headless shell has no windows and starts on `about:blank`.
-            config = config.arg(("app", "data:,"));
-        }
-        config = if options.headed {
-            config.with_head().viewport(None)
-        } else {
-            config.viewport(Viewport {
+        let config = HandlerConfig {
+            viewport: (!options.headed).then(|| Viewport {
                 width,
                 height,
                 device_scale_factor: Some(options.device_scale),
                 emulating_mobile: options.mobile,
                 ..Viewport::default()
-            })
+            }),
+            request_timeout: options.command_timeout,
+            ..HandlerConfig::default()
         };
-        // SAFETY: geteuid(2) has no preconditions and cannot fail.
-        if unsafe { libc::geteuid() } == 0 {
-            // Chromium refuses to start its sandbox as root.
-            config = config.no_sandbox();
-        }
-        let config = config.build().map_err(launch_error)?;
-        let (mut browser, handler) = Browser::launch(config)
-            .await
-            .map_err(|e| launch_error(e.to_string()))?;
-        let pid = browser.get_mut_child().and_then(|c| c.as_mut_inner().id());
-        if let Some(pid) = pid {
-            launch::register(pid);
-        }
-        Ok(Chromium::assemble(browser, handler, pid, options, Some(profile), None).await)
+        let connected = tokio::time::timeout(
+            options.launch_timeout,
+            Browser::connect_with_config(&spawned.ws, config),
+        )
+        .await;
+        let (browser, handler) = match connected {
+            Ok(Ok(connected)) => connected,
+            failed => {
+                launch::kill(spawned.pid);
+                let pid = spawned.pid;
+                let _ = tokio::task::spawn_blocking(move || launch::forget_when_gone(pid)).await;
+                return Err(launch_error(match failed {
+                    Ok(Err(e)) => format!("cannot connect to {}: {e}", spawned.ws),
+                    _ => format!(
+                        "no connection to {} within {} ms",
+                        spawned.ws,
+                        options.launch_timeout.as_millis()
+                    ),
+                }));
+            }
+        };
+        Ok(Chromium::assemble(
+            browser,
+            handler,
+            Some(spawned.pid),
+            options,
+            Some(profile),
+            None,
+        )
+        .await)
     }
 
     /// The browser's product and version, e.g. `Chrome/156.0.8078.114`.
@@ -153,11 +148,8 @@ impl Chromium {
     /// Kills the browser's process now (one this run launched; a remote one is only let
     /// go when dropped).
     pub fn kill(&self) {
-        if let Some(pid) = self.pid.and_then(|p| libc::pid_t::try_from(p).ok()) {
-            // SAFETY: kill(2) on the browser process this run launched.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
+        if let Some(pid) = self.pid {
+            launch::kill(pid);
         }
     }
 
@@ -177,8 +169,13 @@ impl Chromium {
         let context: BrowserContextId = bounded(
             timeout,
             "creating a browser context",
+            // Disposed, with its tabs, when this connection ends, however it ends: a
+            // browser at a CDP endpoint keeps nothing of a waymark killed mid-journey.
             self.browser
-                .create_browser_context(CreateBrowserContextParams::default()),
+                .create_browser_context(CreateBrowserContextParams {
+                    dispose_on_detach: Some(true),
+                    ..CreateBrowserContextParams::default()
+                }),
         )
         .await?;
         if !cookies.is_empty() {
@@ -227,19 +224,21 @@ impl Chromium {
             (_, Some(lease)) => lease.end(bound).await,
             (true, None) => {}
             (false, None) => match Arc::get_mut(&mut self.browser) {
+                // `Browser.close`: the browser ends its renderers and writes its profile.
                 Some(browser) => {
                     let _ = tokio::time::timeout(bound, browser.close()).await;
-                    if tokio::time::timeout(bound, browser.wait()).await.is_err() {
-                        let _ = browser.kill().await;
-                        let _ = tokio::time::timeout(bound, browser.wait()).await;
-                    }
                 }
                 // A tab is making a popup's tab this moment: the process goes the hard way.
                 None => self.kill(),
             },
         }
         if let Some(pid) = self.pid.take() {
-            // Killed the hard way, it may still be going: off the runtime's threads.
+            // The thread that started it reaps it (see `launch::spawn`); one that lingers
+            // past the bound is killed. Off the runtime's threads: these wait.
+            let gone = tokio::task::spawn_blocking(move || launch::gone_within(pid, bound));
+            if !matches!(gone.await, Ok(true)) {
+                launch::kill(pid);
+            }
             let _ = tokio::task::spawn_blocking(move || launch::forget_when_gone(pid)).await;
         }
         self.handler.abort();
@@ -250,12 +249,7 @@ impl Drop for Chromium {
     fn drop(&mut self) {
         // `close` takes the pid; reaching here with one means an early exit or a panic.
         if let Some(pid) = self.pid.take() {
-            match Arc::get_mut(&mut self.browser).and_then(Browser::get_mut_child) {
-                Some(child) => {
-                    let _ = child.as_mut_inner().start_kill();
-                }
-                None => self.kill(),
-            }
+            launch::kill(pid);
             launch::forget_when_gone(pid);
         }
         self.handler.abort();

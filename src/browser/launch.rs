@@ -1,9 +1,14 @@
-//! Finding a Chromium to run, and making sure every one we start also dies with us.
+//! Finding a Chromium to run, starting it, and making sure every one we start also dies
+//! with us.
 //!
-//! The runner owns the browser process: it is killed when the run ends, on Ctrl-C and on a
-//! panic. Process ids are kept in a process-wide list so the panic hook and the signal
-//! handler (which cannot await anything) can kill them.
+//! The runner owns the browser process: it is closed when the run ends, killed on a
+//! signal (SIGINT, SIGTERM: see `src/signals.rs`) and on a panic. Process ids are kept in a
+//! process-wide list so the panic hook and the signal path (which cannot await anything)
+//! can kill them. A waymark killed outright (SIGKILL, the OOM killer) runs none of that, so
+//! each browser is started with the parent-death signal set ([`spawn`]): the kernel kills
+//! it when waymark is gone, whatever killed waymark.
 
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -198,15 +203,24 @@ pub(super) fn running(pid: u32) -> bool {
     !matches!(state, Some("Z" | "X" | "x"))
 }
 
+/// Whether the browser `pid` is gone within `bound` (polled every 5 ms).
+pub(super) fn gone_within(pid: u32, bound: Duration) -> bool {
+    let until = std::time::Instant::now() + bound;
+    while running(pid) {
+        if std::time::Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    true
+}
+
 /// Waits (at most 2 s) until the browser `pid` is gone, then stops counting it among the
 /// launched ones. Its profile directory is removed right after: a browser still shutting
 /// down would write its cache index back into it, and every run would leave one behind in
 /// the temporary directory. Returns at once for a browser that already exited.
 pub(super) fn forget_when_gone(pid: u32) {
-    let until = std::time::Instant::now() + Duration::from_secs(2);
-    while running(pid) && std::time::Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    gone_within(pid, Duration::from_secs(2));
     unregister(pid);
 }
 
@@ -217,13 +231,207 @@ pub fn kill_launched_browsers() {
         Ok(mut pids) => std::mem::take(&mut *pids),
         Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
     };
-    for pid in pids {
-        let Ok(pid) = libc::pid_t::try_from(pid) else {
-            continue;
-        };
-        // SAFETY: kill(2) with a pid we spawned ourselves; a stale pid only yields ESRCH.
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
+    pids.into_iter().for_each(kill);
+}
+
+/// The switches every browser this run starts gets besides waymark's own: chromiumoxide's
+/// defaults (Puppeteer's list, which `Browser::launch` used to add), so that a journey sees
+/// the browser it always saw. `--disable-features` is not among them: Puppeteer's
+/// `TranslateUI` is in the one list [`switches`] gives.
+const DEFAULT_SWITCHES: &[&str] = &[
+    "--disable-background-networking",
+    "--enable-features=NetworkService,NetworkServiceInProcess",
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
+    "--disable-breakpad",
+    "--disable-client-side-phishing-detection",
+    "--disable-component-extensions-with-background-pages",
+    "--disable-default-apps",
+    "--disable-dev-shm-usage",
+    "--disable-hang-monitor",
+    "--disable-ipc-flooding-protection",
+    "--disable-popup-blocking",
+    "--disable-prompt-on-repost",
+    "--disable-renderer-backgrounding",
+    "--disable-sync",
+    "--force-color-profile=srgb",
+    "--metrics-recording-only",
+    "--no-first-run",
+    "--enable-automation",
+    "--password-store=basic",
+    "--use-mock-keychain",
+    "--enable-blink-features=IdleDetection",
+    "--lang=en_US",
+    "--disable-extensions",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-component-update",
+    // A port the system picks, announced on standard error (read by `spawn`).
+    "--remote-debugging-port=0",
+];
+
+/// The command line of a browser `options` describe, started on `executable` with its
+/// profile in `profile`.
+pub(super) fn switches(options: &LaunchOptions, executable: &Path, profile: &Path) -> Vec<String> {
+    let (width, height) = options.viewport;
+    let mut args: Vec<String> = DEFAULT_SWITCHES.iter().map(|s| s.to_string()).collect();
+    args.push(format!(
+        "--disable-features=TranslateUI,{}",
+        DISABLED_FEATURES.join(",")
+    ));
+    args.push(format!("--user-data-dir={}", profile.display()));
+    args.push(format!("--window-size={width},{height}"));
+    // SAFETY: geteuid(2) has no preconditions and cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        // Chromium refuses to start its sandbox as root.
+        args.extend(["--no-sandbox".into(), "--disable-setuid-sandbox".into()]);
+    }
+    if !options.headed {
+        args.extend(["--headless", "--hide-scrollbars", "--mute-audio"].map(String::from));
+    }
+    if !is_headless_shell(executable) {
+        // The window the full Chromium opens at start shows `data:,` instead of the
+        // new-tab page, a WebUI app that kept its renderer and the browser busy for a
+        // second of CPU after the launch, while the first journeys ran. (Without a
+        // startup window at all, the browser quits when a popup closes itself.) The
+        // headless shell has no windows and starts on `about:blank`.
+        args.push("--app=data:,".into());
+    }
+    args
+}
+
+/// A browser process [`spawn`] started: its pid and the address of its DevTools socket.
+pub(super) struct Spawned {
+    pub pid: u32,
+    pub ws: String,
+}
+
+/// Starts `executable` with `args` so that it cannot outlive this process, and waits (at
+/// most `bound`) for the address of its DevTools socket.
+///
+/// On Linux the browser gets the parent-death signal (`PR_SET_PDEATHSIG`, SIGKILL): the
+/// kernel kills it the moment its parent is gone, however that went (SIGKILL, the OOM
+/// killer, a crash). The signal follows the *thread* that started the process, not the
+/// process, so each browser is started by a thread of its own that lives exactly as long
+/// as the browser: it starts it, reads its socket's address, then waits for it to exit
+/// (reaping it). A browser started by a runtime's thread would die when that thread did
+/// (a test's thread, a blocking pool's idle thread). The browser also gets a process group
+/// of its own, so a Ctrl-C at the terminal reaches waymark alone, which closes its
+/// browsers in order (reports first).
+///
+/// The error is the reason, with the end of what the browser printed.
+pub(super) async fn spawn(
+    executable: &Path,
+    args: Vec<String>,
+    bound: Duration,
+) -> Result<Spawned, String> {
+    let (started, pid) = tokio::sync::oneshot::channel();
+    let (listening, ws) = tokio::sync::oneshot::channel();
+    let mut command = std::process::Command::new(executable);
+    command
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: getpid(2) cannot fail.
+            let parent = unsafe { libc::getpid() };
+            // SAFETY: the closure runs in the child between fork and exec and calls only
+            // async-signal-safe functions (prctl, getppid), allocating nothing.
+            unsafe {
+                command.pre_exec(move || {
+                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    // The parent died before the signal was set: nobody would kill us.
+                    if libc::getppid() != parent {
+                        return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+                    }
+                    Ok(())
+                });
+            }
         }
+    }
+    std::thread::Builder::new()
+        .name("waymark-browser".into())
+        .spawn(move || keep(command, started, listening))
+        .map_err(|e| format!("cannot start a thread for it: {e}"))?;
+    let pid = pid
+        .await
+        .map_err(|_| "its thread ended before it started".to_string())??;
+    match tokio::time::timeout(bound, ws).await {
+        Ok(Ok(Ok(ws))) => Ok(Spawned { pid, ws }),
+        Ok(Ok(Err(why))) => Err(why),
+        Ok(Err(_)) => Err("its thread ended before it listened".to_string()),
+        Err(_) => {
+            kill(pid);
+            Err(format!(
+                "it did not open its DevTools socket within {} ms",
+                bound.as_millis()
+            ))
+        }
+    }
+}
+
+/// The thread of one browser (see [`spawn`]): starts it, says its pid, then the address of
+/// its DevTools socket (or why there is none), and waits for it to exit.
+fn keep(
+    mut command: std::process::Command,
+    started: tokio::sync::oneshot::Sender<Result<u32, String>>,
+    listening: tokio::sync::oneshot::Sender<Result<String, String>>,
+) {
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(e) => {
+            let _ = started.send(Err(e.to_string()));
+            return;
+        }
+    };
+    register(child.id());
+    let _ = started.send(Ok(child.id()));
+    let mut printed: Vec<String> = Vec::new();
+    let found = child.stderr.take().and_then(|stderr| {
+        std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+            .find_map(|line| {
+                let ws = line
+                    .rsplit_once("listening on ")
+                    .map(|(_, ws)| ws.trim().to_string())
+                    .filter(|ws| ws.starts_with("ws") && ws.contains("devtools/browser"));
+                if ws.is_none() {
+                    printed.push(line);
+                }
+                ws
+            })
+        // The pipe is closed here: Chromium ignores SIGPIPE, and what it prints later
+        // nobody reads (as with chromiumoxide's own launch).
+    });
+    let _ = listening.send(found.ok_or_else(|| {
+        let status = child.try_wait().ok().flatten().map_or_else(
+            || "it closed its output".to_string(),
+            |s| format!("it exited ({s})"),
+        );
+        let tail = printed.len().saturating_sub(8);
+        format!(
+            "{status} before it listened: {}",
+            printed[tail..].join(" / ")
+        )
+    }));
+    let _ = child.wait();
+}
+
+/// Sends SIGKILL to the browser `pid` this run started.
+pub(super) fn kill(pid: u32) {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return;
+    };
+    // SAFETY: kill(2) on a browser process this run started; a stale pid yields ESRCH.
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
     }
 }
