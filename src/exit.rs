@@ -15,16 +15,19 @@ pub enum Exit {
     Environment = 3,
     /// Interrupted by Ctrl-C (the shell's 128 + SIGINT).
     Interrupted = 130,
+    /// Stopped by SIGTERM (the shell's 128 + SIGTERM).
+    Terminated = 143,
 }
 
 impl Exit {
     /// Every code, in order.
-    pub const ALL: [Exit; 5] = [
+    pub const ALL: [Exit; 6] = [
         Exit::Passed,
         Exit::Failed,
         Exit::BadInput,
         Exit::Environment,
         Exit::Interrupted,
+        Exit::Terminated,
     ];
 
     /// The number the process exits with.
@@ -45,7 +48,12 @@ impl Exit {
             Exit::Environment => {
                 "environment: no browser found or it could not start, the app could not be reached"
             }
-            Exit::Interrupted => "interrupted (Ctrl-C): the browsers the run started are stopped",
+            Exit::Interrupted => {
+                "interrupted (Ctrl-C, SIGINT): the journeys stop, the reports of those that finished are written, the browsers are closed"
+            }
+            Exit::Terminated => {
+                "stopped by SIGTERM: as on Ctrl-C (a second signal, or 10 s without an end, kills the browsers at once)"
+            }
         }
     }
 
@@ -88,6 +96,6 @@ mod tests {
     #[test]
     fn codes_are_the_documented_numbers() {
         let codes: Vec<u8> = Exit::ALL.iter().map(|e| e.code()).collect();
-        assert_eq!(codes, [0, 1, 2, 3, 130]);
+        assert_eq!(codes, [0, 1, 2, 3, 130, 143]);
     }
 }

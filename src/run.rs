@@ -102,10 +102,13 @@ pub enum Heard<'a> {
 /// Runs `journeys` `jobs` at a time (each in a context and tab of its own, its attempts
 /// under `retries`), a new one starting as soon as any ends, and hands each result to
 /// `finished` with its index, in the journeys' order whatever ends first: lines, reports
-/// and history never depend on timing.
+/// and history never depend on timing. When `stop` is asked, no journey starts any more,
+/// those running are dropped (their tabs close) and those that finished are handed on, in
+/// order; it returns the indexes of the journeys that did not finish.
 #[allow(clippy::too_many_arguments)]
 pub async fn run_many(
     session: &Session,
+    stop: &crate::signals::Stop,
     snapshots: &Arc<SnapshotStore>,
     journeys: &[Planned],
     jobs: usize,
@@ -113,7 +116,7 @@ pub async fn run_many(
     traces: Option<&std::sync::Mutex<TraceDir>>,
     heard: &dyn Fn(Heard<'_>),
     mut finished: impl FnMut(usize, JourneyRun),
-) {
+) -> Vec<usize> {
     use futures::StreamExt;
     // The workers free to take a journey: never empty when one starts, since no more
     // than `jobs` run at once.
@@ -144,13 +147,20 @@ pub async fn run_many(
         .buffer_unordered(jobs.max(1));
     let mut ready = std::collections::BTreeMap::new();
     let mut next = 0;
-    while let Some((i, journey)) = running.next().await {
+    while let Some(Some((i, journey))) = stop.cut(running.next()).await {
         ready.insert(i, journey);
         while let Some(journey) = ready.remove(&next) {
             finished(next, journey);
             next += 1;
         }
     }
+    drop(running);
+    let unfinished = (0..journeys.len()).filter(|i| !ready.contains_key(i) && *i >= next);
+    let unfinished: Vec<usize> = unfinished.collect();
+    for (i, journey) in ready {
+        finished(i, journey);
+    }
+    unfinished
 }
 
 /// The order in which [`run_many`] starts the journeys named `names`: with more than one

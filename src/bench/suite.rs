@@ -52,6 +52,7 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
             let mut failed = 0;
             run_many(
                 &session,
+                &crate::signals::Stop::never(),
                 &snapshots,
                 &planned,
                 n,

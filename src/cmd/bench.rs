@@ -11,6 +11,23 @@ use crate::session::{Open, RunError, Session};
 use crate::settings::Settings;
 use crate::tools::Attribution;
 
+/// [`bench`] as a command: an error of the run (the browser, the app) is the caller's to
+/// print; any other is printed here, with its exit code.
+pub async fn command(
+    routes: &[String],
+    settings: &Settings,
+    options: &BenchOptions,
+) -> Result<Exit, RunError> {
+    match bench(routes, settings, options).await {
+        Ok(code) => Ok(code),
+        Err(BenchError::Run(e)) => Err(e),
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(e.exit())
+        }
+    }
+}
+
 /// Measures `routes` and prints the report; returns the exit code: 0 measured (and within
 /// the baseline and the ceilings), 1 a route failed or a check did, 2 bad input, 3 the
 /// browser or the app could not be reached.

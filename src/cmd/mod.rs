@@ -14,11 +14,12 @@ mod suggest;
 
 use std::time::Duration;
 
-use crate::bench::{BenchError, BenchOptions};
+use crate::bench::BenchOptions;
 use crate::browser::kill_launched_browsers;
 use crate::cli::{Cli, Command, ProfileCommand};
 use crate::exit::Exit;
 use crate::session::RunError;
+use crate::signals::{Signals, Stop};
 
 /// Runs the parsed command line and returns the process exit code. Errors are printed here.
 pub fn main(cli: Cli) -> Exit {
@@ -35,15 +36,16 @@ pub fn main(cli: Cli) -> Exit {
         }
     };
     let code = runtime.block_on(async {
-        let code = tokio::select! {
-            result = execute(&cli) => match result {
-                Ok(code) => code,
-                Err(e) => report_error(e),
-            },
-            _ = tokio::signal::ctrl_c() => {
-                kill_launched_browsers();
-                eprintln!("interrupted");
-                Exit::Interrupted
+        let code = match Signals::listen() {
+            Ok(signals) => {
+                let work = |stop: Stop| async move {
+                    execute(&cli, &stop).await.unwrap_or_else(report_error)
+                };
+                signals.stop_on(work, kill_launched_browsers).await
+            }
+            Err(e) => {
+                eprintln!("error: cannot listen for SIGINT and SIGTERM: {e}");
+                Exit::Environment
             }
         };
         // WebDriver sessions still held (an interrupted run, a browser dropped on an error
@@ -56,69 +58,71 @@ pub fn main(cli: Cli) -> Exit {
     code
 }
 
-async fn execute(cli: &Cli) -> Result<Exit, RunError> {
+/// The command. `run` stops in order when `stop` is asked (the reports of what finished
+/// are written); every other command is dropped then, which closes its browsers.
+async fn execute(cli: &Cli, stop: &Stop) -> Result<Exit, RunError> {
     let settings = cli.settings();
-    match &cli.command {
-        Command::Run { paths, .. } => run::run(paths, &settings).await,
-        Command::Read {
-            route,
-            json,
-            region,
-        } => read::read(route, &settings, *json, region.as_deref()).await,
-        Command::Bench {
-            suite: true, jobs, ..
-        } => {
-            let jobs = jobs.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                |n| n as usize,
-            );
-            crate::bench::suite(&settings, jobs).await
-        }
-        Command::Bench {
-            routes,
-            runs,
-            invoke,
-            fill,
-            json,
-            baseline,
-            threshold,
-            ceilings,
-            ..
-        } => {
-            let options = BenchOptions {
-                runs: *runs as usize,
-                invoke: invoke.clone(),
-                fill: fill.clone(),
-                json: *json,
-                baseline: baseline.clone(),
-                threshold_pct: *threshold,
-                ceilings: ceilings.clone(),
-            };
-            match bench::bench(routes, &settings, &options).await {
-                Ok(code) => Ok(code),
-                Err(BenchError::Run(e)) => Err(e),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    Ok(e.exit())
-                }
+    let work = async {
+        match &cli.command {
+            Command::Run { paths, .. } => run::run(paths, &settings, stop).await,
+            Command::Read {
+                route,
+                json,
+                region,
+            } => read::read(route, &settings, *json, region.as_deref()).await,
+            Command::Bench {
+                suite: true, jobs, ..
+            } => {
+                let jobs = jobs.map_or_else(
+                    || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                    |n| n as usize,
+                );
+                crate::bench::suite(&settings, jobs).await
             }
+            Command::Bench {
+                routes,
+                runs,
+                invoke,
+                fill,
+                json,
+                baseline,
+                threshold,
+                ceilings,
+                ..
+            } => {
+                let options = BenchOptions {
+                    runs: *runs as usize,
+                    invoke: invoke.clone(),
+                    fill: fill.clone(),
+                    json: *json,
+                    baseline: baseline.clone(),
+                    threshold_pct: *threshold,
+                    ceilings: ceilings.clone(),
+                };
+                bench::command(routes, &settings, &options).await
+            }
+            Command::Check {
+                against,
+                json,
+                journeys,
+            } => check::check(&settings, against.as_deref(), *json, journeys).await,
+            Command::Mcp { record } => mcp::serve(&settings, record.as_deref()).await,
+            Command::Profile {
+                action: ProfileCommand::ImportCookies { domain, from },
+            } => Ok(profile::import_cookies(
+                cli.profile.as_deref().unwrap_or("default"),
+                domain,
+                from,
+            )),
+            Command::State { action } => state::state(action, &settings).await,
+            Command::Suggest { route } => suggest::suggest(route, &settings).await,
+            Command::Demo => demo::serve(&settings).await,
         }
-        Command::Check {
-            against,
-            json,
-            journeys,
-        } => check::check(&settings, against.as_deref(), *json, journeys).await,
-        Command::Mcp { record } => mcp::serve(&settings, record.as_deref()).await,
-        Command::Profile {
-            action: ProfileCommand::ImportCookies { domain, from },
-        } => Ok(profile::import_cookies(
-            cli.profile.as_deref().unwrap_or("default"),
-            domain,
-            from,
-        )),
-        Command::State { action } => state::state(action, &settings).await,
-        Command::Suggest { route } => suggest::suggest(route, &settings).await,
-        Command::Demo => demo::serve(&settings).await,
+    };
+    match cli.command {
+        Command::Run { .. } => work.await,
+        // Dropped when stopped: the code is the signal's (see `until_signalled`).
+        _ => stop.cut(work).await.unwrap_or(Ok(Exit::Interrupted)),
     }
 }
 

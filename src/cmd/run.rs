@@ -13,12 +13,16 @@ use crate::report::{Reporter, Reports};
 use crate::run::{Heard, Planned, plan, run_many, unreferenced};
 use crate::session::{RunError, Session};
 use crate::settings::Settings;
+use crate::signals::Stop;
 use crate::snapshot::{SnapshotStore, UpdateMode};
 use crate::suite::{History, JourneyRun, SuiteRun, select};
 use crate::tools::trace::TraceDir;
 
-/// Runs the journeys under `paths` (default `./journeys`) and returns the exit code.
-pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunError> {
+/// Runs the journeys under `paths` (default `./journeys`) and returns the exit code. When
+/// `stop` is asked, the journeys running are dropped and the rest not started; those that
+/// finished are reported (console, history, `--report` files) and the others counted as
+/// not run.
+pub async fn run(paths: &[PathBuf], settings: &Settings, stop: &Stop) -> Result<Exit, RunError> {
     let builder = Session::builder(settings)?.prewarm();
     let options = &settings.suite;
     let planned = plan(paths)?;
@@ -66,8 +70,9 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
             Heard::Retrying(name, attempt, n, of) => reporter.retrying(name, attempt, n, of),
             Heard::End(name) => reporter.end(name),
         };
-        run_many(
+        let unfinished = run_many(
             &session,
+            stop,
             &snapshots,
             &chosen,
             options.jobs,
@@ -80,6 +85,29 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
             },
         )
         .await;
+        if let Some(signal) = stop.signal() {
+            let names: Vec<String> = unfinished.iter().map(|&i| chosen[i].id().name).collect();
+            reporter.note(&format!(
+                "{}: {} of {} journeys finished; not run to the end: {}",
+                signal.name(),
+                chosen.len() - names.len(),
+                chosen.len(),
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ));
+            for i in unfinished {
+                done.push((
+                    selection.run[i],
+                    JourneyRun {
+                        id: chosen[i].id(),
+                        attempts: Vec::new(),
+                    },
+                ));
+            }
+        }
         session.close().await;
     }
     for &at in &selection.skipped {
@@ -105,7 +133,10 @@ pub async fn run(paths: &[PathBuf], settings: &Settings) -> Result<Exit, RunErro
     reports.write(&run)?;
     let mut code = run.exit();
     // Only a full run that passed can say which snapshots nothing references any more.
-    let full = paths.is_empty() && selection.shard.is_none() && selection.skipped.is_empty();
+    let full = paths.is_empty()
+        && selection.shard.is_none()
+        && selection.skipped.is_empty()
+        && stop.signal().is_none();
     if full && code == Exit::Passed && !unreferenced(&snapshots, settings.unreferenced) {
         code = Exit::Failed;
     }

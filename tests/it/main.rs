@@ -35,6 +35,7 @@ mod read;
 mod remote;
 mod secrets;
 mod shapes;
+mod signals;
 mod snapshots;
 mod state;
 mod suites;
