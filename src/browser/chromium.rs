@@ -81,7 +81,15 @@ impl Chromium {
         let args = launch::switches(&options, &executable, profile.path());
         let spawned = launch::spawn(&executable, args, options.launch_timeout)
             .await
-            .map_err(launch_error)?;
+            .map_err(|failed| match failed.killed {
+                // Not a browser that cannot start: one that was killed while it did.
+                true => BrowserError::Crashed(format!(
+                    "`{}` was killed while it started: {}",
+                    executable.display(),
+                    failed.reason
+                )),
+                false => launch_error(failed.reason),
+            })?;
         let (width, height) = options.viewport;
         let config = HandlerConfig {
             viewport: (!options.headed).then(|| Viewport {

@@ -319,12 +319,28 @@ pub(super) struct Spawned {
 /// of its own, so a Ctrl-C at the terminal reaches waymark alone, which closes its
 /// browsers in order (reports first).
 ///
-/// The error is the reason, with the end of what the browser printed.
+/// Why [`spawn`] has no browser to give.
+pub(super) struct SpawnFailed {
+    /// The reason, with the end of what the browser printed.
+    pub reason: String,
+    /// It started, then was killed by a signal before it listened: another may start.
+    pub killed: bool,
+}
+
+impl SpawnFailed {
+    fn new(reason: impl Into<String>) -> SpawnFailed {
+        SpawnFailed {
+            reason: reason.into(),
+            killed: false,
+        }
+    }
+}
+
 pub(super) async fn spawn(
     executable: &Path,
     args: Vec<String>,
     bound: Duration,
-) -> Result<Spawned, String> {
+) -> Result<Spawned, SpawnFailed> {
     let (started, pid) = tokio::sync::oneshot::channel();
     let (listening, ws) = tokio::sync::oneshot::channel();
     let mut command = std::process::Command::new(executable);
@@ -359,20 +375,21 @@ pub(super) async fn spawn(
     std::thread::Builder::new()
         .name("waymark-browser".into())
         .spawn(move || keep(command, started, listening))
-        .map_err(|e| format!("cannot start a thread for it: {e}"))?;
+        .map_err(|e| SpawnFailed::new(format!("cannot start a thread for it: {e}")))?;
     let pid = pid
         .await
-        .map_err(|_| "its thread ended before it started".to_string())??;
+        .map_err(|_| SpawnFailed::new("its thread ended before it started"))?
+        .map_err(SpawnFailed::new)?;
     match tokio::time::timeout(bound, ws).await {
         Ok(Ok(Ok(ws))) => Ok(Spawned { pid, ws }),
-        Ok(Ok(Err(why))) => Err(why),
-        Ok(Err(_)) => Err("its thread ended before it listened".to_string()),
+        Ok(Ok(Err(failed))) => Err(failed),
+        Ok(Err(_)) => Err(SpawnFailed::new("its thread ended before it listened")),
         Err(_) => {
             kill(pid);
-            Err(format!(
+            Err(SpawnFailed::new(format!(
                 "it did not open its DevTools socket within {} ms",
                 bound.as_millis()
-            ))
+            )))
         }
     }
 }
@@ -382,7 +399,7 @@ pub(super) async fn spawn(
 fn keep(
     mut command: std::process::Command,
     started: tokio::sync::oneshot::Sender<Result<u32, String>>,
-    listening: tokio::sync::oneshot::Sender<Result<String, String>>,
+    listening: tokio::sync::oneshot::Sender<Result<String, SpawnFailed>>,
 ) {
     let mut child = match command.spawn() {
         Ok(child) => child,
@@ -411,17 +428,24 @@ fn keep(
         // The pipe is closed here: Chromium ignores SIGPIPE, and what it prints later
         // nobody reads (as with chromiumoxide's own launch).
     });
-    let _ = listening.send(found.ok_or_else(|| {
-        let status = child.try_wait().ok().flatten().map_or_else(
-            || "it closed its output".to_string(),
-            |s| format!("it exited ({s})"),
-        );
+    let found = found.ok_or_else(|| {
+        use std::os::unix::process::ExitStatusExt;
+        // Its output ended: it is exiting (or gone), so this wait is short.
+        let status = child.wait().ok();
         let tail = printed.len().saturating_sub(8);
-        format!(
-            "{status} before it listened: {}",
-            printed[tail..].join(" / ")
-        )
-    }));
+        SpawnFailed {
+            reason: format!(
+                "{} before it listened: {}",
+                status.map_or_else(
+                    || "it closed its output".to_string(),
+                    |s| format!("it exited ({s})")
+                ),
+                printed[tail..].join(" / ")
+            ),
+            killed: status.is_some_and(|s| s.signal().is_some()),
+        }
+    });
+    let _ = listening.send(found);
     let _ = child.wait();
 }
 

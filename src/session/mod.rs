@@ -60,6 +60,10 @@ type Spare = (
     tokio::task::JoinHandle<Result<ChromiumTab, BrowserError>>,
 );
 
+/// How long a browser has to answer `Browser.getVersion` before it counts as gone (killed,
+/// crashed or stopped): it answers in well under a millisecond when it is there.
+const ANSWER_BOUND: std::time::Duration = std::time::Duration::from_secs(2);
+
 tokio::task_local! {
     /// The worker a journey runs as (see [`as_worker`]); 0 outside one.
     static WORKER: usize;
@@ -148,7 +152,15 @@ impl Session {
         if slot.take().is_some() {
             eprintln!("the browser went away; starting a new one");
         }
-        let browser = Arc::new(Chromium::launch(self.settings.launch.clone()).await?);
+        let launched = match Chromium::launch(self.settings.launch.clone()).await {
+            // Killed while it started (not one that cannot start): once more.
+            Err(BrowserError::Crashed(why)) => {
+                eprintln!("{why}; starting another");
+                Chromium::launch(self.settings.launch.clone()).await?
+            }
+            launched => launched?,
+        };
+        let browser = Arc::new(launched);
         *slot = Some(Arc::clone(&browser));
         Ok(browser)
     }
@@ -170,7 +182,7 @@ impl Session {
         let Some(browser) = self.launched().filter(|b| b.is_connected()) else {
             return false;
         };
-        if browser.answers(std::time::Duration::from_secs(2)).await {
+        if browser.answers(ANSWER_BOUND).await {
             return false;
         }
         browser.kill();
@@ -266,6 +278,14 @@ impl Session {
     /// tools, wired to the session's gates and traced when `open` asks.
     pub async fn open(&self, open: Open) -> Result<Surface, BrowserError> {
         let mut browser = self.browser().await?;
+        // Killed or stopped since the last journey (its connection may not have said so
+        // yet): gone before this journey begins, so that only a journey running when a
+        // browser dies can fail for it. One round trip, a fraction of a millisecond.
+        if !browser.answers(ANSWER_BOUND).await {
+            browser.kill();
+            self.forget(&browser).await;
+            browser = self.browser().await?;
+        }
         let tab = match self.fresh_tab(&browser).await {
             // Gone in a way not seen yet (the connection's end still on its way): once more,
             // in a new browser.

@@ -7,6 +7,7 @@ mod harness;
 mod accname;
 mod architecture;
 mod audit;
+mod chaos;
 mod check;
 mod cli;
 mod control_page;
