@@ -172,7 +172,9 @@ pub(crate) enum Command {
         jobs: Option<u32>,
         /// Run shard I of N (from 1), for a CI matrix: shards 1..N together run each
         /// journey once, balanced by .waymark/durations.json when it has their durations,
-        /// else dealt out in path order.
+        /// else dealt out in path order. A shard only reads that file: its own durations
+        /// go to .waymark/durations.shard-I-of-N.json, which the next run without
+        /// `--shard` folds in.
         #[arg(long, value_name = "I/N", value_parser = clap::value_parser!(Shard))]
         shard: Option<Shard>,
         /// Run only the journeys that failed or were flaky in the last run
