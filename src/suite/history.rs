@@ -6,12 +6,14 @@
 //! A sharded run never writes `durations.json`: it is the input of the split, and a shard
 //! that changed it would move journeys between the shards still to run (some run twice,
 //! some never). A shard's durations go beside it, to `durations.shard-I-of-N.json`; the
-//! next run without `--shard` folds them in and removes them. `last-run.json` is merged
-//! journey by journey whatever the run: a shard's statuses touch only its own journeys,
-//! and `--last-failed` chooses within a shard after the split.
+//! next run without `--shard`, or `waymark durations merge` (once a CI matrix is done),
+//! folds them in and removes them. `last-run.json` is merged journey by journey whatever
+//! the run: a shard's statuses touch only its own journeys, and `--last-failed` chooses
+//! within a shard after the split.
 //!
 //! Neither file is worth failing a run over: one that cannot be read counts as absent and
-//! one that cannot be written is a warning.
+//! one that cannot be written is a warning. `waymark durations merge`, which is asked for,
+//! is strict instead.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -73,6 +75,64 @@ impl LastRun {
             .filter(|(_, s)| matches!(s, Status::Failed | Status::Flaky))
             .map(|(n, _)| n.as_str())
     }
+}
+
+/// What `waymark durations merge` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Merged {
+    /// Each file folded in, in the order folded (a later one's duration of a journey wins),
+    /// with how many journeys it held.
+    pub folded: Vec<(PathBuf, usize)>,
+    /// `durations.json`, as written.
+    pub path: PathBuf,
+    /// How many journeys it now holds.
+    pub journeys: usize,
+    /// Its SHA-256: what the next `--shard` run names on its first line.
+    pub sha256: Sha256,
+    /// Whether the files folded were removed (those found in the folder are; files named
+    /// on the command line are left as they are).
+    pub removed: bool,
+}
+
+/// Why `waymark durations merge` could not merge.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MergeError {
+    /// No file was named and the folder holds no shard's durations.
+    #[error(
+        "no durations to merge: `{}` holds no `durations.shard-I-of-N.json` (what `waymark run --shard I/N` writes)",
+        dir.display()
+    )]
+    Nothing {
+        /// The folder looked in.
+        dir: PathBuf,
+    },
+    /// A file could not be read.
+    #[error("cannot read `{}`: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file is not durations as waymark writes them.
+    #[error("`{}` is not a durations file (a JSON object of journey names and milliseconds): {why}", path.display())]
+    NotDurations {
+        /// The file.
+        path: PathBuf,
+        /// What the JSON parser said.
+        why: String,
+    },
+    /// `durations.json` could not be written.
+    #[error("cannot write `{}`: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 /// The files of one folder (`.waymark/` unless a test says otherwise).
@@ -192,6 +252,53 @@ impl History {
         if written(&path, write(&path, &durations)) {
             remove(&folded);
         }
+    }
+
+    /// `waymark durations merge`: folds `files` (none named: the shards' files in the
+    /// folder, which are then removed) into `durations.json`, in order, a later file's
+    /// duration of a journey winning. Nothing is written unless every file is durations.
+    pub fn merge(&self, files: &[PathBuf]) -> Result<Merged, MergeError> {
+        let named = !files.is_empty();
+        let files = if named {
+            files.to_vec()
+        } else {
+            self.shard_durations()
+        };
+        if files.is_empty() {
+            return Err(MergeError::Nothing {
+                dir: self.dir.clone(),
+            });
+        }
+        let mut durations = self.durations().unwrap_or_default();
+        let mut folded = Vec::with_capacity(files.len());
+        for path in files {
+            let bytes = std::fs::read(&path).map_err(|source| MergeError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            let shard: Durations =
+                serde_json::from_slice(&bytes).map_err(|e| MergeError::NotDurations {
+                    path: path.clone(),
+                    why: e.to_string(),
+                })?;
+            folded.push((path, shard.0.len()));
+            durations.fold(shard);
+        }
+        let path = self.durations_path();
+        let bytes = write(&path, &durations).map_err(|source| MergeError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        if !named {
+            remove(folded.iter().map(|(p, _)| p));
+        }
+        Ok(Merged {
+            folded,
+            path,
+            journeys: durations.0.len(),
+            sha256: Sha256::of(&bytes),
+            removed: !named,
+        })
     }
 }
 
@@ -448,6 +555,82 @@ mod tests {
             "one that cannot be read is left for a person to look at"
         );
         assert!(broken.exists());
+    }
+
+    #[test]
+    fn merge_folds_the_shards_files_oldest_first_and_removes_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let history = History::at(dir.path());
+        put(&history.durations_path(), &durations(&[("a", 1), ("z", 9)]));
+        let old = history.shard_durations_path("1/2".parse().unwrap());
+        let new = history.shard_durations_path("2/3".parse().unwrap());
+        put(&old, &durations(&[("a", 10), ("b", 20)]));
+        put(&new, &durations(&[("b", 25), ("c", 30)]));
+        let past = SystemTime::now() - Duration::from_secs(60);
+        std::fs::File::options()
+            .write(true)
+            .open(&old)
+            .unwrap()
+            .set_modified(past)
+            .unwrap();
+        std::fs::write(dir.path().join("durations.shard-3-of-2.json"), "{}").unwrap();
+        let merged = history.merge(&[]).unwrap();
+        assert_eq!(merged.folded, [(old, 2), (new, 2)]);
+        assert!(merged.removed);
+        assert_eq!(merged.journeys, 4);
+        assert_eq!(
+            history.durations().unwrap(),
+            durations(&[("a", 10), ("b", 25), ("c", 30), ("z", 9)])
+        );
+        assert_eq!(
+            merged.sha256,
+            Sha256::of(&std::fs::read(history.durations_path()).unwrap()),
+            "the digest the next shard names"
+        );
+        assert_eq!(
+            file_names(dir.path()),
+            ["durations.json", "durations.shard-3-of-2.json"],
+            "not a shard's name: not a shard's file"
+        );
+        assert!(matches!(
+            history.merge(&[]),
+            Err(MergeError::Nothing { .. })
+        ));
+    }
+
+    #[test]
+    fn merge_of_named_files_leaves_them_and_writes_nothing_unless_all_are_durations() {
+        let dir = tempfile::tempdir().unwrap();
+        let history = History::at(dir.path().join(".waymark"));
+        let (one, two) = (dir.path().join("one.json"), dir.path().join("two.json"));
+        put(&one, &durations(&[("a", 10)]));
+        put(&two, &durations(&[("a", 12), ("b", 5)]));
+        let bad = dir.path().join("bad.json");
+        std::fs::write(&bad, "[1, 2]").unwrap();
+        let err = history
+            .merge(&[one.clone(), bad.clone()])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("bad.json") && err.contains("not a durations file"),
+            "{err}"
+        );
+        let err = history
+            .merge(&[dir.path().join("gone.json")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("cannot read") && err.contains("gone.json"),
+            "{err}"
+        );
+        assert_eq!(history.durations(), None, "nothing written");
+        let merged = history.merge(&[two.clone(), one.clone()]).unwrap();
+        assert!(!merged.removed && one.exists() && two.exists());
+        assert_eq!(
+            history.durations().unwrap(),
+            durations(&[("a", 10), ("b", 5)]),
+            "a later file wins"
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@ mod shard;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-pub use history::{Durations, History, LastRun, STATE_DIR};
+pub use history::{Durations, History, LastRun, MergeError, Merged, STATE_DIR};
 pub use outcome::{Attempt, Counts, JourneyId, JourneyRun, Status, SuiteRun, exit_code};
 pub use select::{Selection, ShardInfo, select};
 pub use shard::{Balance, Sha256, Shard, SplitInput, assign};

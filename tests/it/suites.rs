@@ -414,7 +414,47 @@ fn shards_run_one_after_another_in_one_folder_run_each_journey_exactly_once() {
         }
         ran.sort();
         assert_eq!(ran, all, "with durations {durations:?}");
+
+        // Once the matrix is done, its durations are folded in for the next one.
+        let merged = waymark(dir.path(), ["durations", "merge"], &[]);
+        merged
+            .exits(0)
+            .says("merged 3 files into `.waymark/durations.json`: 8 journeys");
+        let sha = waymark::suite::Sha256::of(read(&file).as_bytes());
+        merged.says(&format!("(sha256 {})", sha.short()));
+        let recorded = json(&file);
+        assert!(all.iter().all(|n| recorded[n].is_u64()), "{recorded}");
+        assert!(
+            !read(&file).contains("9000"),
+            "the shards' measures replace the old ones: {recorded}"
+        );
+        let left: Vec<_> = std::fs::read_dir(&state)
+            .expect("read .waymark")
+            .map(|e| e.expect("an entry").file_name())
+            .filter(|n| n.to_string_lossy().starts_with("durations.shard-"))
+            .collect();
+        assert!(left.is_empty(), "the shards' files are removed: {left:?}");
+        let next = run(dir.path(), &["--shard", "1/3", "--no-trace"]);
+        next.exits(0).says(&format!(
+            "balanced by `.waymark/durations.json` (sha256 {})",
+            sha.short()
+        ));
     }
+}
+
+/// `waymark durations merge` with nothing to merge, or a file that is not durations, is
+/// bad input and writes nothing.
+#[test]
+fn durations_merge_without_shards_files_or_with_a_bad_file_exits_2() {
+    let dir = project(&[]);
+    waymark(dir.path(), ["durations", "merge"], &[])
+        .exits(2)
+        .says("no durations to merge: `.waymark` holds no `durations.shard-I-of-N.json`");
+    std::fs::write(dir.path().join("bad.json"), "[1]").expect("write");
+    waymark(dir.path(), ["durations", "merge", "bad.json"], &[])
+        .exits(2)
+        .says("`bad.json` is not a durations file");
+    assert!(!dir.path().join(".waymark/durations.json").exists());
 }
 
 fn each_exactly_once(shards: &[Vec<String>; 2]) {
