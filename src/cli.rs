@@ -1,6 +1,6 @@
 //! The command line: flags (with `WAYMARK_*` environment fallbacks) turned into validated
-//! [`Settings`], and the commands `run`, `read`, `bench`, `mcp`, `demo` and `profile`,
-//! which `cmd` carries out.
+//! [`Settings`], and the commands `run`, `read`, `bench`, `mcp`, `demo`, `profile`,
+//! `state` and `durations`, which `cmd` carries out.
 //!
 //! Precedence: compiled-in defaults < `WAYMARK_*` environment < flags.
 
@@ -172,7 +172,9 @@ pub(crate) enum Command {
         jobs: Option<u32>,
         /// Run shard I of N (from 1), for a CI matrix: shards 1..N together run each
         /// journey once, balanced by .waymark/durations.json when it has their durations,
-        /// else dealt out in path order.
+        /// else dealt out in path order. A shard only reads that file: its own durations
+        /// go to .waymark/durations.shard-I-of-N.json, which the next run without
+        /// `--shard`, or `waymark durations merge`, folds in.
         #[arg(long, value_name = "I/N", value_parser = clap::value_parser!(Shard))]
         shard: Option<Shard>,
         /// Run only the journeys that failed or were flaky in the last run
@@ -298,6 +300,28 @@ pub(crate) enum Command {
     State {
         #[command(subcommand)]
         action: StateCommand,
+    },
+    /// The journeys' recorded durations (.waymark/durations.json), which balance `--shard`.
+    Durations {
+        #[command(subcommand)]
+        action: DurationsCommand,
+    },
+}
+
+/// What to do with recorded durations.
+#[derive(Debug, Subcommand)]
+pub(crate) enum DurationsCommand {
+    /// Fold the durations shards measured into .waymark/durations.json, which the next
+    /// `--shard` split is balanced by: after every shard of a CI matrix has run.
+    ///
+    /// With no FILE, folds and then removes .waymark/durations.shard-I-of-N.json (what
+    /// `waymark run --shard I/N` writes), oldest first; with FILEs, folds those in the
+    /// order given and leaves them. A later file's duration of a journey wins. Prints each
+    /// file and the SHA-256 the next shards will name; nothing is written unless every
+    /// file is durations.
+    Merge {
+        /// Durations files to fold in (e.g. the shards' CI artifacts).
+        files: Vec<PathBuf>,
     },
 }
 

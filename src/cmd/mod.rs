@@ -5,6 +5,7 @@
 mod bench;
 mod check;
 mod demo;
+mod durations;
 mod mcp;
 mod profile;
 mod read;
@@ -115,6 +116,7 @@ async fn execute(cli: &Cli, stop: &Stop) -> Result<Exit, RunError> {
                 from,
             )),
             Command::State { action } => state::state(action, &settings).await,
+            Command::Durations { action } => Ok(durations::durations(action)),
             Command::Suggest { route } => suggest::suggest(route, &settings).await,
             Command::Demo => demo::serve(&settings).await,
         }

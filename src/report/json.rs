@@ -48,6 +48,9 @@ pub struct JsonShard {
     pub of: usize,
     /// How the journeys were split.
     pub balance: JsonBalance,
+    /// The SHA-256 (hex) of `.waymark/durations.json` as the split read it, or null when
+    /// there was none: shards of one matrix with different values split differently.
+    pub durations_sha256: Option<String>,
 }
 
 /// How a shard split was made.
@@ -157,6 +160,7 @@ pub fn json_report(run: &SuiteRun) -> JsonReport {
                 Balance::Durations => JsonBalance::Durations,
                 Balance::RoundRobin => JsonBalance::RoundRobin,
             },
+            durations_sha256: info.input.map(|sha| sha.to_string()),
         }),
         retries: run.retries,
         summary: run.counts(),

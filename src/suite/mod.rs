@@ -2,7 +2,8 @@
 //! failing journey more attempts (one that then passes is **flaky**), `--shard I/N` splits
 //! the journeys for a CI matrix, `--last-failed` reruns what failed, and `--report` names
 //! the files (JUnit XML, JSON) that `report` writes from the same results the console
-//! prints. What one run leaves for the next (durations, statuses) is kept in `.waymark/`.
+//! prints. What one run leaves for the next (durations, statuses) is kept in `.waymark/`;
+//! a shard never writes what the split is made from (see `history`).
 //!
 //! Everything here is synchronous and pure but for the two small files of [`History`]:
 //! the runner (`run`) fills a [`SuiteRun`], the reports read it.
@@ -15,10 +16,10 @@ mod shard;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-pub use history::{Durations, History, LastRun, STATE_DIR};
+pub use history::{Durations, History, LastRun, MergeError, Merged, STATE_DIR};
 pub use outcome::{Attempt, Counts, JourneyId, JourneyRun, Status, SuiteRun, exit_code};
 pub use select::{Selection, ShardInfo, select};
-pub use shard::{Balance, Shard, assign};
+pub use shard::{Balance, Sha256, Shard, SplitInput, assign};
 
 /// What `waymark run` was asked to do with its journeys as a whole.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -2,8 +2,12 @@
 //! with `--last-failed`, the ones that failed or were flaky in the last run. Sharding comes
 //! first so that each journey belongs to one shard whatever the last run did, and each CI
 //! machine reruns the failures of the shard it ran.
+//!
+//! A shard's first note names what its split was made from, `durations.json` and the
+//! SHA-256 of its bytes (or that there was none): two machines of one matrix that print
+//! different ones split differently, and the logs show it.
 
-use super::shard::{Balance, Shard, assign};
+use super::shard::{Balance, Sha256, Shard, SplitInput, assign};
 use super::{History, JourneyId};
 
 /// The shard a run is, as its reports say it.
@@ -15,6 +19,8 @@ pub struct ShardInfo {
     pub of: usize,
     /// How the split was made.
     pub balance: Balance,
+    /// The SHA-256 of the durations file the split read; `None` when there was none.
+    pub input: Option<Sha256>,
 }
 
 /// What a run does with the journeys it found.
@@ -44,31 +50,23 @@ pub fn select(
     let (mine, shard) = match shard {
         None => ((0..ids.len()).collect::<Vec<_>>(), None),
         Some(shard) => {
-            let durations = history.durations();
-            let (shards, balance) = assign(ids, shard.total, durations.as_ref());
+            let input = history.split_input();
+            let (shards, balance) = assign(ids, shard.total, input.durations.as_ref());
             let mine: Vec<usize> = (0..ids.len())
                 .filter(|&i| shards[i] == shard.index)
                 .collect();
-            let how = match balance {
-                Balance::Durations => format!(
-                    "balanced by the durations in `{}`",
-                    history.durations_path().display()
-                ),
-                Balance::RoundRobin => format!(
-                    "dealt out in path order (no durations of these journeys in `{}`)",
-                    history.durations_path().display()
-                ),
-            };
             notes.push(format!(
-                "shard {shard}: {} of {} journey{}, {how}",
+                "shard {shard}: {} of {} journey{}, {}",
                 mine.len(),
                 ids.len(),
-                plural(ids.len())
+                plural(ids.len()),
+                split_by(balance, &input, history)
             ));
             let info = ShardInfo {
                 shard,
                 of: ids.len(),
                 balance,
+                input: input.sha256,
             };
             (mine, Some(info))
         }
@@ -130,6 +128,25 @@ pub fn select(
         skipped,
         shard,
         notes,
+    }
+}
+
+/// How a split was made and from what, as a shard's first line says it.
+fn split_by(balance: Balance, input: &SplitInput, history: &History) -> String {
+    let file = format!("`{}`", history.durations_path().display());
+    match (balance, input.sha256, &input.durations) {
+        (_, None, _) => format!("dealt out in path order (no {file})"),
+        (Balance::Durations, Some(sha), _) => {
+            format!("balanced by {file} (sha256 {})", sha.short())
+        }
+        (Balance::RoundRobin, Some(sha), None) => format!(
+            "dealt out in path order ({file}, sha256 {}, holds no durations)",
+            sha.short()
+        ),
+        (Balance::RoundRobin, Some(sha), Some(_)) => format!(
+            "dealt out in path order ({file}, sha256 {}, has none of these journeys)",
+            sha.short()
+        ),
     }
 }
 
@@ -259,5 +276,74 @@ mod tests {
         assert_eq!(one.run, [2]);
         assert_eq!(one.skipped, [0]);
         assert_eq!(one.notes.len(), 2);
+    }
+
+    #[test]
+    fn a_shards_first_note_names_the_durations_file_and_its_sha256() {
+        let (dir, history) = history_with(None);
+        let ids = ids(&["a", "b", "c"]);
+        let shard = Some(Shard { index: 2, total: 2 });
+        let file = format!("`{}`", history.durations_path().display());
+        let first = |history: &History| {
+            let s = select(&ids, shard, false, history);
+            (s.notes[0].clone(), s.shard.unwrap())
+        };
+        let (note, info) = first(&history);
+        assert_eq!(
+            note,
+            format!("shard 2/2: 1 of 3 journeys, dealt out in path order (no {file})")
+        );
+        assert_eq!(info.input, None);
+
+        let cases = [
+            (
+                r#"{"a": 300, "b": 200}"#,
+                "balanced by {file} (sha256 {sha})",
+            ),
+            (
+                r#"{"gone": 300}"#,
+                "dealt out in path order ({file}, sha256 {sha}, has none of these journeys)",
+            ),
+            (
+                "[1, 2]",
+                "dealt out in path order ({file}, sha256 {sha}, holds no durations)",
+            ),
+        ];
+        for (text, how) in cases {
+            std::fs::write(dir.path().join("durations.json"), text).unwrap();
+            let sha = Sha256::of(text.as_bytes());
+            let (note, info) = first(&history);
+            let how = how.replace("{file}", &file).replace("{sha}", &sha.short());
+            assert_eq!(note.split_once(" of 3 journeys, ").unwrap().1, how);
+            assert_eq!(info.input, Some(sha));
+        }
+    }
+
+    #[test]
+    fn what_other_shards_record_moves_no_journey_of_a_last_failed_shard() {
+        let (_dir, history) = history_with(Some(&[("b", Status::Failed), ("c", Status::Failed)]));
+        let ids = ids(&["a", "b", "c", "d"]);
+        let shard = |index| Some(Shard { index, total: 2 });
+        let two = select(&ids, shard(2), true, &history);
+        // Shard 1 (a, c) runs again and now passes; shard 2 (b, d) is chosen as before.
+        let record = LastRun {
+            version: 1,
+            journeys: [
+                ("a", Status::Passed),
+                ("b", Status::Failed),
+                ("c", Status::Passed),
+            ]
+            .iter()
+            .map(|(n, s)| (n.to_string(), *s))
+            .collect(),
+        };
+        std::fs::write(
+            history.last_run_path(),
+            serde_json::to_string(&record).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(select(&ids, shard(2), true, &history), two);
+        assert_eq!(two.run, [1]);
+        assert_eq!(two.skipped, [3]);
     }
 }

@@ -2,9 +2,16 @@
 //! together hold each journey exactly once. With the durations of earlier runs the split
 //! is balanced (longest first onto the least-loaded shard); without them it deals the
 //! journeys out in path order.
+//!
+//! The split is a function of the journeys, `N` and the bytes of `durations.json` alone
+//! ([`SplitInput`], named with its SHA-256 on a shard's first line), and no sharded run
+//! writes that file: shards run one after another in one directory, or on machines that
+//! restored the same file, make the same split.
 
 use std::fmt;
 use std::str::FromStr;
+
+use sha2::Digest as _;
 
 use super::{Durations, JourneyId};
 
@@ -48,6 +55,40 @@ impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.total)
     }
+}
+
+/// A SHA-256 digest: what names the input a shard was split by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Sha256(pub [u8; 32]);
+
+impl Sha256 {
+    /// The digest of `bytes`.
+    pub fn of(bytes: &[u8]) -> Sha256 {
+        Sha256(sha2::Sha256::digest(bytes).into())
+    }
+
+    /// Its first 8 hex digits, as a shard's first line shows it (what `sha256sum` prints
+    /// starts with them).
+    pub fn short(&self) -> String {
+        self.to_string()[..8].to_string()
+    }
+}
+
+impl fmt::Display for Sha256 {
+    /// All 64 hex digits.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+/// What a split is made from beside the journeys: `durations.json` as one read found it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SplitInput {
+    /// The SHA-256 of the file's bytes; `None` when there was no file.
+    pub sha256: Option<Sha256>,
+    /// The durations it holds; `None` when there was no file or it is not one waymark
+    /// wrote (the split is then dealt out in path order).
+    pub durations: Option<Durations>,
 }
 
 /// How a split was balanced.
@@ -247,5 +288,15 @@ mod tests {
         let (shards, _) = assign(&ids, 4, None);
         let sizes: Vec<usize> = (1..=4).map(|s| names_in(&ids, &shards, s).len()).collect();
         assert_eq!(sizes, [3, 3, 2, 2]);
+    }
+
+    #[test]
+    fn a_sha256_shows_as_sha256sum_prints_it_and_shortens_to_eight_digits() {
+        let empty = Sha256::of(b"");
+        assert_eq!(
+            empty.to_string(),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        assert_eq!(empty.short(), "e3b0c442");
     }
 }

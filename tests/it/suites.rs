@@ -341,7 +341,10 @@ fn two_shards(durations: Option<&str>) -> [Vec<String>; 2] {
         out.says(&format!("shard {shard}: {} of 5 journeys", held.len()));
         assert_eq!(report["shard"]["of"], 5);
         assert_eq!(report["shard"]["journeys"], held.len());
-        let recorded = json(&dir.path().join(".waymark/durations.json"));
+        let recorded = json(&dir.path().join(format!(
+            ".waymark/durations.shard-{}.json",
+            shard.replace('/', "-of-")
+        )));
         for name in &held {
             assert!(
                 recorded[name].is_u64(),
@@ -349,7 +352,7 @@ fn two_shards(durations: Option<&str>) -> [Vec<String>; 2] {
             );
         }
         if durations.is_some() {
-            out.says("balanced by the durations");
+            out.says("balanced by `.waymark/durations.json` (sha256 ");
             assert_eq!(report["shard"]["balance"], "durations");
         } else {
             out.says("dealt out in path order");
@@ -357,6 +360,101 @@ fn two_shards(durations: Option<&str>) -> [Vec<String>; 2] {
         }
         held
     })
+}
+
+/// Issue 49: `--shard 1/2` rewrote `.waymark/durations.json`, so `--shard 2/2` run after
+/// it in the same folder split differently: two journeys ran twice, two never, and both
+/// said "4 passed". Shards `1/3` … `3/3` one after another in one folder, with no
+/// durations and with durations far from what the runs measure, run each journey once.
+#[test]
+fn shards_run_one_after_another_in_one_folder_run_each_journey_exactly_once() {
+    let all = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    let files: Vec<(String, &str)> = all.iter().map(|n| (format!("{n}.rhai"), PASS)).collect();
+    let files: Vec<(&str, &str)> = files.iter().map(|(n, s)| (n.as_str(), *s)).collect();
+    let prior = r#"{"a": 9000, "b": 7000, "c": 5000, "d": 3000, "e": 1000}"#;
+    for durations in [None, Some(prior)] {
+        let dir = project(&files);
+        let state = dir.path().join(".waymark");
+        let file = state.join("durations.json");
+        let how = match durations {
+            None => "dealt out in path order (no `.waymark/durations.json`)".to_string(),
+            Some(text) => {
+                std::fs::create_dir_all(&state).expect("make .waymark");
+                std::fs::write(&file, text).expect("write the durations");
+                let sha = waymark::suite::Sha256::of(text.as_bytes());
+                format!(
+                    "balanced by `.waymark/durations.json` (sha256 {})",
+                    sha.short()
+                )
+            }
+        };
+        let mut ran = Vec::new();
+        for shard in ["1/3", "2/3", "3/3"] {
+            let out = run(
+                dir.path(),
+                &["--shard", shard, "--no-trace", "--report", "json=run.json"],
+            );
+            out.exits(0);
+            let first = out.stdout.lines().next().unwrap_or_default();
+            assert!(
+                first.starts_with(&format!("shard {shard}: ")) && first.ends_with(&how),
+                "the first line names the split's input: {first}"
+            );
+            let report = json(&dir.path().join("run.json"));
+            let sha = durations.map(|text| waymark::suite::Sha256::of(text.as_bytes()).to_string());
+            assert_eq!(report["shard"]["durations_sha256"], serde_json::json!(sha));
+            ran.extend(names(&report));
+            assert_eq!(
+                std::fs::read_to_string(&file).ok().as_deref(),
+                durations,
+                "a shard never writes the file its split is made from"
+            );
+            let mine = format!("durations.shard-{}.json", shard.replace('/', "-of-"));
+            assert!(state.join(mine).exists(), "{}", out.all());
+        }
+        ran.sort();
+        assert_eq!(ran, all, "with durations {durations:?}");
+
+        // Once the matrix is done, its durations are folded in for the next one.
+        let merged = waymark(dir.path(), ["durations", "merge"], &[]);
+        merged
+            .exits(0)
+            .says("merged 3 files into `.waymark/durations.json`: 8 journeys");
+        let sha = waymark::suite::Sha256::of(read(&file).as_bytes());
+        merged.says(&format!("(sha256 {})", sha.short()));
+        let recorded = json(&file);
+        assert!(all.iter().all(|n| recorded[n].is_u64()), "{recorded}");
+        assert!(
+            !read(&file).contains("9000"),
+            "the shards' measures replace the old ones: {recorded}"
+        );
+        let left: Vec<_> = std::fs::read_dir(&state)
+            .expect("read .waymark")
+            .map(|e| e.expect("an entry").file_name())
+            .filter(|n| n.to_string_lossy().starts_with("durations.shard-"))
+            .collect();
+        assert!(left.is_empty(), "the shards' files are removed: {left:?}");
+        let next = run(dir.path(), &["--shard", "1/3", "--no-trace"]);
+        next.exits(0).says(&format!(
+            "balanced by `.waymark/durations.json` (sha256 {})",
+            sha.short()
+        ));
+    }
+}
+
+/// `waymark durations merge` with nothing to merge, or a file that is not durations, is
+/// bad input and writes nothing.
+#[test]
+fn durations_merge_without_shards_files_or_with_a_bad_file_exits_2() {
+    let dir = project(&[]);
+    waymark(dir.path(), ["durations", "merge"], &[])
+        .exits(2)
+        .says("no durations to merge: `.waymark` holds no `durations.shard-I-of-N.json`");
+    std::fs::write(dir.path().join("bad.json"), "[1]").expect("write");
+    waymark(dir.path(), ["durations", "merge", "bad.json"], &[])
+        .exits(2)
+        .says("`bad.json` is not a durations file");
+    assert!(!dir.path().join(".waymark/durations.json").exists());
 }
 
 fn each_exactly_once(shards: &[Vec<String>; 2]) {
