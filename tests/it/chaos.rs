@@ -12,7 +12,7 @@ use std::time::{Instant, SystemTime};
 
 use serde_json::Value;
 
-use crate::cli::{anchors, project, waymark_with};
+use crate::cli::{anchors, project, run_args, send, waymark_with};
 
 const JOURNEYS: usize = 40;
 const KILLS: usize = 5;
@@ -98,23 +98,22 @@ fn chaos(seed: u64) {
         format!("junit={}", junit.display()),
     );
     let anchors = anchors();
-    let args = [
-        "--anchors",
-        anchors.as_str(),
-        "run",
-        "--no-trace",
-        "--jobs",
-        "2",
-        "--retries",
-        "1",
-        // A stopped browser is found out within this (and the browser's own 2 s).
-        "--load-timeout",
-        "4000",
-        "--report",
-        json_report.as_str(),
-        "--report",
-        junit_report.as_str(),
-    ];
+    let args = run_args(
+        &anchors,
+        &[
+            "--jobs",
+            "2",
+            "--retries",
+            "1",
+            // A stopped browser is found out within this (and the browser's own 2 s).
+            "--load-timeout",
+            "4000",
+            "--report",
+            json_report.as_str(),
+            "--report",
+            junit_report.as_str(),
+        ],
+    );
     // The moments, in ms after the first browser is seen: five kills and one stop, one in
     // each 800 ms of the time 40 short journeys take on two workers, at a random point of
     // its first 300 ms (so that no journey meets two: a retry has the next 500 ms at least
@@ -154,10 +153,7 @@ fn chaos(seed: u64) {
             }
             let target = browsers[rng.below(browsers.len() as u64) as usize];
             sent.push((SystemTime::now(), signal, target));
-            // SAFETY: kill(2) on a browser process the waymark child launched.
-            unsafe {
-                libc::kill(target as libc::pid_t, signal);
-            }
+            send(target, signal);
         }
         pending.is_empty()
     });

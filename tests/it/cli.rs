@@ -51,6 +51,21 @@ pub(crate) fn anchors() -> String {
     package_root().join("anchors.yaml").display().to_string()
 }
 
+/// `--anchors ANCHORS run --no-trace` and then `extra`: a run's arguments.
+pub(crate) fn run_args<'a>(anchors: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["--anchors", anchors, "run", "--no-trace"];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// Sends `signal` to process `pid` (a child the test started).
+pub(crate) fn send(pid: u32, signal: libc::c_int) {
+    // SAFETY: kill(2) on a process the test started; a pid gone yields ESRCH.
+    unsafe {
+        libc::kill(pid as libc::pid_t, signal);
+    }
+}
+
 /// Runs the binary in `cwd` with `args` (and `env` on top of a `WAYMARK_*`-free
 /// environment), killing it and failing after [`LIMIT`].
 pub(crate) fn waymark<I, S>(cwd: &Path, args: I, env: &[(&str, &OsStr)]) -> Run

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::cli::{Run, anchors, project, waymark, waymark_with};
+use crate::cli::{Run, anchors, project, run_args, send, waymark, waymark_with};
 
 const PASS: &str = "navigate(\"/claims\");\nlet s = read_screen();\nexpect(s.screen == \"claims-list\", s.screen);\n";
 const OTHER: &str = "navigate(\"/orders\");\nlet s = read_screen();\nexpect(s.screen == \"orders-list\", s.screen);\n";
@@ -176,22 +176,12 @@ fn journeys_run_in_a_browser_at_a_cdp_endpoint_which_is_left_running() {
     // its contexts are disposed when its connection ends.
     let dir = project(&[("waits.rhai", WAITS)]);
     let anchors = anchors();
-    let args = [
-        "--anchors",
-        anchors.as_str(),
-        "run",
-        "--no-trace",
-        "--cdp-endpoint",
-        &ws,
-    ];
+    let args = run_args(&anchors, &["--cdp-endpoint", &ws]);
     let mut killed = false;
     let killed_run = waymark_with(dir.path(), args, &[], &mut |pid| {
         if pages() > before {
             std::thread::sleep(Duration::from_millis(500));
-            // SAFETY: kill(2) on the waymark child this test started.
-            unsafe {
-                libc::kill(pid as libc::pid_t, libc::SIGKILL);
-            }
+            send(pid, libc::SIGKILL);
             killed = true;
         }
         killed
@@ -365,29 +355,15 @@ fn journeys_run_on_a_selenium_grid_and_every_session_is_deleted() {
     let dir = project(&[("waits.rhai", WAITS)]);
     let anchors = anchors();
     let mut sent = false;
-    let run = waymark_with(
-        dir.path(),
-        [
-            "--anchors",
-            anchors.as_str(),
-            "run",
-            "--no-trace",
-            "--webdriver-url",
-            &url,
-        ],
-        &[],
-        &mut |pid| {
-            if !sent && created(&log) == 3 && grid_sessions(&url) == 1 {
-                std::thread::sleep(Duration::from_millis(500));
-                // SAFETY: kill(2) on the waymark child this test started.
-                unsafe {
-                    libc::kill(pid as libc::pid_t, libc::SIGTERM);
-                }
-                sent = true;
-            }
-            sent
-        },
-    );
+    let args = run_args(&anchors, &["--webdriver-url", &url]);
+    let run = waymark_with(dir.path(), args, &[], &mut |pid| {
+        if !sent && created(&log) == 3 && grid_sessions(&url) == 1 {
+            std::thread::sleep(Duration::from_millis(500));
+            send(pid, libc::SIGTERM);
+            sent = true;
+        }
+        sent
+    });
     assert!(
         sent,
         "the run ended before its session was seen:\n{}",

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::cli::{Run, anchors, project, waymark_with};
+use crate::cli::{Run, anchors, project, run_args, send, waymark_with};
 
 /// A server that takes connections and never answers: a page on it never loads, so a
 /// command that opens it is mid-work for as long as its load timeout.
@@ -77,13 +77,6 @@ fn none_left_within(dir: &Path, bound: Duration) -> Vec<String> {
     }
 }
 
-fn send(pid: u32, signal: libc::c_int) {
-    // SAFETY: kill(2) on a waymark process this test started.
-    unsafe {
-        libc::kill(pid as libc::pid_t, signal);
-    }
-}
-
 /// Runs waymark with `args` in `dir`, its temporary files in `tmp`, and sends it `signal`
 /// once a browser of its is up (and `settle` after, so the command is at work).
 fn stopped(dir: &Path, tmp: &Path, args: &[&str], signal: libc::c_int, settle: Duration) -> Run {
@@ -132,16 +125,7 @@ fn sigterm_stops_a_run_in_order_reports_what_finished_and_leaves_nothing() {
     let junit = dir.path().join("junit.xml");
     let report = format!("junit={}", junit.display());
     let anchors = anchors();
-    let args = [
-        "--anchors",
-        anchors.as_str(),
-        "run",
-        "--no-trace",
-        "--jobs",
-        "1",
-        "--report",
-        report.as_str(),
-    ];
+    let args = run_args(&anchors, &["--jobs", "1", "--report", report.as_str()]);
     // The quick journey is done well within the 3 s the waiting one is given.
     let run = stopped(
         dir.path(),
@@ -165,7 +149,7 @@ fn a_second_signal_ends_a_run_at_once_and_kills_its_browsers() {
     let dir = project(&[("waits.rhai", WAITS)]);
     let tmp = tempfile::tempdir().expect("a temp dir");
     let anchors = anchors();
-    let args = ["--anchors", anchors.as_str(), "run", "--no-trace"];
+    let args = run_args(&anchors, &[]);
     let mut sent = 0;
     let run = waymark_with(
         dir.path(),
@@ -325,14 +309,7 @@ fn a_killed_waymark_takes_its_browsers_with_it_within_2_s() {
     let dir = project(&[("a.rhai", WAITS), ("b.rhai", WAITS)]);
     let tmp = tempfile::tempdir().expect("a temp dir");
     let anchors = anchors();
-    let args = [
-        "--anchors",
-        anchors.as_str(),
-        "run",
-        "--no-trace",
-        "--jobs",
-        "2",
-    ];
+    let args = run_args(&anchors, &["--jobs", "2"]);
     let run = stopped(
         dir.path(),
         tmp.path(),
