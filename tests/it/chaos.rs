@@ -36,9 +36,17 @@ impl Rng {
     }
 }
 
-/// The browsers `waymark` (process `parent`) launched and that still run: its children
-/// with a waymark profile on their command line.
+/// The browsers `waymark` (process `parent`) launched that still run and have run for a
+/// second at least: its children with a waymark profile on their command line. (A browser
+/// just started for a journey's retry is left alone, so that no journey meets two kills,
+/// however slow the machine.)
 fn browsers_of(parent: u32) -> Vec<u32> {
+    // SAFETY: sysconf(3) has no preconditions.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let uptime: f64 = std::fs::read_to_string("/proc/uptime")
+        .ok()
+        .and_then(|u| u.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0);
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
@@ -50,12 +58,17 @@ fn browsers_of(parent: u32) -> Vec<u32> {
         let Some(close) = stat.rfind(')') else {
             continue;
         };
-        let mut fields = stat[close + 1..].split_whitespace();
-        let state = fields.next();
-        let ppid = fields.next().and_then(|p| p.parse::<u32>().ok());
+        // After the name: state (3), ppid (4), …, starttime (22).
+        let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+        let (state, ppid) = (fields.first().copied(), fields.get(1));
+        let age = fields
+            .get(19)
+            .and_then(|t| t.parse::<f64>().ok())
+            .map_or(0.0, |start| uptime - start / ticks);
         let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        if ppid == Some(parent)
+        if ppid.and_then(|p| p.parse::<u32>().ok()) == Some(parent)
             && !matches!(state, Some("Z" | "X" | "T"))
+            && age >= 1.0
             && String::from_utf8_lossy(&cmdline).contains("waymark-profile-")
         {
             found.push(pid);
@@ -136,6 +149,7 @@ fn chaos(seed: u64) {
     let mut sent: Vec<(SystemTime, libc::c_int, u32)> = Vec::new();
     let run = waymark_with(dir.path(), args, &[], &mut |pid| {
         let browsers = browsers_of(pid);
+        // The clock starts once a browser has run a second (see `browsers_of`).
         let Some(first) = seen else {
             if !browsers.is_empty() {
                 seen = Some(Instant::now());
