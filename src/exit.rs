@@ -1,7 +1,7 @@
 //! The process's exit codes: one enum, so every command maps its outcome the same way and
 //! the README's table (checked by a test against [`Exit::table`]) cannot drift from the code.
 
-/// How a `waymark` command ended (DESIGN.md's contract).
+/// How a `waymark` command ended (docs/design.md's contract).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Exit {

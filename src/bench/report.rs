@@ -1,4 +1,4 @@
-//! What `waymark bench` reports: the `--json` shape (DESIGN.md's, read back by
+//! What `waymark bench` reports: the `--json` shape (docs/design.md's, read back by
 //! `--baseline`) and the table a person reads.
 
 use std::fmt::Write as _;

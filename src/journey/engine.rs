@@ -1,4 +1,4 @@
-//! The Rhai engine a journey runs in: the DESIGN.md journey API and nothing that touches
+//! The Rhai engine a journey runs in: the journey API of docs/design.md and nothing that touches
 //! files, processes or the network, under limits on operations, depth, sizes and time.
 //!
 //! Rhai is synchronous and the tools are async: a journey runs on a blocking thread and

@@ -1,4 +1,4 @@
-//! The classes of action (DESIGN.md's `read`, `navigate`, `act`, `type`, `pause`, `end`):
+//! The classes of action (docs/design.md's `read`, `navigate`, `act`, `type`, `pause`, `end`):
 //! what an allowed set permits and a guardrail rule names.
 
 use std::fmt;

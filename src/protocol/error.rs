@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-/// The stable error codes of DESIGN.md (strings in every output).
+/// The stable error codes of docs/design.md (strings in every output).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -46,7 +46,7 @@ pub enum ErrorCode {
     HandoffTimedOut,
     /// The surface cannot act.
     ReadOnlySurface,
-    /// An argument is malformed (an unknown key name, a bad option). Added beside DESIGN.md's
+    /// An argument is malformed (an unknown key name, a bad option). Added beside docs/design.md's
     /// list: such calls are the journey's mistake, and no other code says so.
     InvalidArgument,
     /// The in-page collector itself failed: a perception fault, not the journey's.
@@ -54,7 +54,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    /// Every code, in the order of DESIGN.md's list.
+    /// Every code, in the order of docs/design.md's list.
     pub const ALL: [ErrorCode; 21] = [
         ErrorCode::UnknownAnchor,
         ErrorCode::NotOnScreen,

@@ -1,4 +1,4 @@
-//! The gates every tool call passes before it touches the page, in DESIGN.md's fixed order:
+//! The gates every tool call passes before it touches the page, in docs/design.md's fixed order:
 //! tab control, then the allowed set (and the surface's capabilities), then the guardrail
 //! and consent.
 //!
@@ -15,7 +15,7 @@ use super::{Attribution, ErrorCode, ToolError};
 use crate::control::{Blocked, ConsentPolicy, Guardrail, GuardrailVerdict};
 pub use crate::protocol::{ActionClass, UnknownClass};
 
-/// The verbs of DESIGN.md; each has one class.
+/// The verbs of docs/design.md; each has one class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verb {
     /// `navigate(route)`.
@@ -196,7 +196,7 @@ pub enum Gate {
 }
 
 impl Gate {
-    /// Every gate, in DESIGN.md's order.
+    /// Every gate, in docs/design.md's order.
     pub const ORDER: [Gate; 4] = [Gate::Control, Gate::Allowed, Gate::Guardrail, Gate::Consent];
 }
 

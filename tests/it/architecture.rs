@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Past this many lines of non-test code a file is a redesign (STYLE.md).
+/// Past this many lines of non-test code a file is a redesign (ARCHITECTURE.md).
 const FILE_LINES: usize = 800;
 
 /// A command's entry point (`src/cmd/*.rs`) is at most this long.
