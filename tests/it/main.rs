@@ -7,6 +7,7 @@ mod harness;
 mod accname;
 mod architecture;
 mod audit;
+mod bounded;
 mod check;
 mod cli;
 mod control_page;
