@@ -109,7 +109,7 @@ pub async fn replay<T: Tab>(
 
 fn named(call: &Call) -> String {
     match call.target() {
-        Some(t) => format!("`{}` of `{t}`", call.tool()),
+        Some(t) => format!("`{}` of `{}`", call.tool(), crate::protocol::quoted(&t)),
         None => format!("`{}`", call.tool()),
     }
 }
@@ -121,7 +121,9 @@ fn compare(
     replayed: &Value,
     used: &HashSet<String>,
 ) -> Option<(String, Value, Value)> {
-    let recorded = &step.result;
+    // A transcript recorded before round trips were cut holds long strings whole: they are
+    // compared as the replay shows them.
+    let recorded = &shown(&step.result);
     let gist = |v: &Value| {
         json!({"ok": v["ok"], "error": v["error"], "route": v["route"],
                "anchor": v["anchor"], "label": v["label"]})
@@ -176,6 +178,18 @@ fn compare(
         return Some((why, was, cut(now)));
     }
     None
+}
+
+/// `value` with every string in it as a round trip shows it (see [`crate::protocol::cut`]).
+fn shown(value: &Value) -> Value {
+    match value {
+        Value::String(s) => Value::String(crate::protocol::cut(s).into_owned()),
+        Value::Array(items) => Value::Array(items.iter().map(shown).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), shown(v))).collect())
+        }
+        other => other.clone(),
+    }
 }
 
 /// A control as a drift report shows it: what tells it apart, not every field.

@@ -117,14 +117,15 @@ fn journey_engine<T: Tab + 'static>(
     let deadline = start + limits.deadline;
     engine.on_progress(move |_| (Instant::now() > deadline).then(|| Dynamic::from("deadline")));
     let printed = Arc::clone(&output);
+    // What a script prints may hold any page text it read: shown cut to a message's length.
     engine.on_print(move |s| {
         if let Ok(mut o) = printed.lock() {
-            o.push(s.to_string());
+            o.push(crate::protocol::shown_message(s.to_string()));
         }
     });
     engine.on_debug(move |s, _, pos| {
         if let Ok(mut o) = output.lock() {
-            o.push(format!("{pos:?}: {s}"));
+            o.push(crate::protocol::shown_message(format!("{pos:?}: {s}")));
         }
     });
 
@@ -464,6 +465,7 @@ fn expect(cond: bool, message: &str) -> Result<(), Box<EvalAltResult>> {
     if cond {
         return Ok(());
     }
+    let message = crate::protocol::shown_message(message.to_string());
     let mut map = rhai::Map::new();
     map.insert(
         "code".into(),

@@ -86,9 +86,11 @@ impl Server {
         let (value, text, failed, secret) = match &call {
             Call::Finish(args) => {
                 let route = self.inner.route().await;
-                let summary = args.summary.clone().unwrap_or_default();
+                // The agent's own words, echoed: cut like every input shown.
+                let shown = args.summary.as_deref().map(crate::protocol::cut);
+                let summary = shown.as_deref().unwrap_or_default();
                 let value = json!({"tool": "finish", "ok": true, "route": route,
-                                   "summary": args.summary, "error": null});
+                                   "summary": shown, "error": null});
                 let text = format!("finish ok: the journey ends on {route}. {summary}");
                 (value, text, false, false)
             }
@@ -102,7 +104,8 @@ impl Server {
                 Ok(tools) => {
                     let _turn = match &call {
                         Call::Handoff(args) => {
-                            self.inner.done_through_client(&args.reason).await;
+                            let reason = crate::protocol::cut(&args.reason);
+                            self.inner.done_through_client(&reason).await;
                             None
                         }
                         _ => Some(self.inner.busy.lock().await),

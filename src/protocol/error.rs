@@ -147,7 +147,8 @@ pub struct ToolError {
 }
 
 impl ToolError {
-    /// An error with the attribution its code usually carries.
+    /// An error with the attribution its code usually carries. Its message is cut to
+    /// [`MESSAGE_CHARS`](super::MESSAGE_CHARS) (each string it quotes is cut on its own).
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ToolError {
         let attribution = match code {
             ErrorCode::Timeout | ErrorCode::NavigationFailed | ErrorCode::PageUnresponsive => {
@@ -163,9 +164,14 @@ impl ToolError {
             | ErrorCode::ReadOnlySurface => Attribution::Gate,
             _ => Attribution::Journey,
         };
+        let message = message.into();
+        let message = match super::cut_to(&message, super::MESSAGE_CHARS) {
+            std::borrow::Cow::Borrowed(_) => message,
+            std::borrow::Cow::Owned(cut) => cut,
+        };
         ToolError {
             code,
-            message: message.into(),
+            message,
             attribution,
         }
     }
@@ -189,5 +195,20 @@ mod tests {
             assert_eq!(ErrorCode::parse(code.as_str()), Some(code));
         }
         assert_eq!(ErrorCode::parse("expectation_failed"), None);
+    }
+
+    /// A message that quotes many strings, or what the browser said as it said it, is
+    /// bounded as a whole, saying how long it was.
+    #[test]
+    fn a_message_is_cut_to_a_message_length() {
+        let e = ToolError::new(ErrorCode::CaptureFailed, "x".repeat(1 << 20));
+        assert!(
+            e.message.ends_with("… (1048576 characters)"),
+            "{}",
+            &e.message[..100]
+        );
+        assert!(e.message.chars().count() <= crate::protocol::MESSAGE_CHARS);
+        let short = ToolError::new(ErrorCode::Disabled, "`claim.approve` is disabled");
+        assert_eq!(short.message, "`claim.approve` is disabled");
     }
 }

@@ -10,5 +10,5 @@ mod quote;
 pub use class::{ActionClass, UnknownClass};
 pub use error::{Attribution, ErrorCode, ToolError};
 pub use outcome::{ExpectedFailure, Failure, FailureCode, FailureKind, Outcome};
-pub(crate) use outcome::{run_failure, syntax_failure};
-pub use quote::{QUOTED_CHARS, Quoted, quoted};
+pub(crate) use outcome::{run_failure, shown as shown_message, syntax_failure};
+pub use quote::{MESSAGE_CHARS, QUOTED_CHARS, Quoted, cut, cut_mut, cut_to, quoted};

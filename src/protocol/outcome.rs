@@ -301,8 +301,9 @@ pub(crate) fn run_failure(file: &Path, err: &EvalAltResult, deadline: Duration) 
     }
 }
 
-/// A thrown value: a map with `code` and `message` (what the tools and `expect` throw) or
-/// anything else a script threw.
+/// A thrown value: a map with `code` and `message` (what the tools, `expect` and
+/// `snapshot` throw, each message bounded where it is made) or anything else a script
+/// threw, cut to a message's length.
 fn thrown(value: &Dynamic) -> (Option<FailureCode>, String, Attribution) {
     if let Some(map) = value.read_lock::<rhai::Map>() {
         let text = |k: &str| map.get(k).map(|v| v.to_string());
@@ -323,9 +324,18 @@ fn thrown(value: &Dynamic) -> (Option<FailureCode>, String, Attribution) {
     }
     (
         None,
-        format!("the script threw {value}"),
+        shown(format!("the script threw {value}")),
         Attribution::Journey,
     )
+}
+
+/// A message a script made as it is shown: it may hold any page text the script read, so
+/// it is cut to [`MESSAGE_CHARS`](super::MESSAGE_CHARS) like a tool's message.
+pub(crate) fn shown(message: String) -> String {
+    match super::cut_to(&message, super::MESSAGE_CHARS) {
+        std::borrow::Cow::Borrowed(_) => message,
+        std::borrow::Cow::Owned(cut) => cut,
+    }
 }
 
 #[cfg(test)]

@@ -98,14 +98,7 @@ impl<'a> Cx<'a> {
     }
 
     pub(super) fn syntax_error(&self, error: &serde_yaml::Error) -> RegistryError {
-        let clip = |message: String| match message.char_indices().nth(SHOWN_MESSAGE) {
-            Some((cut, _)) => format!(
-                "{}… ({} characters)",
-                &message[..cut],
-                message.chars().count()
-            ),
-            None => message,
-        };
+        let clip = |message: String| crate::protocol::cut_to(&message, SHOWN_MESSAGE).into_owned();
         let mut message = error.to_string();
         let located = error.location().map(|at| (at.line(), at.column()));
         if let Some((line, column)) = located {

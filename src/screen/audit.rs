@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{RawControl, Role};
 use crate::browser::AxView;
-use crate::protocol::Attribution;
+use crate::protocol::{Attribution, cut, quoted};
 
 /// What the audit of one read found.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -97,10 +97,10 @@ impl fmt::Display for PerceptionFault {
         write!(
             f,
             "`{}` {}: collector {:?}, accessibility {:?}",
-            self.reference(),
+            quoted(&self.reference()),
             self.property,
-            self.collector,
-            self.accessibility
+            cut(&self.collector),
+            cut(&self.accessibility)
         )
     }
 }
@@ -121,7 +121,9 @@ impl fmt::Display for Suppressed {
         write!(
             f,
             "accessibility_suppressed: {} ({} control(s)): {}",
-            self.scope, self.controls, self.reason
+            quoted(&self.scope),
+            self.controls,
+            self.reason
         )
     }
 }

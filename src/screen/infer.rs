@@ -10,6 +10,7 @@ use std::sync::Arc;
 use super::inferred::{Control, Controls, CutAt, InferredState, Node, Sealed, Truncation, View};
 use super::raw::{RawControl, RawObservation};
 use super::role::Role;
+use crate::protocol::quoted;
 use crate::registry::Registry;
 use crate::screen::audit::PerceptionAudit;
 
@@ -60,7 +61,7 @@ pub fn infer(
             reasons.push(format!(
                 "{} control(s) carry anchors the registry does not know (first: `{}`)",
                 1 + unknown.count(),
-                first.anchor
+                quoted(&first.anchor)
             ));
         }
     }
@@ -189,11 +190,17 @@ impl std::io::Write for Chars {
     }
 }
 
-/// What one control costs of the budget: the characters of its JSON record, and a comma.
+/// What one control costs of the budget: the characters of its JSON record as it is shown
+/// (a long label or value cut, see [`Facts::cut`](super::Facts::cut)), and a comma. One
+/// control with a 1 MB label costs a couple of hundred characters, as it is shown: it
+/// neither takes the budget whole nor is dropped for it.
 pub fn description_len(c: &Control) -> usize {
     let mut chars = Chars(1);
-    // Writing to a counter cannot fail, and a Control always serializes.
-    let _ = serde_json::to_writer(&mut chars, c);
+    // Writing to a counter cannot fail, and facts always serialize.
+    let _ = match c.cut() {
+        Some(shown) => serde_json::to_writer(&mut chars, &shown),
+        None => serde_json::to_writer(&mut chars, c),
+    };
     chars.0
 }
 
@@ -273,7 +280,8 @@ fn cut(raw: &RawObservation, view: &View) -> (Controls, Option<Truncation>, Opti
     };
     let hint = match &view.region {
         Some(region) => format!(
-            "region `{region}` has {why}; raise {} to see it all",
+            "region `{}` has {why}; raise {} to see it all",
+            quoted(region),
             if described {
                 "the budget"
             } else {
@@ -286,14 +294,14 @@ fn cut(raw: &RawObservation, view: &View) -> (Controls, Option<Truncation>, Opti
             let names = busiest
                 .iter()
                 .take(5)
-                .map(|(r, n)| format!("{r} ({n})"))
+                .map(|(r, n)| format!("{} ({n})", quoted(r)))
                 .collect::<Vec<_>>()
                 .join(", ");
             let more = match busiest.len() {
                 0..=5 => String::new(),
                 n => format!(" and {} more", n - 5),
             };
-            let first = busiest.first().map(|(r, _)| r.as_str()).unwrap_or("…");
+            let first = busiest.first().map_or(quoted("…"), |(r, _)| quoted(r));
             format!(
                 "the screen has {why}; ask for one region with read_screen(#{{region: \"{first}\"}}): {names}{more}"
             )
@@ -537,6 +545,95 @@ mod tests {
         a.label = "äö".into();
         assert_eq!(description_len(Control::of(&a)), two);
         assert!(ascii > 0);
+    }
+
+    /// One control with a 1 MB label cost the budget a megabyte: the whole screen's budget
+    /// went to it (or it stopped the fill). It costs what it shows: its label cut, with its
+    /// length.
+    #[test]
+    fn a_megabyte_label_costs_the_budget_what_it_shows() {
+        let mut huge = control("a.huge", "r");
+        huge.label = "L".repeat(1 << 20).as_str().into();
+        huge.value = Some("V".repeat(1 << 20).as_str().into());
+        huge.focused = true;
+        let r = raw(vec![huge, control("a.next", "r")], 2);
+        let cost = description_len(Control::of(&r.controls[0]));
+        assert!(cost < 1_000, "{cost} characters");
+        let budget = View {
+            budget: Some(2_000),
+            ..View::default()
+        };
+        let s = state(&r, &budget);
+        assert!(s.truncation.is_none(), "{:?}", s.truncation);
+        assert_eq!(s.controls.len(), 2);
+        // The engine's own state keeps the label whole; the state shown cuts it.
+        assert_eq!(s.controls[0].label.len(), 1 << 20);
+        let shown = s.shown();
+        assert!(
+            shown.controls[0].label.ends_with("… (1048576 characters)"),
+            "{}",
+            &shown.controls[0].label[..300]
+        );
+        assert!(
+            shown.controls[0]
+                .value
+                .as_ref()
+                .unwrap()
+                .ends_with("… (1048576 characters)")
+        );
+        assert!(serde_json::to_string(&shown).unwrap().len() < 2_000);
+    }
+
+    /// Everything of a state shown from a page is cut: route, title, dialog, focus, each
+    /// control's strings, the nodes, the names a truncation counts by; counts still add up.
+    #[test]
+    fn a_state_shown_cuts_every_page_string_and_keeps_the_counts() {
+        let long = |c: &str| c.repeat(300);
+        let mut c = control(&format!("a.{}", long("b")), &long("r"));
+        c.key = Some(long("k").as_str().into());
+        c.role = long("o").as_str().into();
+        c.focused = true;
+        let mut r = raw(vec![c, control("a.short", "s")], 4);
+        r.title = long("t");
+        r.dialog = Some(long("d"));
+        r.dropped_by_region.insert(format!("{}1", long("x")), 1);
+        r.dropped_by_region.insert(format!("{}2", long("x")), 1);
+        r.dropped_by_role.insert("button".into(), 2);
+        let s = infer(&r, long("/"), &Registry::empty(), 1.0, &View::default()).shown();
+        for text in [
+            &s.route,
+            &s.title,
+            s.dialog.as_ref().unwrap(),
+            s.focus.as_ref().unwrap(),
+        ] {
+            assert!(text.ends_with(" characters)"), "{text}");
+            assert!(text.chars().count() <= crate::protocol::QUOTED_CHARS);
+        }
+        let shown = &s.controls[0];
+        for text in [
+            &shown.anchor,
+            shown.key.as_ref().unwrap(),
+            &shown.label,
+            &shown.role,
+            &shown.region,
+        ] {
+            assert!(text.ends_with(" characters)"), "{text}");
+        }
+        assert_eq!(s.controls[1].anchor, "a.short");
+        let t = s.truncation.unwrap();
+        // The two names cut alike: one entry, both counted.
+        assert_eq!(t.dropped_by_region.len(), 1);
+        assert_eq!(t.dropped_by_region.values().sum::<usize>(), t.dropped);
+        assert!(t.hint.len() < 1_000, "{}", t.hint);
+    }
+
+    /// A state whose strings are all short is shown as it is: the same list of records.
+    #[test]
+    fn a_state_of_short_strings_is_shown_without_a_copy() {
+        let r = raw(vec![control("a.b", "r"), control("a.c", "r")], 2);
+        let s = state(&r, &View::default()).shown();
+        assert!(Arc::ptr_eq(&s.controls.0, &r.controls.0));
+        assert_eq!(s.route, "/x");
     }
 
     mod properties {

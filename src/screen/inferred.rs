@@ -67,6 +67,20 @@ impl Serialize for Control {
 pub struct Controls(pub(super) Arc<Vec<RawControl>>);
 
 impl Controls {
+    /// The controls as they are shown: the same list when every string of theirs is short,
+    /// else a copy with the long ones cut (see [`Facts::cut`]).
+    fn shown(self) -> Controls {
+        let Some(first) = self.0.iter().position(|c| c.facts.cut().is_some()) else {
+            return self;
+        };
+        let mut records = self.0[..first].to_vec();
+        records.extend(self.0[first..].iter().map(|c| match c.facts.cut() {
+            Some(facts) => RawControl { facts, ..c.clone() },
+            None => c.clone(),
+        }));
+        Controls(Arc::new(records))
+    }
+
     /// Whether both show the very same list (then nothing changed between them).
     pub fn same_list(&self, other: &Controls) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
@@ -124,6 +138,24 @@ pub struct Node {
     pub disabled: bool,
     /// Visible on the page.
     pub visible: bool,
+}
+
+/// The names of `counts` (regions, roles: the page's words) as they are shown; two that cut
+/// alike add up, so the counts still add up to what was dropped.
+fn cut_keys(counts: &mut BTreeMap<String, usize>) {
+    if counts
+        .keys()
+        .all(|k| matches!(crate::protocol::cut(k), std::borrow::Cow::Borrowed(_)))
+    {
+        return;
+    }
+    let mut shown = BTreeMap::new();
+    for (name, n) in std::mem::take(counts) {
+        *shown
+            .entry(crate::protocol::cut(&name).into_owned())
+            .or_default() += n;
+    }
+    *counts = shown;
 }
 
 /// What a cut dropped. `shown + dropped == total`, and the per-region (and per-role) counts
@@ -251,6 +283,41 @@ pub struct InferredState {
 pub(super) struct Sealed;
 
 impl InferredState {
+    /// The state as it is shown — in a round trip, a snapshot, a report, a printed read —
+    /// with every string from the page or an input cut by [`crate::protocol::cut`] (its
+    /// start and its length in characters): the route, title, dialog and focus, each
+    /// control's anchor, key, label, role, value and region, the nodes, the region names of
+    /// the truncation report. Nothing is copied when every string is short. The engine keeps
+    /// the whole state for its own work (the route a screen is matched by, the key a
+    /// control is found by).
+    pub fn shown(mut self) -> InferredState {
+        use crate::protocol::{MESSAGE_CHARS, cut_mut, cut_to};
+        cut_mut(&mut self.route);
+        cut_mut(&mut self.title);
+        for text in [&mut self.dialog, &mut self.focus, &mut self.region]
+            .into_iter()
+            .flatten()
+        {
+            cut_mut(text);
+        }
+        for reason in &mut self.confidence_reasons {
+            if let std::borrow::Cow::Owned(shown) = cut_to(reason, MESSAGE_CHARS) {
+                *reason = shown;
+            }
+        }
+        self.controls = self.controls.shown();
+        for node in self.nodes.iter_mut().flatten() {
+            cut_mut(&mut node.role);
+            cut_mut(&mut node.label);
+            cut_mut(&mut node.region);
+        }
+        if let Some(t) = &mut self.truncation {
+            cut_keys(&mut t.dropped_by_region);
+            cut_keys(&mut t.dropped_by_role);
+        }
+        self
+    }
+
     /// The control with this anchor (and key, when given).
     pub fn control(&self, anchor: &str, key: Option<&str>) -> Option<&Control> {
         self.controls

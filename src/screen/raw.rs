@@ -53,6 +53,36 @@ impl Facts {
             None => self.anchor.to_string(),
         }
     }
+
+    /// The facts as they are shown, when a string of theirs is too long to be shown whole
+    /// (a 1 MB label, a 2 MB value): each cut by [`crate::protocol::cut`], with its length.
+    /// `None` when every string is shown whole.
+    pub fn cut(&self) -> Option<Facts> {
+        let anchor = self.anchor.cut();
+        let key = self.key.as_ref().and_then(Text::cut);
+        let label = self.label.cut();
+        let role = self.role.cut();
+        let value = self.value.as_ref().and_then(Text::cut);
+        let region = self.region.cut();
+        if anchor.is_none()
+            && key.is_none()
+            && label.is_none()
+            && role.is_none()
+            && value.is_none()
+            && region.is_none()
+        {
+            return None;
+        }
+        Some(Facts {
+            anchor: anchor.unwrap_or_else(|| self.anchor.clone()),
+            key: key.or_else(|| self.key.clone()),
+            label: label.unwrap_or_else(|| self.label.clone()),
+            role: role.unwrap_or_else(|| self.role.clone()),
+            value: value.or_else(|| self.value.clone()),
+            region: region.unwrap_or_else(|| self.region.clone()),
+            ..*self
+        })
+    }
 }
 
 #[cfg(test)]

@@ -91,6 +91,15 @@ impl Text {
         }
     }
 
+    /// This text as it is shown (see [`crate::protocol::cut`]): `None` when it is shown
+    /// whole, else its start and its length in characters.
+    pub fn cut(&self) -> Option<Text> {
+        match crate::protocol::cut(self.as_str()) {
+            std::borrow::Cow::Borrowed(_) => None,
+            std::borrow::Cow::Owned(shown) => Some(Text::from(shown)),
+        }
+    }
+
     fn whole(buf: Arc<String>) -> Text {
         // A string past 4 GiB cannot come from a page read; saturate rather than wrap.
         let end = u32::try_from(buf.len()).unwrap_or(u32::MAX);
@@ -369,6 +378,15 @@ impl<'de> Deserialize<'de> for Text {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_long_text_is_cut_as_it_is_shown_and_a_short_one_is_not() {
+        assert!(Text::from("Approve").cut().is_none());
+        let long = Text::from("ü".repeat(500));
+        let cut = long.cut().expect("a 500-character text is cut");
+        assert!(cut.ends_with("… (500 characters)"), "{cut}");
+        assert!(cut.cut().is_none(), "a cut text is shown as it is");
+    }
+
     use super::*;
 
     #[test]

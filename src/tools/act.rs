@@ -106,7 +106,8 @@ impl<T: Tab> Tools<T> {
                 ToolError::new(
                     ErrorCode::InvalidArgument,
                     format!(
-                        "`{name}` is not a key name (use names like `Enter`, `Tab`, `Escape`, `ArrowDown`, `a`)"
+                        "`{}` is not a key name (use names like `Enter`, `Tab`, `Escape`, `ArrowDown`, `a`)",
+                        quoted(name)
                     ),
                 ),
             ));

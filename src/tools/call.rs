@@ -95,6 +95,7 @@ impl<T: Tab> Tools<T> {
     /// Runs `work` (the call's own future, not yet started) if the gates let `verb` on
     /// `target` through, and records the call. A refused call's round trip has no screen:
     /// nothing was read, because nothing may touch the page; its route is the last one read.
+    /// The round trip returned is [shown](RoundTrip::shown): its page text and inputs cut.
     pub(super) async fn call(
         &self,
         verb: Verb,
@@ -161,6 +162,8 @@ impl<T: Tab> Tools<T> {
         if rt.screen.is_some() {
             self.gates.untrusted_read.store(true, Ordering::Relaxed);
         }
+        // What leaves the gateway, the trace and the control page show it cut.
+        let rt = rt.shown();
         if let Some(control) = &self.here().control {
             control.hub.set_route(control.tab, &rt.route);
         }

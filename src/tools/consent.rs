@@ -34,6 +34,7 @@ impl<T: Tab> Tools<T> {
         subject: Option<Subject<'_>>,
         route: &str,
     ) -> String {
+        let route = quoted(route);
         let Some(subject) = subject else {
             return format!("Allow {} on {route}?", action.verb.tool());
         };
@@ -154,8 +155,10 @@ impl<T: Tab> Tools<T> {
     /// during the handoff read as `[redacted]` from then on, and the round trip carries
     /// only where the page is now — no screen.
     pub async fn handoff(&self, reason: &str) -> RoundTrip {
-        let work = self.handoff_inner(reason);
-        self.call(Verb::Handoff, Some(reason), None, work).await
+        // The reason is only ever shown: to the person, in the round trip, in the trace.
+        let reason = crate::protocol::cut(reason);
+        let work = self.handoff_inner(&reason);
+        self.call(Verb::Handoff, Some(&reason), None, work).await
     }
 
     async fn handoff_inner(&self, reason: &str) -> Outcome {

@@ -13,6 +13,7 @@ use serde::{Serialize, Serializer};
 
 use super::{Attribution, ErrorCode, ToolError};
 use crate::control::{Blocked, ConsentPolicy, Guardrail, GuardrailVerdict};
+use crate::protocol::quoted;
 pub use crate::protocol::{ActionClass, UnknownClass};
 
 /// The verbs of docs/design.md; each has one class.
@@ -96,10 +97,21 @@ impl Serialize for Verb {
 pub struct Action {
     /// What is done.
     pub verb: Verb,
-    /// What it is done to: an anchor reference, or the route of a navigation.
+    /// What it is done to: an anchor reference, or the route of a navigation. Whole here,
+    /// for the gates; written (in a trace) cut, with its length.
+    #[serde(serialize_with = "cut_target")]
     pub target: Option<String>,
     /// Its class, which the allowed set is checked against.
     pub class: ActionClass,
+}
+
+/// An action's target as a trace writes it: cut, with its length (see
+/// [`crate::protocol::cut`]).
+fn cut_target<S: Serializer>(target: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
+    match target {
+        Some(t) => s.serialize_some(&crate::protocol::cut(t)),
+        None => s.serialize_none(),
+    }
 }
 
 impl Action {
@@ -115,7 +127,7 @@ impl Action {
     /// The call as a journey wrote it, for messages: `` `invoke` of `claim.approve` ``.
     fn named(&self) -> String {
         match &self.target {
-            Some(t) => format!("`{}` of `{t}`", self.verb.tool()),
+            Some(t) => format!("`{}` of `{}`", self.verb.tool(), quoted(t)),
             None => format!("`{}`", self.verb.tool()),
         }
     }
@@ -275,7 +287,7 @@ impl Gate {
                                 "the guardrail `{}` denies {} on {} (rule {rule})",
                                 rail.path.display(),
                                 action.named(),
-                                cx.route
+                                quoted(cx.route)
                             ),
                         ),
                         GuardrailVerdict::Ask(rule) => {
@@ -554,5 +566,18 @@ mod tests {
             serde_json::to_value(AllowedSet::parse(["navigate", "read"]).unwrap()).unwrap(),
             serde_json::json!(["read", "navigate"])
         );
+    }
+
+    /// A trace wrote a 2 MB route whole in its step line; it writes it cut, with its
+    /// length. The gates still see it whole.
+    #[test]
+    fn an_action_writes_a_long_target_cut_with_its_length() {
+        let route = format!("/{}", "a".repeat(2 << 20));
+        let action = Action::new(Verb::Navigate, Some(route.clone()));
+        let written = serde_json::to_value(&action).unwrap();
+        let target = written["target"].as_str().unwrap();
+        assert!(target.ends_with("… (2097153 characters)"), "{target}");
+        assert_eq!(action.target.as_deref(), Some(route.as_str()));
+        assert!(action.named().len() < 300, "{}", action.named());
     }
 }

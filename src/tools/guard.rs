@@ -130,6 +130,7 @@ impl<T: Tab> Tools<T> {
             elapsed_ms: 0.0,
             ..RoundTrip::default()
         }
+        .shown()
     }
 }
 

@@ -740,20 +740,30 @@ fn browser_error(e: BrowserError) -> ToolError {
     }
 }
 
+/// How many of a screen's regions a message lists.
+const REGIONS_LISTED: usize = 20;
+
 /// A region read of a region the screen does not have: which it does have.
 fn no_such_region(region: &str, regions: &std::collections::BTreeMap<String, usize>) -> ToolError {
     let names: Vec<String> = regions.keys().cloned().collect();
     let near = crate::registry::closest(region, &names)
-        .map(|n| format!(" (did you mean `{n}`?)"))
+        .map(|n| format!(" (did you mean `{}`?)", quoted(n)))
         .unwrap_or_default();
-    let listed = regions
+    let mut listed = regions
         .iter()
-        .map(|(r, n)| format!("{r} ({n})"))
+        .take(REGIONS_LISTED)
+        .map(|(r, n)| format!("{} ({n})", quoted(r)))
         .collect::<Vec<_>>()
         .join(", ");
+    if regions.len() > REGIONS_LISTED {
+        listed.push_str(&format!(" and {} more", regions.len() - REGIONS_LISTED));
+    }
     ToolError::new(
         ErrorCode::InvalidArgument,
-        format!("no region `{region}` on this screen{near}; its regions: {listed}"),
+        format!(
+            "no region `{}` on this screen{near}; its regions: {listed}",
+            quoted(region)
+        ),
     )
 }
 

@@ -22,7 +22,7 @@ impl<T: Tab> Tools<T> {
             Some(l) if !l.is_empty() => format!("`{}` (\"{}\")", quoted(&shown), quoted(l)),
             _ => format!("`{}`", quoted(&shown)),
         };
-        let route = self.current_route();
+        let route = quoted(&self.current_route()).to_string();
         let err = |code, message: String| Err(ToolError::new(code, message));
         match (p.status.as_str(), target) {
             ("ok", _) => Ok(()),
@@ -59,14 +59,14 @@ impl<T: Tab> Tools<T> {
                 ErrorCode::Obscured,
                 format!(
                     "{named} is present but covered by {} at its centre",
-                    p.cover.as_deref().unwrap_or("another element")
+                    quoted(p.cover.as_deref().unwrap_or("another element"))
                 ),
             ),
             ("not_editable", _) => err(
                 ErrorCode::NotEditable,
                 format!(
                     "{named} does not take text: it is {}",
-                    p.why.as_deref().unwrap_or("not a field")
+                    quoted(p.why.as_deref().unwrap_or("not a field"))
                 ),
             ),
             ("no_option", _) => {
@@ -77,13 +77,15 @@ impl<T: Tab> Tools<T> {
                 err(
                     ErrorCode::NotEditable,
                     format!(
-                        "{named} has no option `{text}` (options: {})",
-                        p.options.join(", ")
+                        "{named} has no option `{}` (options: {})",
+                        quoted(text),
+                        listed(p.options.iter().map(String::as_str))
                     ),
                 )
             }
             (other, _) => Err(capture_error(format!(
-                "the collector answered an unexpected status `{other}` for {target}"
+                "the collector answered an unexpected status `{}` for {target}",
+                quoted(other)
             ))),
         }
     }
@@ -98,15 +100,8 @@ impl<T: Tab> Tools<T> {
             p.count
         );
         if p.candidates.is_empty() {
-            let keys: Vec<String> = p
-                .keys
-                .iter()
-                .map(|k| k.clone().unwrap_or_else(|| "(no key)".into()))
-                .collect();
-            message.push_str(&format!(
-                "; name one with a key (keys: {})",
-                keys.join(", ")
-            ));
+            let keys = p.keys.iter().map(|k| k.as_deref().unwrap_or("(no key)"));
+            message.push_str(&format!("; name one with a key (keys: {})", listed(keys)));
             return message;
         }
         message.push(':');
@@ -114,10 +109,10 @@ impl<T: Tab> Tools<T> {
             message.push_str(&format!(
                 "\n  {}. {} \"{}\" in region {} ({}{})",
                 i + 1,
-                c.role,
+                quoted(&c.role),
                 quoted(&c.name),
-                c.region,
-                c.path,
+                quoted(&c.region),
+                quoted(&c.path),
                 c.key
                     .as_deref()
                     .map(|k| format!(", key \"{}\"", quoted(k)))
@@ -151,7 +146,7 @@ impl<T: Tab> Tools<T> {
             let listed = if keys.is_empty() {
                 String::new()
             } else {
-                format!(": {}", keys.join(", "))
+                format!(": {}", listed(keys.iter().map(String::as_str)))
             };
             return ToolError::new(
                 ErrorCode::NotOnScreen,
@@ -205,16 +200,16 @@ fn narrower(
         .and_then(|m| m.within.as_ref())
         .map(|w| format!(", within: {w}"))
         .unwrap_or_default();
-    let quote = |s: &str| serde_json::Value::from(s).to_string();
+    let quote = |s: &str| serde_json::Value::from(crate::protocol::cut(s)).to_string();
     match &spec.matcher {
         Some(m) if !matches!(m.kind, MatchKind::Role { name: Some(_), .. }) && differ(|c| &c.name) => Some(format!(
             "narrow it by name, e.g. match: {{role: {}, name: {}{within}}}",
-            first.role,
+            quoted(&first.role),
             quote(&first.name)
         )),
         Some(_) if differ(|c| &c.region) => Some(format!(
             "narrow it with `within:` an anchor around one region (these are in {})",
-            candidates.iter().map(|c| c.region.as_str()).collect::<Vec<_>>().join(", ")
+            listed(candidates.iter().map(|c| c.region.as_str()))
         )),
         Some(_) if !spec.keyed => Some(
             "if it repeats by design, make it keyed (`key: text`, or `key: {attribute: data-id}`) and name one with a key".to_string(),
@@ -223,3 +218,21 @@ fn narrower(
         _ => None,
     }
 }
+
+/// Page words listed in a message, each cut: at most [`LISTED`] of them, and how many more.
+fn listed<'a>(mut words: impl Iterator<Item = &'a str>) -> String {
+    let shown: Vec<String> = words
+        .by_ref()
+        .take(LISTED)
+        .map(|w| quoted(w).to_string())
+        .collect();
+    let more = words.count();
+    let mut text = shown.join(", ");
+    if more > 0 {
+        text.push_str(&format!(" and {more} more"));
+    }
+    text
+}
+
+/// How many of a page's words (options, keys, regions) a message lists.
+const LISTED: usize = 20;

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::protocol::ToolError;
+use crate::protocol::{ToolError, cut_mut};
 use crate::screen::{Changes, InferredState};
 
 /// What a tool call did: ok or why not, where the page was and is, what is on it now.
@@ -49,6 +49,94 @@ pub struct RoundTrip {
     pub tabs: Option<Vec<super::TabInfo>>,
 }
 
+impl RoundTrip {
+    /// The round trip as it leaves the gateway (for a script, an agent, the trace, a
+    /// report): every string from the page or an input cut by [`crate::protocol::cut`],
+    /// with its length — the routes, the target and its label, the screen (see
+    /// [`InferredState::shown`]), the changes, the address of a tab opened, the tabs listed,
+    /// a download's name as the page gave it. An error's message quotes its inputs cut already.
+    pub fn shown(mut self) -> RoundTrip {
+        for text in [&mut self.anchor, &mut self.label].into_iter().flatten() {
+            cut_mut(text);
+        }
+        cut_mut(&mut self.route_before);
+        cut_mut(&mut self.route);
+        self.screen = self.screen.map(InferredState::shown);
+        if let Some(changes) = &mut self.changes {
+            for reference in changes
+                .added
+                .iter_mut()
+                .chain(&mut changes.removed)
+                .chain(&mut changes.changed)
+            {
+                cut_mut(reference);
+            }
+        }
+        // Its path stays whole: a local path a script may open, bounded by the file system.
+        if let Some(download) = &mut self.download {
+            cut_mut(&mut download.file);
+        }
+        if let Some(opened) = &mut self.opened {
+            cut_mut(&mut opened.url);
+        }
+        for tab in self.tabs.iter_mut().flatten() {
+            cut_mut(&mut tab.route);
+            cut_mut(&mut tab.title);
+        }
+        self
+    }
+}
+
 fn is_first(tab: &usize) -> bool {
     *tab == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::{TabInfo, TabOpened};
+
+    /// What leaves the gateway says how long each long string was; a short one is as it was.
+    #[test]
+    fn a_round_trip_shown_cuts_its_long_strings_and_keeps_the_short_ones() {
+        let long = |c: &str| c.repeat(1_000);
+        let rt = RoundTrip {
+            tool: "invoke",
+            anchor: Some(long("a")),
+            label: Some("Approve".into()),
+            route_before: long("/"),
+            route: "/claims".into(),
+            changes: Some(Changes {
+                added: vec![long("k")],
+                ..Changes::default()
+            }),
+            opened: Some(TabOpened {
+                tab: 1,
+                url: long("u"),
+            }),
+            tabs: Some(vec![TabInfo {
+                tab: 0,
+                route: long("r"),
+                title: long("t"),
+                current: true,
+                opener: None,
+            }]),
+            ..RoundTrip::default()
+        }
+        .shown();
+        let tabs = rt.tabs.as_ref().unwrap();
+        let changes = rt.changes.as_ref().unwrap();
+        for cut in [
+            rt.anchor.as_deref().unwrap(),
+            &rt.route_before,
+            &changes.added[0],
+            &rt.opened.as_ref().unwrap().url,
+            &tabs[0].route,
+            &tabs[0].title,
+        ] {
+            assert!(cut.ends_with("… (1000 characters)"), "{cut}");
+        }
+        assert_eq!(rt.label.as_deref(), Some("Approve"));
+        assert_eq!(rt.route, "/claims");
+    }
 }

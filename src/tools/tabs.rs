@@ -223,6 +223,7 @@ impl<T: Tab> Tools<T> {
         let mut rt = self.call(Verb::Tabs, None, None, work).await;
         if rt.ok {
             rt.tabs = Some(self.tabs().await);
+            rt = rt.shown();
         }
         rt
     }
@@ -431,7 +432,8 @@ impl<T: Tab> Tools<T> {
             let id = c.hub.register(&c.run, &format!("{journey} (tab {number})"));
             c.hub
                 .set_screenshot(id, crate::browser::screenshot_source(Arc::downgrade(&tab)));
-            c.hub.set_route(id, &self.route_of(url));
+            c.hub
+                .set_route(id, &crate::protocol::cut(&self.route_of(url)));
             TabGates {
                 tab: id,
                 ..c.clone()

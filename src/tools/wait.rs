@@ -15,6 +15,7 @@ use super::{browser_error, capture_error, ms_since};
 use crate::anchor::AnchorRef;
 use crate::browser::{BrowserError, Tab};
 use crate::collector::Prepared;
+use crate::protocol::quoted;
 use crate::screen::InferredState;
 
 impl<T: Tab> Tools<T> {
@@ -115,7 +116,7 @@ impl fmt::Display for Condition {
             let key = self
                 .key
                 .as_ref()
-                .map(|k| format!("[{k}]"))
+                .map(|k| format!("[{}]", quoted(k)))
                 .unwrap_or_default();
             let state = match (self.gone, self.enabled) {
                 (true, _) => "gone",
@@ -123,7 +124,7 @@ impl fmt::Display for Condition {
                 (false, Some(false)) => "shown and disabled",
                 (false, None) => "shown",
             };
-            parts.push(format!("`{a}{key}` {state}"));
+            parts.push(format!("`{}{key}` {state}", quoted(a)));
         }
         if let Some(t) = &self.text {
             let gone = if self.gone && self.anchor.is_none() {
@@ -131,10 +132,10 @@ impl fmt::Display for Condition {
             } else {
                 ""
             };
-            parts.push(format!("text \"{t}\"{gone}"));
+            parts.push(format!("text \"{}\"{gone}", quoted(t)));
         }
         if let Some(r) = &self.route {
-            parts.push(format!("route {r}"));
+            parts.push(format!("route {}", quoted(r)));
         }
         write!(f, "{}", parts.join(" and "))
     }
@@ -145,7 +146,8 @@ impl fmt::Display for Condition {
 struct Waited {
     holds: bool,
     waited_ms: f64,
-    seen: String,
+    /// What the page showed of each part of the condition, in words.
+    seen: Vec<String>,
 }
 
 impl<T: Tab> Tools<T> {
@@ -205,7 +207,12 @@ impl<T: Tab> Tools<T> {
                 format!(
                     "{condition} did not come within {} ms; last seen: {}",
                     within.as_millis(),
-                    waited.seen
+                    waited
+                        .seen
+                        .iter()
+                        .map(|part| quoted(part).to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )
             .attributed(Attribution::App));

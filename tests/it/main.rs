@@ -7,6 +7,7 @@ mod harness;
 mod accname;
 mod architecture;
 mod audit;
+mod bounded;
 mod chaos;
 mod check;
 mod cli;

@@ -78,7 +78,8 @@
   }
 
   // Whether condition `c` ({anchor, key, text, route, gone, enabled}) holds now, and what
-  // was seen, in words (for the message of a wait that ran out). An anchor holds when one
+  // was seen, in words, one part a condition (for the message of a wait that ran out, which
+  // shows each part cut). An anchor holds when one
   // of its elements is visible (and enabled, or disabled, when `enabled` says); text when
   // the page's text has it; a route when the address's path is it (with its query and
   // fragment, when the route names them). `gone` asks for the anchor, or the text, to be
@@ -108,7 +109,7 @@
       ok = ok && at === c.route;
       seen.push('route ' + location.pathname + location.search + location.hash);
     }
-    return { ok: ok, seen: seen.join(', ') };
+    return { ok: ok, seen: seen };
   }
 
   // Resolves with {holds, waited_ms, seen} once condition `c` holds (see conditionHolds), tried
