@@ -55,9 +55,10 @@ pub struct Chromium {
     pub(super) pid: Option<u32>,
     pub(super) version: String,
     pub(super) options: LaunchOptions,
-    // Dropped (deleted) after the browser is closed; for a remote browser, only where its
-    // downloads go (a browser on this machine: a CDP endpoint's, a local Grid's).
-    pub(super) _profile: Option<tempfile::TempDir>,
+    // A launched browser's profile (removed by its thread once it exited); for a remote
+    // browser, only where its downloads go (a browser on this machine: a CDP endpoint's, a
+    // local Grid's), removed when dropped.
+    pub(super) files: Option<launch::Files>,
     // The WebDriver session the browser is of, ended when it closes.
     pub(super) lease: Option<remote::Lease>,
 }
@@ -79,7 +80,7 @@ impl Chromium {
             .tempdir()
             .map_err(|e| launch_error(format!("cannot create a profile directory: {e}")))?;
         let args = launch::switches(&options, &executable, profile.path());
-        let spawned = launch::spawn(&executable, args, options.launch_timeout)
+        let spawned = launch::spawn(&executable, args, profile, options.launch_timeout)
             .await
             .map_err(|failed| match failed.killed {
                 // Not a browser that cannot start: one that was killed while it did.
@@ -111,8 +112,12 @@ impl Chromium {
             Ok(Ok(connected)) => connected,
             failed => {
                 launch::kill(spawned.pid);
-                let pid = spawned.pid;
-                let _ = tokio::task::spawn_blocking(move || launch::forget_when_gone(pid)).await;
+                let (pid, files) = (spawned.pid, spawned.files);
+                let _ = tokio::task::spawn_blocking(move || {
+                    launch::forget_when_gone(pid);
+                    files.removed_within(Duration::from_secs(2));
+                })
+                .await;
                 return Err(launch_error(match failed {
                     Ok(Err(e)) => format!("cannot connect to {}: {e}", spawned.ws),
                     _ => format!(
@@ -128,7 +133,7 @@ impl Chromium {
             handler,
             Some(spawned.pid),
             options,
-            Some(profile),
+            Some(spawned.files),
             None,
         )
         .await)
@@ -212,9 +217,9 @@ impl Chromium {
             .map_err(BrowserError::Protocol)?;
         let page = bounded(timeout, "opening a tab", self.browser.new_page(params)).await?;
         let root = self
-            ._profile
+            .files
             .as_ref()
-            .map_or_else(std::env::temp_dir, |p| p.path().to_path_buf());
+            .map_or_else(std::env::temp_dir, |f| f.path().to_path_buf());
         let downloads = root.join("downloads").join(context.inner());
         let family = (context, downloads);
         let mut tab = ChromiumTab::new(page, &self.options, family.clone()).await?;
@@ -247,7 +252,14 @@ impl Chromium {
             if !matches!(gone.await, Ok(true)) {
                 launch::kill(pid);
             }
-            let _ = tokio::task::spawn_blocking(move || launch::forget_when_gone(pid)).await;
+            let files = self.files.take();
+            let _ = tokio::task::spawn_blocking(move || {
+                launch::forget_when_gone(pid);
+                if let Some(files) = files {
+                    files.removed_within(Duration::from_secs(2));
+                }
+            })
+            .await;
         }
         self.handler.abort();
     }
@@ -259,6 +271,9 @@ impl Drop for Chromium {
         if let Some(pid) = self.pid.take() {
             launch::kill(pid);
             launch::forget_when_gone(pid);
+            if let Some(files) = &self.files {
+                files.removed_within(Duration::from_secs(2));
+            }
         }
         self.handler.abort();
     }

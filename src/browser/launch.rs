@@ -10,7 +10,8 @@
 
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::BrowserError;
@@ -300,10 +301,59 @@ pub(super) fn switches(options: &LaunchOptions, executable: &Path, profile: &Pat
     args
 }
 
-/// A browser process [`spawn`] started: its pid and the address of its DevTools socket.
+/// A browser process [`spawn`] started: its pid, the address of its DevTools socket, and
+/// its profile directory.
 pub(super) struct Spawned {
     pub pid: u32,
     pub ws: String,
+    pub files: Files,
+}
+
+/// Where a browser keeps its files, on this machine.
+pub(super) enum Files {
+    /// A launched browser's profile directory. Its thread (see [`spawn`]) removes it once
+    /// the browser has exited, so that a browser still writing its cache index back cannot
+    /// bring it back, whoever stopped the browser and whenever; `removed` says it is done.
+    Profile {
+        path: PathBuf,
+        removed: Arc<AtomicBool>,
+    },
+    /// A folder removed when dropped (a remote browser's downloads).
+    Temporary(tempfile::TempDir),
+}
+
+impl Files {
+    pub(super) fn path(&self) -> &Path {
+        match self {
+            Files::Profile { path, .. } => path,
+            Files::Temporary(dir) => dir.path(),
+        }
+    }
+
+    /// Waits (at most `bound`) until a profile is removed (its browser exited).
+    pub(super) fn removed_within(&self, bound: Duration) {
+        if let Files::Profile { removed, .. } = self {
+            settle_flags(std::slice::from_ref(removed), bound);
+        }
+    }
+}
+
+/// The removal flags of every profile of this process's browsers (see [`Files::Profile`]).
+static PROFILES: Mutex<Vec<Arc<AtomicBool>>> = Mutex::new(Vec::new());
+
+/// Waits (at most `bound`) until every browser this process started is gone and its profile
+/// directory removed: called once the browsers were killed, before the process exits (its
+/// threads, which remove the profiles, end with it).
+pub fn settle(bound: Duration) {
+    let flags = PROFILES.lock().map(|f| f.clone()).unwrap_or_default();
+    settle_flags(&flags, bound);
+}
+
+fn settle_flags(flags: &[Arc<AtomicBool>], bound: Duration) {
+    let until = std::time::Instant::now() + bound;
+    while flags.iter().any(|f| !f.load(Ordering::Acquire)) && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// Starts `executable` with `args` so that it cannot outlive this process, and waits (at
@@ -339,8 +389,18 @@ impl SpawnFailed {
 pub(super) async fn spawn(
     executable: &Path,
     args: Vec<String>,
+    profile: tempfile::TempDir,
     bound: Duration,
 ) -> Result<Spawned, SpawnFailed> {
+    let removed = Arc::new(AtomicBool::new(false));
+    if let Ok(mut flags) = PROFILES.lock() {
+        flags.retain(|f| !f.load(Ordering::Acquire));
+        flags.push(Arc::clone(&removed));
+    }
+    let files = Files::Profile {
+        path: profile.path().to_path_buf(),
+        removed: Arc::clone(&removed),
+    };
     let (started, pid) = tokio::sync::oneshot::channel();
     let (listening, ws) = tokio::sync::oneshot::channel();
     let mut command = std::process::Command::new(executable);
@@ -372,16 +432,25 @@ pub(super) async fn spawn(
             }
         }
     }
+    let done = Arc::clone(&removed);
     std::thread::Builder::new()
         .name("waymark-browser".into())
-        .spawn(move || keep(command, started, listening))
-        .map_err(|e| SpawnFailed::new(format!("cannot start a thread for it: {e}")))?;
+        .spawn(move || {
+            keep(command, started, listening);
+            // Gone (or never started): nothing writes to its profile any more.
+            drop(profile);
+            done.store(true, Ordering::Release);
+        })
+        .map_err(|e| {
+            removed.store(true, Ordering::Release);
+            SpawnFailed::new(format!("cannot start a thread for it: {e}"))
+        })?;
     let pid = pid
         .await
         .map_err(|_| SpawnFailed::new("its thread ended before it started"))?
         .map_err(SpawnFailed::new)?;
     match tokio::time::timeout(bound, ws).await {
-        Ok(Ok(Ok(ws))) => Ok(Spawned { pid, ws }),
+        Ok(Ok(Ok(ws))) => Ok(Spawned { pid, ws, files }),
         Ok(Ok(Err(failed))) => Err(failed),
         Ok(Err(_)) => Err(SpawnFailed::new("its thread ended before it listened")),
         Err(_) => {
@@ -395,7 +464,9 @@ pub(super) async fn spawn(
 }
 
 /// The thread of one browser (see [`spawn`]): starts it, says its pid, then the address of
-/// its DevTools socket (or why there is none), and waits for it to exit.
+/// its DevTools socket (or why there is none), and waits for it to exit. A browser whose
+/// launch was given up before it was told either (the command stopped mid-launch) is
+/// killed: nobody else knows it is there.
 fn keep(
     mut command: std::process::Command,
     started: tokio::sync::oneshot::Sender<Result<u32, String>>,
@@ -409,7 +480,9 @@ fn keep(
         }
     };
     register(child.id());
-    let _ = started.send(Ok(child.id()));
+    if started.send(Ok(child.id())).is_err() {
+        kill(child.id());
+    }
     let mut printed: Vec<String> = Vec::new();
     let found = child.stderr.take().and_then(|stderr| {
         std::io::BufReader::new(stderr)
@@ -445,7 +518,9 @@ fn keep(
             killed: status.is_some_and(|s| s.signal().is_some()),
         }
     });
-    let _ = listening.send(found);
+    if listening.send(found).is_err() {
+        kill(child.id());
+    }
     let _ = child.wait();
 }
 

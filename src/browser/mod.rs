@@ -34,7 +34,7 @@ pub use camera::TabCamera;
 pub use chromium::{Chromium, ChromiumTab};
 pub use device::{DEVICES, Device};
 pub use files::Download;
-pub use launch::{LaunchOptions, find_browser, is_headless_shell, kill_launched_browsers};
+pub use launch::{LaunchOptions, find_browser, is_headless_shell, kill_launched_browsers, settle};
 pub use naive::NaiveElement;
 pub use remote::{Remote, end_leases};
 pub(crate) use remote::{Unanswered, exchange};

@@ -295,7 +295,8 @@ impl Chromium {
                 let downloads = tempfile::Builder::new()
                     .prefix("waymark-downloads-")
                     .tempdir()
-                    .ok();
+                    .ok()
+                    .map(super::launch::Files::Temporary);
                 return Ok(
                     Chromium::assemble(browser, handler, None, options, downloads, lease).await,
                 );
@@ -318,7 +319,7 @@ impl Chromium {
         mut handler: Handler,
         pid: Option<u32>,
         options: LaunchOptions,
-        profile: Option<tempfile::TempDir>,
+        files: Option<super::launch::Files>,
         lease: Option<Lease>,
     ) -> Chromium {
         let handler = tokio::spawn(async move {
@@ -343,7 +344,7 @@ impl Chromium {
             pid,
             version,
             options,
-            _profile: profile,
+            files,
             lease,
         }
     }

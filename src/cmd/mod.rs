@@ -56,6 +56,8 @@ pub fn main(cli: Cli) -> Exit {
     });
     runtime.shutdown_timeout(Duration::from_secs(2));
     kill_launched_browsers();
+    // Each killed browser's thread removes its profile once it is gone: before we exit.
+    crate::browser::settle(Duration::from_secs(2));
     code
 }
 

@@ -102,13 +102,17 @@ fn stopped(dir: &Path, tmp: &Path, args: &[&str], signal: libc::c_int, settle: D
 
 /// Nothing of the stopped command is left: no browser process, no profile directory.
 #[track_caller]
-fn nothing_left(tmp: &Path, run: &Run) {
+fn nothing_left(what: &str, tmp: &Path, run: &Run) {
     let left = none_left_within(tmp, Duration::from_secs(2));
-    assert!(left.is_empty(), "browsers left: {left:#?}\n{}", run.all());
+    assert!(
+        left.is_empty(),
+        "{what}: browsers left: {left:#?}\n{}",
+        run.all()
+    );
     let profiles = profiles_in(tmp);
     assert!(
         profiles.is_empty(),
-        "profiles left: {profiles:?}\n{}",
+        "{what}: profiles left: {profiles:?}\n{}",
         run.all()
     );
 }
@@ -138,7 +142,7 @@ fn sigterm_stops_a_run_in_order_reports_what_finished_and_leaves_nothing() {
         .says("interrupted by SIGTERM")
         .says("✓ a_quick")
         .says("SIGTERM: 1 of 2 journeys finished; not run to the end: b_waits");
-    nothing_left(tmp.path(), &run);
+    nothing_left("run", tmp.path(), &run);
     let xml = std::fs::read_to_string(&junit).expect("the JUnit report is written");
     assert!(xml.contains("a_quick"), "{xml}");
     assert!(xml.contains("b_waits"), "{xml}");
@@ -168,7 +172,7 @@ fn a_second_signal_ends_a_run_at_once_and_kills_its_browsers() {
     );
     assert_eq!(sent, 2, "{}", run.all());
     run.exits(130).says("interrupted by SIGINT");
-    nothing_left(tmp.path(), &run);
+    nothing_left("run", tmp.path(), &run);
 }
 
 /// `read`, `check`, `suggest`, `state save` and `bench`, each stopped while its browser
@@ -199,7 +203,23 @@ fn sigterm_stops_every_command_with_a_browser_and_leaves_nothing() {
             Duration::from_millis(500),
         );
         assert_eq!(run.code, Some(143), "{command:?}:\n{}", run.all());
-        nothing_left(tmp.path(), &run);
+        nothing_left(&format!("{command:?}"), tmp.path(), &run);
+    }
+    // Stopped the moment its browser process appears: mid-launch, before the browser
+    // listens, and before waymark knows more of it than its pid.
+    for _ in 0..3 {
+        let tmp = tempfile::tempdir().expect("a temp dir");
+        let args = [
+            "--anchors",
+            anchors.as_str(),
+            "--base-url",
+            app.as_str(),
+            "read",
+            "/",
+        ];
+        let run = stopped(dir.path(), tmp.path(), &args, libc::SIGTERM, Duration::ZERO);
+        assert_eq!(run.code, Some(143), "mid-launch:\n{}", run.all());
+        nothing_left("read, stopped mid-launch", tmp.path(), &run);
     }
 }
 
