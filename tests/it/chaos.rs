@@ -238,7 +238,7 @@ fn chaos(seed: u64) {
     eprintln!(
         "chaos seed {seed}: {} signals sent of {}, {crashed} attempts failed, {} flaky",
         sent.len(),
-        moments.len(),
+        KILLS + 1,
         report["summary"]["flaky"]
     );
     // With the retry, all pass.
