@@ -5,9 +5,12 @@
 //! - Every command runs under a `tokio::time::timeout` of ours, which names what timed out
 //!   (chromiumoxide's own `request_timeout` is set to the same bound).
 //! - Only raw `execute` of typed CDP parameters (`Runtime.evaluate`, `Input.*`,
-//!   `Page.navigate`, screenshots, cookies, …): no element helpers, no string-guessing
+//!   screenshots, cookies, …): no element helpers, no string-guessing
 //!   `evaluate(&str)`. (The accessibility queries of
-//!   `accessibility.rs` are raw JSON commands of their own.)
+//!   `accessibility.rs` are raw JSON commands of their own.) Not even `Page.navigate`,
+//!   which chromiumoxide answers only once its own watcher saw the page load, and that
+//!   watcher misses loads: it goes on a connection of waymark's own (`wire.rs`), and the
+//!   load is read off the tab's events (`navigation.rs`).
 //! - A fresh `user_data_dir` per run (its default directory is shared between runs).
 //! - `close()` and wait, then make sure the child process is gone.
 
@@ -24,7 +27,7 @@ use chromiumoxide::cdp::browser_protocol::input::{
 use chromiumoxide::cdp::browser_protocol::network::RequestId;
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, EventFrameStartedLoading, EventFrameStoppedLoading,
-    FrameId, NavigateParams,
+    FrameId,
 };
 use chromiumoxide::cdp::browser_protocol::storage::SetCookiesParams;
 use chromiumoxide::cdp::browser_protocol::target::{
@@ -217,7 +220,8 @@ impl Chromium {
             .map_or_else(std::env::temp_dir, |p| p.path().to_path_buf());
         let downloads = root.join("downloads").join(context.inner());
         let family = (context, downloads);
-        let mut tab = ChromiumTab::new(page, &self.options, family.clone()).await?;
+        let address = self.browser.websocket_address().clone();
+        let mut tab = ChromiumTab::new((page, address), &self.options, family.clone()).await?;
         let family = (family, true);
         tab.family = Some(Family::watch(&tab.page, &self.browser, &self.options, family).await?);
         Ok(tab)
@@ -284,12 +288,16 @@ pub struct ChromiumTab {
     pub(super) family: Option<Family>,
     /// The network error of the last document that failed to load (see `setup.rs`).
     pub(super) load_error: Arc<Mutex<Option<String>>>,
+    /// The browser's websocket address, and the connection and session of waymark's own
+    /// that navigate the tab (see `wire.rs`), made at its first navigation.
+    pub(super) address: String,
+    pub(super) navigator: tokio::sync::OnceCell<(Arc<super::wire::Wire>, String)>,
     watchers: Vec<JoinHandle<()>>,
 }
 
 impl ChromiumTab {
     pub(super) async fn new(
-        page: Page,
+        (page, address): (Page, String),
         options: &LaunchOptions,
         (context, downloads): (BrowserContextId, std::path::PathBuf),
     ) -> Result<ChromiumTab, BrowserError> {
@@ -306,6 +314,8 @@ impl ChromiumTab {
             downloads: set.downloads,
             family: None,
             load_error: set.load_error,
+            address,
+            navigator: tokio::sync::OnceCell::new(),
             watchers: set.watchers,
         })
     }
@@ -474,26 +484,17 @@ impl Tab for ChromiumTab {
 
     async fn navigate(&self, url: &str, timeout: Duration) -> Result<(), BrowserError> {
         // Another fragment of the document on screen (a hash-routed app's next screen) is a
-        // same-document navigation: Chromium loads nothing, and chromiumoxide's navigate
-        // waits for a load that never comes. The page moves itself there instead, as a click
-        // on a link to it would.
-        if let Ok(Some(current)) = self.page.url().await
+        // same-document navigation: Chromium loads nothing. The page moves itself there, as
+        // a click on a link to it would, and answers once its `hashchange` ran.
+        let current = bounded(timeout, "reading the tab's address", self.page.url()).await;
+        if let Ok(Some(current)) = current
             && super::same_document(&current, url)
         {
             let script = super::fragment_navigation(url)?;
             self.evaluate_with(&script, timeout, false).await?;
             return Ok(());
         }
-        let reply = bounded(
-            timeout,
-            &format!("loading `{url}`"),
-            self.page.execute(NavigateParams::new(url)),
-        )
-        .await?;
-        match &reply.result.error_text {
-            Some(err) => Err(BrowserError::Navigation(err.clone())),
-            None => Ok(()),
-        }
+        self.while_open(self.load(url, timeout)).await
     }
 
     async fn click(&self, x: f64, y: f64) -> Result<(), BrowserError> {

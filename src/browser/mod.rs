@@ -21,6 +21,7 @@ mod remote;
 mod setup;
 mod sheets;
 mod storage;
+mod wire;
 
 use std::future::Future;
 use std::path::PathBuf;

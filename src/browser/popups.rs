@@ -239,7 +239,9 @@ impl Family {
             browser.get_page(target),
         )
         .await?;
-        let mut tab = ChromiumTab::new(page, &self.options, self.context.clone()).await?;
+        let address = browser.websocket_address().clone();
+        let mut tab =
+            ChromiumTab::new((page, address), &self.options, self.context.clone()).await?;
         let family = (self.context.clone(), false);
         tab.family = Some(Family::watch(&tab.page, &browser, &self.options, family).await?);
         Ok(tab)

@@ -272,3 +272,38 @@ fn a_click_that_leaves_the_app_fails_naming_where_it_went() {
     });
     block_on(tools.close());
 }
+
+/// Regression (issue 54): a page that sets its route's fragment just after its `load` (a
+/// hash router's default route, set from a deferred ready handler) left chromiumoxide's
+/// navigation watcher waiting for a `load` it had missed, one navigation in a couple of
+/// hundred with two tabs busy at once: the journey failed after 30 s with
+/// `browser_crashed: … Request timed out`. Two tabs navigate to it side by side, again and
+/// again: every navigation lands.
+#[test]
+fn a_page_that_sets_its_hash_after_its_load_always_loads() {
+    const ROUNDS: usize = 40;
+    let tabs = [crate::fixtures::tools(), crate::fixtures::tools()];
+    let codes = block_on(async {
+        let each = tabs.iter().map(|tools| async move {
+            let mut failed = Vec::new();
+            for _ in 0..ROUNDS {
+                let rt = tools.navigate("/late-hash.html").await;
+                if let Some(e) = &rt.error {
+                    failed.push(format!("{}: {}", e.code, e.message));
+                }
+            }
+            failed
+        });
+        futures::future::join_all(each).await
+    });
+    for tools in tabs {
+        block_on(tools.close());
+    }
+    let failed: Vec<&String> = codes.iter().flatten().collect();
+    assert!(
+        failed.is_empty(),
+        "{} of {} navigations failed: {failed:?}",
+        failed.len(),
+        2 * ROUNDS
+    );
+}
