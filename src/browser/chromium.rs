@@ -2,8 +2,10 @@
 //!
 //! - The handler loop logs an event it cannot parse and keeps going (newer Chromium sends
 //!   events that older protocol types cannot parse); it stops only when the connection is gone.
-//! - Every command runs under a `tokio::time::timeout` of ours, which names what timed out
-//!   (chromiumoxide's own `request_timeout` is set to the same bound).
+//! - Every command runs under a `tokio::time::timeout` of ours, the bound of the step it
+//!   serves, which names what timed out and the CDP method; chromiumoxide's own
+//!   `request_timeout` lies past all of them ([`BACKSTOP`]), and when it passes first all
+//!   the same it is that timeout, never a browser gone.
 //! - Only raw `execute` of typed CDP parameters (`Runtime.evaluate`, `Input.*`,
 //!   screenshots, cookies, …): no element helpers, no string-guessing
 //!   `evaluate(&str)`. (The accessibility queries of
@@ -34,7 +36,6 @@ use chromiumoxide::cdp::browser_protocol::target::{
     CloseTargetParams, CreateBrowserContextParams, CreateTargetParams,
 };
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
-use chromiumoxide::error::CdpError;
 use chromiumoxide::handler::HandlerConfig;
 use chromiumoxide::handler::viewport::Viewport;
 use chromiumoxide::listeners::EventStream;
@@ -43,6 +44,7 @@ use futures::StreamExt;
 use tokio::task::JoinHandle;
 
 use super::camera::TabCamera;
+use super::commands::{BACKSTOP, Commands, MOUSE, bounded, is_context_lost, within};
 use super::convert::cookie_param;
 use super::launch::{self, LaunchOptions};
 use super::popups::Family;
@@ -102,7 +104,7 @@ impl Chromium {
                 emulating_mobile: options.mobile,
                 ..Viewport::default()
             }),
-            request_timeout: options.command_timeout,
+            request_timeout: BACKSTOP,
             ..HandlerConfig::default()
         };
         let connected = tokio::time::timeout(
@@ -194,19 +196,16 @@ impl Chromium {
             params.browser_context_id = Some(context.clone());
             // Chromium's refusal ("Invalid cookie fields") names no value; the command's
             // own text (values included) is not part of the error.
-            bounded(
-                timeout,
-                "setting the profile's cookies",
-                self.browser.execute(params),
-            )
-            .await
-            .map_err(|e| match e {
-                BrowserError::Protocol(why) => BrowserError::Protocol(format!(
-                    "Chromium refused the profile's {} cookies: {why}",
-                    cookies.len()
-                )),
-                other => other,
-            })?;
+            self.browser
+                .command(timeout, "setting the profile's cookies", params)
+                .await
+                .map_err(|e| match e {
+                    BrowserError::Protocol(why) => BrowserError::Protocol(format!(
+                        "Chromium refused the profile's {} cookies: {why}",
+                        cookies.len()
+                    )),
+                    other => other,
+                })?;
         }
         let params = CreateTargetParams::builder()
             .url("about:blank")
@@ -375,41 +374,6 @@ impl LoadWatch {
     }
 }
 
-/// Runs `fut` under `limit`, mapping its errors into ours.
-pub(super) async fn bounded<T>(
-    limit: Duration,
-    what: &str,
-    fut: impl Future<Output = Result<T, CdpError>>,
-) -> Result<T, BrowserError> {
-    match tokio::time::timeout(limit, fut).await {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err(map_cdp(e)),
-        Err(_) => Err(BrowserError::Timeout {
-            what: what.to_string(),
-            after: limit,
-        }),
-    }
-}
-
-fn map_cdp(e: CdpError) -> BrowserError {
-    let text = e.to_string();
-    if is_context_lost(&text) {
-        return BrowserError::ContextLost;
-    }
-    match e {
-        CdpError::Ws(_) | CdpError::ChannelSendError(_) | CdpError::NoResponse => {
-            BrowserError::Crashed("the browser went away (killed or crashed)".into())
-        }
-        _ => BrowserError::Protocol(text),
-    }
-}
-
-pub(super) fn is_context_lost(text: &str) -> bool {
-    text.contains("Execution context was destroyed")
-        || text.contains("Inspected target navigated or closed")
-        || text.contains("Cannot find context with specified id")
-}
-
 impl ChromiumTab {
     /// `Tab::evaluate`, as a user gesture when `gesture`.
     async fn evaluate_with(
@@ -435,7 +399,7 @@ pub(super) async fn evaluate_in(
     params: EvaluateParams,
     timeout: Duration,
 ) -> Result<String, BrowserError> {
-    let reply = bounded(timeout, "an in-page script", page.execute(params)).await?;
+    let reply = page.command(timeout, "an in-page script", params).await?;
     if let Some(ex) = &reply.result.exception_details {
         let detail = ex
             .exception
@@ -472,13 +436,13 @@ impl Tab for ChromiumTab {
     }
 
     async fn on_new_document(&self, source: &str) -> Result<(), BrowserError> {
-        bounded(
-            self.timeout,
-            "installing a script for new documents",
-            self.page
-                .execute(AddScriptToEvaluateOnNewDocumentParams::new(source)),
-        )
-        .await?;
+        self.page
+            .command(
+                self.timeout,
+                "installing a script for new documents",
+                AddScriptToEvaluateOnNewDocumentParams::new(source),
+            )
+            .await?;
         Ok(())
     }
 
@@ -524,11 +488,11 @@ impl Tab for ChromiumTab {
         let press_release =
             futures::future::try_join(self.page.execute(press), self.page.execute(release));
         if here {
-            self.while_open(bounded(self.timeout, "clicking", press_release))
+            self.while_open(within(self.timeout, "clicking", Some(MOUSE), press_release))
                 .await?;
         } else {
             let all = futures::future::try_join(self.page.execute(moved), press_release);
-            self.while_open(bounded(self.timeout, "clicking", all))
+            self.while_open(within(self.timeout, "clicking", Some(MOUSE), all))
                 .await?;
         }
         if let Ok(mut pointer) = self.pointer.lock() {
@@ -542,10 +506,10 @@ impl Tab for ChromiumTab {
     }
 
     async fn insert_text(&self, text: &str) -> Result<(), BrowserError> {
-        self.while_open(bounded(
+        self.while_open(self.page.command(
             self.timeout,
             "inserting text",
-            self.page.execute(InsertTextParams::new(text)),
+            InsertTextParams::new(text),
         ))
         .await?;
         Ok(())
@@ -600,7 +564,10 @@ impl Tab for ChromiumTab {
         // Closed by the browser (`Target.closeTarget`), not asked of the page (`Page.close`,
         // which waits on its renderer): a tab whose script never returns closes as quickly.
         let target = CloseTargetParams::new(self.page.target_id().clone());
-        let _ = bounded(self.timeout, "closing a tab", self.page.execute(target)).await;
+        let _ = self
+            .page
+            .command(self.timeout, "closing a tab", target)
+            .await;
         if let Some(family) = &self.family {
             family.close_context().await;
         }
@@ -659,6 +626,20 @@ impl Tab for ChromiumTab {
         self.answered.load(Ordering::Relaxed)
     }
 
+    async fn browser_answers(&self, bound: Duration) -> bool {
+        let Some(browser) = self.family.as_ref().and_then(Family::browser) else {
+            return false;
+        };
+        matches!(
+            tokio::time::timeout(bound, browser.version()).await,
+            Ok(Ok(_))
+        )
+    }
+
+    fn renderer_crashed(&self) -> bool {
+        self.chrome.lock().is_ok_and(|c| c.crashed)
+    }
+
     async fn opened(&self, wait: Duration) -> Vec<super::Opened<ChromiumTab>> {
         match &self.family {
             Some(family) => family.take(wait).await,
@@ -672,12 +653,9 @@ impl Tab for ChromiumTab {
 
     async fn bring_to_front(&self) -> Result<(), BrowserError> {
         let front = chromiumoxide::cdp::browser_protocol::page::BringToFrontParams::default();
-        bounded(
-            self.timeout,
-            "bringing a tab to the front",
-            self.page.execute(front),
-        )
-        .await?;
+        self.page
+            .command(self.timeout, "bringing a tab to the front", front)
+            .await?;
         Ok(())
     }
 

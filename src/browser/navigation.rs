@@ -24,7 +24,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
 };
 use futures::StreamExt;
 
-use super::chromium::bounded;
+use super::commands::{Commands, bounded};
 use super::wire::Wire;
 use super::{BrowserError, ChromiumTab};
 
@@ -87,13 +87,18 @@ impl Load {
         self.loaded.contains(document).then(failed)
     }
 
-    /// What the navigation of `url` was waiting for when its bound of `after` passed.
-    pub(super) fn late(&self, url: &str, after: Duration) -> BrowserError {
+    /// What the navigation was waiting for when its bound of `after` passed: the answer
+    /// to `Page.navigate` (the server sent no response), or its document's `load` (a
+    /// subresource or a script held it).
+    pub(super) fn late(&self, after: Duration) -> BrowserError {
         let what = match &self.answer {
-            None => format!("loading `{url}` (no answer to `Page.navigate`)"),
-            Some(_) => format!("loading `{url}` (no `load` of its document)"),
+            None => "no answer to `Page.navigate` (no response from the server yet)",
+            Some(_) => "no `load` event (the document did not finish loading)",
         };
-        BrowserError::Timeout { what, after }
+        BrowserError::Timeout {
+            what: what.to_string(),
+            after,
+        }
     }
 }
 
@@ -149,7 +154,7 @@ impl ChromiumTab {
                         return Err(BrowserError::Crashed("the tab closed (the browser went away)".into()));
                     }
                 },
-                () = tokio::time::sleep_until(deadline) => return Err(load.late(url, bound)),
+                () = tokio::time::sleep_until(deadline) => return Err(load.late(bound)),
             }
         }
     }
@@ -176,12 +181,14 @@ impl ChromiumTab {
     pub(super) async fn failed_load(
         &self,
     ) -> Result<(Option<String>, Option<String>), BrowserError> {
-        let history = bounded(
-            self.timeout,
-            "reading the tab's history",
-            self.page.execute(GetNavigationHistoryParams::default()),
-        )
-        .await?;
+        let history = self
+            .page
+            .command(
+                self.timeout,
+                "reading the tab's history",
+                GetNavigationHistoryParams::default(),
+            )
+            .await?;
         let url = usize::try_from(history.result.current_index)
             .ok()
             .and_then(|i| history.result.entries.get(i))
@@ -293,14 +300,14 @@ mod tests {
     #[test]
     fn a_late_navigation_says_what_it_was_waiting_for() {
         let mut load = Load::default();
-        let e = load.late("http://a/", Duration::from_secs(3));
+        let e = load.late(Duration::from_secs(3));
         assert!(
             e.to_string().contains("no answer to `Page.navigate`"),
             "{e}"
         );
         load.answered(answer(Some("L"), None, false));
-        let e = load.late("http://a/", Duration::from_secs(3));
-        assert!(e.to_string().contains("no `load` of its document"), "{e}");
+        let e = load.late(Duration::from_secs(3));
+        assert!(e.to_string().contains("no `load` event"), "{e}");
         assert!(e.to_string().contains("3000 ms"), "{e}");
     }
 }
