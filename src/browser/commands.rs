@@ -40,12 +40,15 @@ pub(super) async fn within<T>(
     fut: impl Future<Output = Result<T, CdpError>>,
 ) -> Result<T, BrowserError> {
     let start = std::time::Instant::now();
-    let late = |after: Duration| BrowserError::Timeout {
-        what: match method {
+    let late = |after: Duration| {
+        let what = match method {
             Some(method) => format!("{what} (`{method}`)"),
             None => what.to_string(),
-        },
-        after,
+        };
+        // Said where a run's logs can count them (the soak test does: none may come).
+        let ms = after.as_millis();
+        tracing::warn!(target: "waymark::cdp", "request timed out: {what} after {ms} ms");
+        BrowserError::Timeout { what, after }
     };
     match tokio::time::timeout(limit, fut).await {
         Ok(Ok(v)) => Ok(v),

@@ -89,12 +89,18 @@ impl Load {
 
     /// What the navigation was waiting for when its bound of `after` passed: the answer
     /// to `Page.navigate` (the server sent no response), or its document's `load` (a
-    /// subresource or a script held it).
+    /// subresource or a script held it); or the network's error, when it had failed.
     pub(super) fn late(&self, after: Duration) -> BrowserError {
+        // A navigation the network failed is that failure, its error page loaded or not.
+        if let Some(error) = self.answer.as_ref().and_then(|a| a.error_text.clone()) {
+            return BrowserError::Navigation(error);
+        }
         let what = match &self.answer {
             None => "no answer to `Page.navigate` (no response from the server yet)",
             Some(_) => "no `load` event (the document did not finish loading)",
         };
+        let ms = after.as_millis();
+        tracing::warn!(target: "waymark::cdp", "request timed out: navigating, {what} after {ms} ms");
         BrowserError::Timeout {
             what: what.to_string(),
             after,
@@ -124,7 +130,12 @@ impl ChromiumTab {
             .map_err(|e| BrowserError::Protocol(e.to_string()))?;
         let sent = async {
             let (wire, session) = self.wire().await?;
-            wire.call(Some(session), "Page.navigate", params).await
+            let reply = wire.call(Some(session), "Page.navigate", params).await;
+            reply.map_err(|e| match e {
+                // The browser refused the address ("Cannot navigate to invalid URL").
+                BrowserError::Protocol(why) => BrowserError::Navigation(why),
+                other => other,
+            })
         };
         let mut sent = std::pin::pin!(sent);
         let mut load = Load::default();
@@ -136,13 +147,8 @@ impl ChromiumTab {
             tokio::select! {
                 reply = &mut sent, if !answered => {
                     answered = true;
-                    let reply = reply.map_err(|e| match e {
-                        // The browser refused the address ("Cannot navigate to invalid URL").
-                        BrowserError::Protocol(why) => BrowserError::Navigation(why),
-                        other => other,
-                    })?;
-                    let answer = serde_json::from_value::<NavigateReturns>(reply)
-                        .map_err(|e| BrowserError::Protocol(format!("`Page.navigate` answered: {e}")))?;
+                    let answer = serde_json::from_value::<NavigateReturns>(reply?)
+                        .map_err(|e| BrowserError::Protocol(format!("`Page.navigate`: {e}")))?;
                     load.answered(answer);
                 }
                 event = events.next() => match event {
@@ -151,7 +157,8 @@ impl ChromiumTab {
                     }
                     Some(_) => {}
                     None => {
-                        return Err(BrowserError::Crashed("the tab closed (the browser went away)".into()));
+                        let gone = "the tab closed (the browser went away)";
+                        return Err(BrowserError::Crashed(gone.into()));
                     }
                 },
                 () = tokio::time::sleep_until(deadline) => return Err(load.late(bound)),
@@ -309,5 +316,11 @@ mod tests {
         let e = load.late(Duration::from_secs(3));
         assert!(e.to_string().contains("no `load` event"), "{e}");
         assert!(e.to_string().contains("3000 ms"), "{e}");
+        let mut load = Load::default();
+        load.answered(answer(Some("L"), Some("net::ERR_NAME_NOT_RESOLVED"), false));
+        assert!(matches!(
+            load.late(Duration::from_secs(3)),
+            BrowserError::Navigation(e) if e == "net::ERR_NAME_NOT_RESOLVED"
+        ));
     }
 }
