@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::BrowserError;
-use super::chromium::{bounded, is_context_lost};
+use super::commands::{Commands, is_context_lost};
 
 /// How Chromium's accessibility tree exposes one element.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,7 +82,7 @@ pub(super) async fn send(
     method: &'static str,
     params: Value,
 ) -> Result<Value, BrowserError> {
-    let reply = bounded(limit, method, page.execute(Raw { method, params })).await?;
+    let reply = page.command(limit, method, Raw { method, params }).await?;
     Ok(reply.result)
 }
 

@@ -9,7 +9,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
 };
 
 use super::BrowserError;
-use super::chromium::bounded;
+use super::commands::Commands;
 use super::convert::base64_decode;
 
 /// Takes screenshots of one [`ChromiumTab`]; see [`ChromiumTab::camera`].
@@ -26,7 +26,10 @@ impl TabCamera {
             format: Some(CaptureScreenshotFormat::Png),
             ..CaptureScreenshotParams::default()
         };
-        let reply = bounded(self.timeout, "a screenshot", self.page.execute(params)).await?;
+        let reply = self
+            .page
+            .command(self.timeout, "a screenshot", params)
+            .await?;
         let data: &str = reply.result.data.as_ref();
         base64_decode(data)
             .ok_or_else(|| BrowserError::Protocol("the screenshot is not base64".into()))

@@ -2,12 +2,17 @@
 //!
 //! - The handler loop logs an event it cannot parse and keeps going (newer Chromium sends
 //!   events that older protocol types cannot parse); it stops only when the connection is gone.
-//! - Every command runs under a `tokio::time::timeout` of ours, which names what timed out
-//!   (chromiumoxide's own `request_timeout` is set to the same bound).
+//! - Every command runs under a `tokio::time::timeout` of ours, the bound of the step it
+//!   serves, which names what timed out and the CDP method; chromiumoxide's own
+//!   `request_timeout` lies past all of them ([`BACKSTOP`]), and when it passes first all
+//!   the same it is that timeout, never a browser gone.
 //! - Only raw `execute` of typed CDP parameters (`Runtime.evaluate`, `Input.*`,
-//!   `Page.navigate`, screenshots, cookies, …): no element helpers, no string-guessing
+//!   screenshots, cookies, …): no element helpers, no string-guessing
 //!   `evaluate(&str)`. (The accessibility queries of
-//!   `accessibility.rs` are raw JSON commands of their own.)
+//!   `accessibility.rs` are raw JSON commands of their own.) Not even `Page.navigate`,
+//!   which chromiumoxide answers only once its own watcher saw the page load, and that
+//!   watcher misses loads: it goes on a connection of waymark's own (`wire.rs`), and the
+//!   load is read off the tab's events (`navigation.rs`).
 //! - A fresh `user_data_dir` per run (its default directory is shared between runs).
 //! - `close()` and wait, then make sure the child process is gone.
 
@@ -24,14 +29,13 @@ use chromiumoxide::cdp::browser_protocol::input::{
 use chromiumoxide::cdp::browser_protocol::network::RequestId;
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, EventFrameStartedLoading, EventFrameStoppedLoading,
-    FrameId, NavigateParams,
+    FrameId,
 };
 use chromiumoxide::cdp::browser_protocol::storage::SetCookiesParams;
 use chromiumoxide::cdp::browser_protocol::target::{
     CloseTargetParams, CreateBrowserContextParams, CreateTargetParams,
 };
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
-use chromiumoxide::error::CdpError;
 use chromiumoxide::handler::HandlerConfig;
 use chromiumoxide::handler::viewport::Viewport;
 use chromiumoxide::listeners::EventStream;
@@ -40,6 +44,7 @@ use futures::StreamExt;
 use tokio::task::JoinHandle;
 
 use super::camera::TabCamera;
+use super::commands::{BACKSTOP, Commands, MOUSE, bounded, is_context_lost, within};
 use super::convert::cookie_param;
 use super::launch::{self, LaunchOptions};
 use super::popups::Family;
@@ -100,7 +105,7 @@ impl Chromium {
                 emulating_mobile: options.mobile,
                 ..Viewport::default()
             }),
-            request_timeout: options.command_timeout,
+            request_timeout: BACKSTOP,
             ..HandlerConfig::default()
         };
         let connected = tokio::time::timeout(
@@ -196,19 +201,16 @@ impl Chromium {
             params.browser_context_id = Some(context.clone());
             // Chromium's refusal ("Invalid cookie fields") names no value; the command's
             // own text (values included) is not part of the error.
-            bounded(
-                timeout,
-                "setting the profile's cookies",
-                self.browser.execute(params),
-            )
-            .await
-            .map_err(|e| match e {
-                BrowserError::Protocol(why) => BrowserError::Protocol(format!(
-                    "Chromium refused the profile's {} cookies: {why}",
-                    cookies.len()
-                )),
-                other => other,
-            })?;
+            self.browser
+                .command(timeout, "setting the profile's cookies", params)
+                .await
+                .map_err(|e| match e {
+                    BrowserError::Protocol(why) => BrowserError::Protocol(format!(
+                        "Chromium refused the profile's {} cookies: {why}",
+                        cookies.len()
+                    )),
+                    other => other,
+                })?;
         }
         let params = CreateTargetParams::builder()
             .url("about:blank")
@@ -222,7 +224,8 @@ impl Chromium {
             .map_or_else(std::env::temp_dir, |f| f.path().to_path_buf());
         let downloads = root.join("downloads").join(context.inner());
         let family = (context, downloads);
-        let mut tab = ChromiumTab::new(page, &self.options, family.clone()).await?;
+        let address = self.browser.websocket_address().clone();
+        let mut tab = ChromiumTab::new((page, address), &self.options, family.clone()).await?;
         let family = (family, true);
         tab.family = Some(Family::watch(&tab.page, &self.browser, &self.options, family).await?);
         Ok(tab)
@@ -299,12 +302,16 @@ pub struct ChromiumTab {
     pub(super) family: Option<Family>,
     /// The network error of the last document that failed to load (see `setup.rs`).
     pub(super) load_error: Arc<Mutex<Option<String>>>,
+    /// The browser's websocket address, and the connection and session of waymark's own
+    /// that navigate the tab (see `wire.rs`), made at its first navigation.
+    pub(super) address: String,
+    pub(super) navigator: tokio::sync::OnceCell<(Arc<super::wire::Wire>, String)>,
     watchers: Vec<JoinHandle<()>>,
 }
 
 impl ChromiumTab {
     pub(super) async fn new(
-        page: Page,
+        (page, address): (Page, String),
         options: &LaunchOptions,
         (context, downloads): (BrowserContextId, std::path::PathBuf),
     ) -> Result<ChromiumTab, BrowserError> {
@@ -321,6 +328,8 @@ impl ChromiumTab {
             downloads: set.downloads,
             family: None,
             load_error: set.load_error,
+            address,
+            navigator: tokio::sync::OnceCell::new(),
             watchers: set.watchers,
         })
     }
@@ -380,41 +389,6 @@ impl LoadWatch {
     }
 }
 
-/// Runs `fut` under `limit`, mapping its errors into ours.
-pub(super) async fn bounded<T>(
-    limit: Duration,
-    what: &str,
-    fut: impl Future<Output = Result<T, CdpError>>,
-) -> Result<T, BrowserError> {
-    match tokio::time::timeout(limit, fut).await {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err(map_cdp(e)),
-        Err(_) => Err(BrowserError::Timeout {
-            what: what.to_string(),
-            after: limit,
-        }),
-    }
-}
-
-fn map_cdp(e: CdpError) -> BrowserError {
-    let text = e.to_string();
-    if is_context_lost(&text) {
-        return BrowserError::ContextLost;
-    }
-    match e {
-        CdpError::Ws(_) | CdpError::ChannelSendError(_) | CdpError::NoResponse => {
-            BrowserError::Crashed("the browser went away (killed or crashed)".into())
-        }
-        _ => BrowserError::Protocol(text),
-    }
-}
-
-pub(super) fn is_context_lost(text: &str) -> bool {
-    text.contains("Execution context was destroyed")
-        || text.contains("Inspected target navigated or closed")
-        || text.contains("Cannot find context with specified id")
-}
-
 impl ChromiumTab {
     /// `Tab::evaluate`, as a user gesture when `gesture`.
     async fn evaluate_with(
@@ -440,7 +414,7 @@ pub(super) async fn evaluate_in(
     params: EvaluateParams,
     timeout: Duration,
 ) -> Result<String, BrowserError> {
-    let reply = bounded(timeout, "an in-page script", page.execute(params)).await?;
+    let reply = page.command(timeout, "an in-page script", params).await?;
     if let Some(ex) = &reply.result.exception_details {
         let detail = ex
             .exception
@@ -477,38 +451,29 @@ impl Tab for ChromiumTab {
     }
 
     async fn on_new_document(&self, source: &str) -> Result<(), BrowserError> {
-        bounded(
-            self.timeout,
-            "installing a script for new documents",
-            self.page
-                .execute(AddScriptToEvaluateOnNewDocumentParams::new(source)),
-        )
-        .await?;
+        self.page
+            .command(
+                self.timeout,
+                "installing a script for new documents",
+                AddScriptToEvaluateOnNewDocumentParams::new(source),
+            )
+            .await?;
         Ok(())
     }
 
     async fn navigate(&self, url: &str, timeout: Duration) -> Result<(), BrowserError> {
         // Another fragment of the document on screen (a hash-routed app's next screen) is a
-        // same-document navigation: Chromium loads nothing, and chromiumoxide's navigate
-        // waits for a load that never comes. The page moves itself there instead, as a click
-        // on a link to it would.
-        if let Ok(Some(current)) = self.page.url().await
+        // same-document navigation: Chromium loads nothing. The page moves itself there, as
+        // a click on a link to it would, and answers once its `hashchange` ran.
+        let current = bounded(timeout, "reading the tab's address", self.page.url()).await;
+        if let Ok(Some(current)) = current
             && super::same_document(&current, url)
         {
             let script = super::fragment_navigation(url)?;
             self.evaluate_with(&script, timeout, false).await?;
             return Ok(());
         }
-        let reply = bounded(
-            timeout,
-            &format!("loading `{url}`"),
-            self.page.execute(NavigateParams::new(url)),
-        )
-        .await?;
-        match &reply.result.error_text {
-            Some(err) => Err(BrowserError::Navigation(err.clone())),
-            None => Ok(()),
-        }
+        self.while_open(self.load(url, timeout)).await
     }
 
     async fn click(&self, x: f64, y: f64) -> Result<(), BrowserError> {
@@ -538,11 +503,11 @@ impl Tab for ChromiumTab {
         let press_release =
             futures::future::try_join(self.page.execute(press), self.page.execute(release));
         if here {
-            self.while_open(bounded(self.timeout, "clicking", press_release))
+            self.while_open(within(self.timeout, "clicking", Some(MOUSE), press_release))
                 .await?;
         } else {
             let all = futures::future::try_join(self.page.execute(moved), press_release);
-            self.while_open(bounded(self.timeout, "clicking", all))
+            self.while_open(within(self.timeout, "clicking", Some(MOUSE), all))
                 .await?;
         }
         if let Ok(mut pointer) = self.pointer.lock() {
@@ -556,10 +521,10 @@ impl Tab for ChromiumTab {
     }
 
     async fn insert_text(&self, text: &str) -> Result<(), BrowserError> {
-        self.while_open(bounded(
+        self.while_open(self.page.command(
             self.timeout,
             "inserting text",
-            self.page.execute(InsertTextParams::new(text)),
+            InsertTextParams::new(text),
         ))
         .await?;
         Ok(())
@@ -614,7 +579,10 @@ impl Tab for ChromiumTab {
         // Closed by the browser (`Target.closeTarget`), not asked of the page (`Page.close`,
         // which waits on its renderer): a tab whose script never returns closes as quickly.
         let target = CloseTargetParams::new(self.page.target_id().clone());
-        let _ = bounded(self.timeout, "closing a tab", self.page.execute(target)).await;
+        let _ = self
+            .page
+            .command(self.timeout, "closing a tab", target)
+            .await;
         if let Some(family) = &self.family {
             family.close_context().await;
         }
@@ -673,6 +641,20 @@ impl Tab for ChromiumTab {
         self.answered.load(Ordering::Relaxed)
     }
 
+    async fn browser_answers(&self, bound: Duration) -> bool {
+        let Some(browser) = self.family.as_ref().and_then(Family::browser) else {
+            return false;
+        };
+        matches!(
+            tokio::time::timeout(bound, browser.version()).await,
+            Ok(Ok(_))
+        )
+    }
+
+    fn renderer_crashed(&self) -> bool {
+        self.chrome.lock().is_ok_and(|c| c.crashed)
+    }
+
     async fn opened(&self, wait: Duration) -> Vec<super::Opened<ChromiumTab>> {
         match &self.family {
             Some(family) => family.take(wait).await,
@@ -686,12 +668,9 @@ impl Tab for ChromiumTab {
 
     async fn bring_to_front(&self) -> Result<(), BrowserError> {
         let front = chromiumoxide::cdp::browser_protocol::page::BringToFrontParams::default();
-        bounded(
-            self.timeout,
-            "bringing a tab to the front",
-            self.page.execute(front),
-        )
-        .await?;
+        self.page
+            .command(self.timeout, "bringing a tab to the front", front)
+            .await?;
         Ok(())
     }
 

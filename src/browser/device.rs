@@ -11,7 +11,7 @@ use chromiumoxide::Page;
 use chromiumoxide::cdp::browser_protocol::emulation::SetTouchEmulationEnabledParams;
 
 use super::BrowserError;
-use super::chromium::bounded;
+use super::commands::Commands;
 
 /// What a tab is emulated as.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -94,7 +94,8 @@ pub(super) async fn emulate_touch(
 ) -> Result<(), BrowserError> {
     let mut params = SetTouchEmulationEnabledParams::new(mobile);
     params.max_touch_points = mobile.then_some(5);
-    bounded(timeout, "setting touch emulation", page.execute(params)).await?;
+    page.command(timeout, "setting touch emulation", params)
+        .await?;
     Ok(())
 }
 

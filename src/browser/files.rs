@@ -23,7 +23,8 @@ use chromiumoxide::listeners::EventStream;
 use futures::StreamExt;
 use tokio::task::JoinHandle;
 
-use super::chromium::{ChromiumTab, bounded};
+use super::chromium::ChromiumTab;
+use super::commands::{Commands, bounded};
 use super::{BrowserError, ChromeEvents, Tab};
 
 /// How long a control has to open its file chooser once pressed.
@@ -122,7 +123,7 @@ async fn try_watch_downloads(
             what,
             page.event_listener::<EventDownloadProgress>()
         ),
-        bounded(timeout, "allowing downloads", page.execute(params)),
+        page.command(timeout, "allowing downloads", params),
     )?;
     let log = Arc::new(Mutex::new(DownloadLog::default()));
     let (seen, dir) = (Arc::clone(&log), dir.to_path_buf());
@@ -227,7 +228,7 @@ impl ChromiumTab {
         let files = files.iter().map(|f| f.display().to_string()).collect();
         let mut params = SetFileInputFilesParams::new(files);
         params.backend_node_id = opened.backend_node_id;
-        bounded(timeout, "choosing files", page.execute(params)).await?;
+        page.command(timeout, "choosing files", params).await?;
         Ok(true)
     }
 }

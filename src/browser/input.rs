@@ -18,7 +18,8 @@ use chromiumoxide::cdp::browser_protocol::input::{
 use futures::StreamExt;
 
 use super::BrowserError;
-use super::chromium::{ChromiumTab, bounded};
+use super::chromium::ChromiumTab;
+use super::commands::{Commands, MOUSE, bounded, within};
 
 /// Moves between the press and the release of a plain (not HTML5) drag: enough for a
 /// slider or a sortable list that follows `mousemove`.
@@ -52,7 +53,7 @@ async fn send(
     timeout: Duration,
     e: DispatchMouseEventParams,
 ) -> Result<(), BrowserError> {
-    bounded(timeout, "moving the mouse", page.execute(e)).await?;
+    page.command(timeout, "moving the mouse", e).await?;
     Ok(())
 }
 
@@ -86,8 +87,9 @@ impl ChromiumTab {
             page.event_listener::<EventDragIntercepted>(),
         )
         .await?;
-        let intercept = |on: bool| page.execute(SetInterceptDragsParams::new(on));
-        bounded(timeout, "intercepting drags", intercept(true)).await?;
+        let intercept =
+            |on: bool, what| page.command(timeout, what, SetInterceptDragsParams::new(on));
+        intercept(true, "intercepting drags").await?;
         let result = async {
             send(
                 page,
@@ -127,7 +129,7 @@ impl ChromiumTab {
                         DispatchDragEventType::Drop,
                     ] {
                         let e = DispatchDragEventParams::new(kind, to.0, to.1, data.clone());
-                        bounded(timeout, "dropping", page.execute(e)).await?;
+                        page.command(timeout, "dropping", e).await?;
                     }
                 }
                 None => {
@@ -135,7 +137,8 @@ impl ChromiumTab {
                     let moves = (2..=STEPS).map(|i| {
                         page.execute(mouse(DispatchMouseEventType::MouseMoved, at(i), true))
                     });
-                    bounded(timeout, "dragging", futures::future::try_join_all(moves)).await?;
+                    let moved = futures::future::try_join_all(moves);
+                    within(timeout, "dragging", Some(MOUSE), moved).await?;
                 }
             }
             send(
@@ -146,7 +149,7 @@ impl ChromiumTab {
             .await
         }
         .await;
-        let _ = bounded(timeout, "ending drag interception", intercept(false)).await;
+        let _ = intercept(false, "ending drag interception").await;
         result
     }
 }
@@ -175,10 +178,10 @@ impl ChromiumTab {
             Some(text) => event(DispatchKeyEventType::KeyDown, Some(text)),
             None => event(DispatchKeyEventType::RawKeyDown, None),
         };
-        let down = bounded(self.timeout, "pressing a key", self.page.execute(down));
+        let down = self.page.command(self.timeout, "pressing a key", down);
         self.while_open(down).await?;
         let up = event(DispatchKeyEventType::KeyUp, None);
-        let up = bounded(self.timeout, "releasing a key", self.page.execute(up));
+        let up = self.page.command(self.timeout, "releasing a key", up);
         self.while_open(up).await?;
         Ok(())
     }

@@ -8,6 +8,7 @@
 mod accessibility;
 mod camera;
 mod chromium;
+mod commands;
 mod convert;
 mod device;
 mod dialogs;
@@ -21,6 +22,7 @@ mod remote;
 mod setup;
 mod sheets;
 mod storage;
+mod wire;
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -187,6 +189,19 @@ pub trait Tab: Send + Sync + 'static {
 
     /// Whether the tab is gone: its page closed it (`window.close()`), or the browser did.
     fn is_closed(&self) -> bool {
+        false
+    }
+
+    /// Whether the tab's browser answers a trivial command (`Browser.getVersion`) within
+    /// `bound`: a browser process stopped or stuck keeps its connection open and answers
+    /// nothing, one gone answers nothing either.
+    fn browser_answers(&self, bound: Duration) -> impl Future<Output = bool> + Send {
+        let _ = bound;
+        async { true }
+    }
+
+    /// Whether the tab's renderer crashed (it stays so).
+    fn renderer_crashed(&self) -> bool {
         false
     }
 

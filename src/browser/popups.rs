@@ -29,7 +29,8 @@ use futures::StreamExt;
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
-use super::chromium::{ChromiumTab, bounded};
+use super::chromium::ChromiumTab;
+use super::commands::{Commands, bounded};
 use super::launch::LaunchOptions;
 use super::{BrowserError, Opened};
 
@@ -153,7 +154,14 @@ impl Family {
         };
         let dispose = DisposeBrowserContextParams::new(self.context.0.clone());
         let what = "closing a journey's tabs";
-        let _ = bounded(self.options.command_timeout, what, browser.execute(dispose)).await;
+        let _ = browser
+            .command(self.options.command_timeout, what, dispose)
+            .await;
+    }
+
+    /// The tab's browser, while it is there.
+    pub(super) fn browser(&self) -> Option<Arc<Browser>> {
+        self.browser.upgrade()
     }
 
     /// Whether the tab is gone.
@@ -239,7 +247,9 @@ impl Family {
             browser.get_page(target),
         )
         .await?;
-        let mut tab = ChromiumTab::new(page, &self.options, self.context.clone()).await?;
+        let address = browser.websocket_address().clone();
+        let mut tab =
+            ChromiumTab::new((page, address), &self.options, self.context.clone()).await?;
         let family = (self.context.clone(), false);
         tab.family = Some(Family::watch(&tab.page, &browser, &self.options, family).await?);
         Ok(tab)
@@ -271,7 +281,7 @@ pub(super) async fn describe(
     let params = GetTargetInfoParams::builder()
         .target_id(page.target_id().clone())
         .build();
-    let info = bounded(timeout, "describing a tab", page.execute(params)).await?;
+    let info = page.command(timeout, "describing a tab", params).await?;
     let info = &info.result.target_info;
     Ok((info.url.clone(), info.title.clone()))
 }

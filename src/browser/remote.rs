@@ -285,7 +285,7 @@ impl Chromium {
                 height,
                 ..Viewport::default()
             }),
-            request_timeout: options.command_timeout,
+            request_timeout: super::commands::BACKSTOP,
             ..HandlerConfig::default()
         };
         let reason = match tokio::time::timeout(bound, Browser::connect_with_config(&ws, config))

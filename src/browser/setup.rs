@@ -28,7 +28,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use futures::StreamExt;
 use tokio::task::JoinHandle;
 
-use super::chromium::bounded;
+use super::commands::{Commands, bounded};
 use super::files::DownloadLog;
 use super::launch::LaunchOptions;
 use super::{BrowserError, ChromeEvents};
@@ -95,34 +95,32 @@ pub(super) async fn set_up(
     };
     let commanded = async {
         futures::try_join!(
-            bounded(
+            page.command(
                 timeout,
                 "enabling crash reports",
-                page.execute(InspectorEnableParams::default()),
+                InspectorEnableParams::default()
             ),
             // Nobody can pick a file in a headless run: the chooser is intercepted (it never
             // opens, the page gets no file) and reported in the next read.
-            bounded(
+            page.command(
                 timeout,
                 "intercepting file choosers",
-                page.execute(SetInterceptFileChooserDialogParams::new(true)),
+                SetInterceptFileChooserDialogParams::new(true)
             ),
             // chromiumoxide's setup of a tab turns touch emulation on whatever the device.
             super::device::emulate_touch(page, options.mobile, timeout),
             bounded(timeout, "finding the main frame", page.mainframe()),
             // chromiumoxide turns on the Performance and Log domains on every tab; waymark
             // reads neither, and each costs the browser work for every page.
-            bounded(
+            page.command(
                 timeout,
                 "turning off performance metrics",
-                page.execute(
-                    chromiumoxide::cdp::browser_protocol::performance::DisableParams::default()
-                ),
+                chromiumoxide::cdp::browser_protocol::performance::DisableParams::default()
             ),
-            bounded(
+            page.command(
                 timeout,
                 "turning off the log",
-                page.execute(chromiumoxide::cdp::browser_protocol::log::DisableParams::default()),
+                chromiumoxide::cdp::browser_protocol::log::DisableParams::default()
             ),
         )
     };

@@ -5,7 +5,8 @@ use chromiumoxide::cdp::browser_protocol::network::{GetResponseBodyParams, Reque
 use chromiumoxide::cdp::browser_protocol::page::CreateIsolatedWorldParams;
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 
-use super::chromium::{ChromiumTab, bounded, evaluate_in};
+use super::chromium::{ChromiumTab, evaluate_in};
+use super::commands::Commands;
 use super::convert::base64_decode;
 
 /// [`Tab::style_sheet_facts`](super::Tab::style_sheet_facts) of a Chromium tab.
@@ -28,7 +29,8 @@ pub(super) fn facts(
             let page = page.clone();
             async move {
                 let params = GetResponseBodyParams::new(request?);
-                let reply = bounded(timeout, "a style sheet's text", page.execute(params))
+                let reply = page
+                    .command(timeout, "a style sheet's text", params)
                     .await
                     .ok()?;
                 let text = if reply.result.base64_encoded {
@@ -52,7 +54,8 @@ pub(super) fn facts(
             .world_name("waymark-sheets")
             .build()
             .ok()?;
-        let world = bounded(timeout, "a world for style sheets", page.execute(world))
+        let world = page
+            .command(timeout, "a world for style sheets", world)
             .await
             .ok()?;
         let mut params = EvaluateParams::new(program(&texts));

@@ -4,7 +4,7 @@
 
 use chromiumoxide::cdp::browser_protocol::network::{CookieSameSite, GetCookiesParams};
 
-use super::chromium::bounded;
+use super::commands::Commands;
 use super::{BrowserError, ChromiumTab};
 use crate::control::cookies::{Cookie, SameSite};
 
@@ -14,12 +14,14 @@ impl ChromiumTab {
     pub(super) async fn context_cookies(&self) -> Result<Vec<Cookie>, BrowserError> {
         // The page's session answers for its own browser context only with Network's
         // command (Storage's answers for the browser's default context there).
-        let reply = bounded(
-            self.timeout,
-            "reading the tab's cookies",
-            self.page.execute(GetCookiesParams::default()),
-        )
-        .await?;
+        let reply = self
+            .page
+            .command(
+                self.timeout,
+                "reading the tab's cookies",
+                GetCookiesParams::default(),
+            )
+            .await?;
         Ok(reply
             .result
             .cookies

@@ -69,12 +69,15 @@ impl<T: Tab> Tools<T> {
                 // A command or a script of ours that timed out (the environment's timeouts),
                 // not a load: while a navigation is pending Chromium holds scripts anyway.
                 Err((label, e)) if e.code == ErrorCode::Timeout
-                    && e.attribution == Attribution::Environment
-                    && !self.here().tab.is_closed()
-                    && !self.page_responds().await =>
+                    && e.attribution == Attribution::Environment =>
                 {
-                    self.here().memory.blocked.store(true, Ordering::Relaxed);
-                    Err((label, unresponsive(action, "stopped responding")))
+                    if !self.here().tab.is_closed() && !self.page_responds().await {
+                        self.here().memory.blocked.store(true, Ordering::Relaxed);
+                        return Err((label, unresponsive(action, "stopped responding")));
+                    }
+                    // The page answers: the call's request was late, said with the call.
+                    let message = format!("{}: {}", during(action), e.message);
+                    Err((label, ToolError { message, ..e }))
                 }
                 other => other,
             },

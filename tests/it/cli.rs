@@ -88,6 +88,21 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
+    waymark_within(LIMIT, cwd, args, env, during)
+}
+
+/// [`waymark_with`], killed and failed after `limit` instead of [`LIMIT`] (a soak's run).
+pub(crate) fn waymark_within<I, S>(
+    limit: Duration,
+    cwd: &Path,
+    args: I,
+    env: &[(&str, &OsStr)],
+    during: &mut dyn FnMut(u32) -> bool,
+) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_waymark"));
     cmd.args(args)
         .current_dir(cwd)
@@ -126,7 +141,7 @@ where
         if !acted {
             acted = during(child.id());
         }
-        if start.elapsed() > LIMIT {
+        if start.elapsed() > limit {
             let group = libc::pid_t::try_from(child.id()).expect("a pid fits pid_t");
             // SAFETY: kill(2) on the process group of a child we started ourselves.
             unsafe {
@@ -145,7 +160,7 @@ where
     assert!(
         status.is_some(),
         "waymark did not end within {} s; stdout:\n{}\nstderr:\n{}",
-        LIMIT.as_secs(),
+        limit.as_secs(),
         run.stdout,
         run.stderr
     );

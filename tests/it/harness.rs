@@ -218,6 +218,14 @@ impl Tab for ProbedTab {
         self.0.take_chrome()
     }
 
+    async fn browser_answers(&self, bound: Duration) -> bool {
+        self.0.browser_answers(bound).await
+    }
+
+    fn renderer_crashed(&self) -> bool {
+        self.0.renderer_crashed()
+    }
+
     async fn accessibility(
         &self,
         elements: &str,

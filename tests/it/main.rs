@@ -39,6 +39,7 @@ mod secrets;
 mod shapes;
 mod signals;
 mod snapshots;
+mod soak;
 mod state;
 mod suites;
 mod tabs;

@@ -272,3 +272,89 @@ fn a_click_that_leaves_the_app_fails_naming_where_it_went() {
     });
     block_on(tools.close());
 }
+
+/// Regression (issue 54): a page that sets its route's fragment just after its `load` (a
+/// hash router's default route, set from a deferred ready handler) left chromiumoxide's
+/// navigation watcher waiting for a `load` it had missed, one navigation in a couple of
+/// hundred with two tabs busy at once: the journey failed after 30 s with
+/// `browser_crashed: … Request timed out`. Two tabs navigate to it side by side, again and
+/// again: every navigation lands.
+#[test]
+fn a_page_that_sets_its_hash_after_its_load_always_loads() {
+    const ROUNDS: usize = 40;
+    let tabs = [crate::fixtures::tools(), crate::fixtures::tools()];
+    let codes = block_on(async {
+        let each = tabs.iter().map(|tools| async move {
+            let mut failed = Vec::new();
+            for _ in 0..ROUNDS {
+                let rt = tools.navigate("/late-hash.html").await;
+                if let Some(e) = &rt.error {
+                    failed.push(format!("{}: {}", e.code, e.message));
+                }
+            }
+            failed
+        });
+        futures::future::join_all(each).await
+    });
+    for tools in tabs {
+        block_on(tools.close());
+    }
+    let failed: Vec<&String> = codes.iter().flatten().collect();
+    assert!(
+        failed.is_empty(),
+        "{} of {} navigations failed: {failed:?}",
+        failed.len(),
+        2 * ROUNDS
+    );
+}
+
+/// Regression (issue 49): a page slower than the load timeout is the page's `timeout`, every
+/// time — never `browser_crashed`, which a request chromiumoxide stopped waiting for used to
+/// give ("browser protocol error: Request timed out") — and it names what it waited for. A
+/// navigation that timed out leaves nothing behind: the tab's next one loads at once (with
+/// chromiumoxide's navigations, it queued behind the one given up on).
+#[test]
+fn a_page_slower_than_the_load_timeout_is_a_timeout_of_the_page_every_time() {
+    const TRIES: usize = 5;
+    let options = waymark::tools::ToolOptions {
+        load_timeout: std::time::Duration::from_secs(3),
+        ..Default::default()
+    };
+    let tabs = [
+        crate::harness::tools_with(options.clone()).0,
+        crate::harness::tools_with(options).0,
+    ];
+    let seen = block_on(async {
+        let each = tabs.iter().map(|tools| async move {
+            let mut errors = Vec::new();
+            for _ in 0..TRIES {
+                let rt = tools.navigate("/slow?ms=20000").await;
+                errors.push(rt.error.clone());
+            }
+            let after = tools.navigate("/widgets").await;
+            (errors, after)
+        });
+        futures::future::join_all(each).await
+    });
+    for tools in tabs {
+        block_on(tools.close());
+    }
+    for (errors, after) in &seen {
+        for error in errors {
+            let error = error.as_ref().expect("the slow page failed to load");
+            assert_eq!(error.code, waymark::tools::ErrorCode::Timeout, "{error:?}");
+            assert_eq!(
+                error.attribution,
+                waymark::tools::Attribution::App,
+                "{error:?}"
+            );
+            assert!(
+                error.message.contains("did not load within 3000 ms")
+                    && error.message.contains("`Page.navigate`"),
+                "{}",
+                error.message
+            );
+        }
+        assert_eq!(ok(after).route, "/widgets");
+    }
+}
