@@ -3,6 +3,7 @@
 
 mod fixtures;
 mod harness;
+mod pages;
 
 mod accname;
 mod architecture;
@@ -34,6 +35,7 @@ mod press;
 mod properties;
 mod read;
 mod remote;
+mod same_answers;
 mod secrets;
 mod shapes;
 mod signals;

@@ -29,7 +29,11 @@
         }
         case 'label': add(M.label, e, e.t, i); sels.push(LABELLED); break;
         case 'placeholder': add(M.placeholder, e, e.t, i); sels.push('[placeholder]'); break;
-        case 'text': add(M.text, e, e.t, i); M.anyText = true; break;
+        case 'text':
+          add(M.text, e, e.t, i);
+          M.anyText = true;
+          if (e.t.re === undefined) (M.text.lens || (M.text.lens = new Set())).add(nonSpace(e.t.s));
+          break;
         case 'test_id': {
           var l = M.testId.get(e.v);
           if (l) l.push(i); else M.testId.set(e.v, [i]);
@@ -124,11 +128,103 @@
     return out;
   }
 
-  // An element's own text: its text nodes, not its children's (as Testing Library reads it).
-  function ownText(el) {
-    var s = '';
-    for (var n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) s += n.data;
-    return norm(s);
+  // Whether every matcher of `found` opts in to elements hidden from accessibility.
+  function hiddenAllowed(found, list) {
+    for (var i = 0; i < found.length; i++) if (!list[found[i]].hidden) return false;
+    return true;
+  }
+
+  // Hidden from the accessibility tree, as Playwright's role queries decide it: not shown by
+  // CSS (`display: none` on it or any ancestor, shadow hosts included; `hidden`;
+  // `visibility: hidden`; a light child no slot takes), or `aria-hidden="true"` on it or
+  // any ancestor. An element with `display: contents` is hidden when all its children are;
+  // an option of a select is judged by its select's `display` alone. `aria`: whether any
+  // root holds an aria-hidden attribute at all; `seen`: the pass's answers by ancestor.
+  function hiddenForAria(el, aria, seen) {
+    var tag = el.tagName;
+    if (SKIP_TAGS[tag]) return true;
+    if (tag === 'OPTION' && el.closest('select')) {
+      if (!el.closest('select').checkVisibility()) return true;
+    } else if (tag !== 'SLOT' && !el.checkVisibility(VISIBILITY)) {
+      if (getComputedStyle(el).display !== 'contents') return true;
+      var shown = false;
+      for (var c = el.firstChild; c && !shown; c = c.nextSibling) {
+        if (c.nodeType === 1) shown = !hiddenForAria(c, aria, seen);
+        else if (c.nodeType === 3) shown = contentsShown(el);
+      }
+      if (!shown) return true;
+    }
+    return aria ? ariaHiddenUp(el, seen) : false;
+  }
+
+  function ariaHiddenUp(el, seen) {
+    var h = seen.get(el);
+    if (h !== undefined) return h;
+    var v = el.getAttribute('aria-hidden');
+    h = v !== null && v.toLowerCase() === 'true';
+    if (!h) { var up = above(el); h = up ? ariaHiddenUp(up, seen) : false; }
+    seen.set(el, h);
+    return h;
+  }
+
+  // An element's whole text content, as Playwright's getByText reads it: its text nodes and
+  // its children's text in order, then its shadow root's; an `<input type=button>` its
+  // value; nothing of a script, a style or the document's head. `full` as written, `norm`
+  // collapsed (zero-width spaces and soft hyphens left out), `nws` the count of characters
+  // that are not whitespace (an exact text can only match an element with as many).
+  function fullText(node, cache) {
+    var t = cache.get(node);
+    if (t) return t;
+    t = { full: '', norm: null, nws: 0 };
+    if (node.nodeType === 1 && skipText(node)) { cache.set(node, t); return t; }
+    if (node.tagName === 'INPUT' && (node.type === 'submit' || node.type === 'button' || node.type === 'reset')) {
+      t.full = node.value;
+      t.nws = nonSpace(t.full);
+    } else {
+      for (var c = node.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 3) { t.full += c.data; t.nws += nonSpace(c.data); }
+        else if (c.nodeType === 1) { var ct = fullText(c, cache); t.full += ct.full; t.nws += ct.nws; }
+      }
+      if (node.shadowRoot) { var st = fullText(node.shadowRoot, cache); t.full += st.full; t.nws += st.nws; }
+    }
+    cache.set(node, t);
+    return t;
+  }
+  var SPACES = /[\s\u200b\u00ad]+/g;
+  function nonSpace(s) { return s ? s.replace(SPACES, '').length : 0; }
+  function skipText(el) {
+    var tag = el.tagName;
+    if (tag === 'SCRIPT' || tag === 'NOSCRIPT' || tag === 'STYLE') return true;
+    var head = el.ownerDocument.head;
+    return !!head && head.contains(el);
+  }
+  function textNorm(t) {
+    if (t.norm === null) t.norm = t.full.replace(/[\u200b\u00ad]/g, '').trim().replace(/\s+/g, ' ');
+    return t.norm;
+  }
+
+  // The text matchers `t` (see fullText) satisfies: a string the collapsed text whole, a
+  // pattern the text as written (as Playwright tests them).
+  function textMatching(g, t, out, list) {
+    if (g.exact.size && (!g.lens || g.lens.has(t.nws))) {
+      var l = g.exact.get(textNorm(t));
+      if (l) for (var i = 0; i < l.length; i++) out.push(l[i]);
+    }
+    for (var j = 0; j < g.re.length; j++) {
+      var e = list[g.re[j]];
+      if (!e.bad) { e.rx.lastIndex = 0; if (e.rx.test(t.full)) out.push(g.re[j]); }
+    }
+  }
+
+  // Whether a child element of `el` (or its shadow root) matches the text matcher `e` too.
+  function childMatches(el, e, cache) {
+    function test(n) {
+      var t = fullText(n, cache);
+      if (e.rx) { e.rx.lastIndex = 0; return e.rx.test(t.full); }
+      return t.nws === nonSpace(e.t.s) && textNorm(t) === e.t.s;
+    }
+    for (var c = el.firstElementChild; c; c = c.nextElementSibling) if (test(c)) return true;
+    return !!el.shadowRoot && test(el.shadowRoot);
   }
 
   // The element above `el` in the flat tree: its parent, or its shadow root's host.
@@ -173,7 +269,7 @@
     if (W.matchOf && !W.matchStale) return W.matchOf;
     var roots = collectRoots();
     var list = M.list, hits = new Array(list.length);
-    var labels = null, names = new Map();
+    var labels = null, names = new Map(), tcache = null, ariaSeen = new Map(), anyAriaHidden;
     // What the last pass learnt of each candidate (role, name, label texts), less what the
     // mutations since may have changed (see staleFacts): a pass after a click that changed
     // one line of a 10,000-control page names one element again, not 10,000.
@@ -215,6 +311,14 @@
             }
             names.set(el, fact.name);
             matching(g, fact.name, found, list, 'name');
+          }
+          // Hidden from the accessibility tree: found only by a matcher that asks
+          // (`hidden: true`), as Testing Library's and Playwright's role queries.
+          if (found.length && !hiddenAllowed(found, list)) {
+            if (anyAriaHidden === undefined) anyAriaHidden = roots.some(function (r) { return !!r.root.querySelector('[aria-hidden]'); });
+            if (hiddenForAria(el, anyAriaHidden, ariaSeen)) {
+              for (var hx = found.length - 1; hx >= 0; hx--) if (!list[found[hx]].hidden) found.splice(hx, 1);
+            }
           }
           hit(el, found);
         }
@@ -277,15 +381,25 @@
         for (var k = 0; k < els.length; k++) if (!els[k].hasAttribute('data-anchor')) (hits[i] || (hits[i] = [])).push(els[k]);
       });
       if (M.anyText) {
+        // As Playwright's getByText: an element whose whole text content (its children's,
+        // its shadow root's) matches, and none of whose child elements matches too — the
+        // smallest element, `<strong>2</strong> items left` the counter whole.
         var tx = M.text, doc = root.nodeType === 9 ? root : root.ownerDocument;
+        if (!tcache) tcache = new Map();
         var walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
         for (el = walker.nextNode(); el; el = walker.nextNode()) {
-          if (SKIP_TAGS[el.tagName]) continue;
-          var mine = ownText(el);
-          if (!mine) continue;
+          var mine = fullText(el, tcache);
+          if (!mine.nws && !tx.re.length && !tx.exact.has('')) continue;
           found.length = 0;
-          matching(tx, mine, found, list, 't');
+          textMatching(tx, mine, found, list);
           if (!found.length) continue;
+          var smallest = [];
+          for (var sm = 0; sm < found.length; sm++) {
+            if (!childMatches(el, list[found[sm]], tcache)) smallest.push(found[sm]);
+          }
+          if (!smallest.length) continue;
+          found.length = 0;
+          found.push.apply(found, smallest);
           // Text inside a control names the control.
           var target = el.closest(INTERACTIVE) || el;
           if (target.hasAttribute('data-anchor')) continue;
@@ -483,7 +597,8 @@
       var el = (W.nodes && W.nodes.get(id)) || null;
       if (!el || !el.isConnected) return null;
       if (!labels) labels = labelMap(collectRoots());
-      var text = ownText(el) || outputText(el);
+      // Its whole text, as a text matcher compares it (see fullText).
+      var text = norm(textNorm(fullText(el, new Map())));
       return {
         tag: el.tagName.toLowerCase(), id: el.id || null, placeholder: el.getAttribute('placeholder'),
         test_id: el.getAttribute(tid), text: text.length > 80 ? text.slice(0, 80) : text,
@@ -493,16 +608,25 @@
   }
 
   // What `matchers` would find on the page now, by anchor: the node ids of the first three
-  // elements, and how many. The page's own matchers are put back after.
-  function countMatches(m) {
+  // elements, and how many; with `mark` (an attribute's name), each element found as
+  // {m: its value of that attribute, v: whether it is shown, n: its name, r: its role}, for
+  // the differential test against Playwright. The page's own matchers are put back after.
+  function countMatches(m, mark) {
     var saved = { M: W.M, of: W.matchOf, changed: W.matchChanged, moved: W.matchMoved, stale: W.matchStale };
-    var out = {};
+    var out = {}, labels = null;
     try {
       takeMatchers(m);
       var mo = matched();
       m.list.forEach(function (e) {
         var found = mo.by.get(e.a) || [];
         out[e.a] = { count: found.length, nodes: found.slice(0, 3).map(function (f) { return idOf(f.el); }), bad: e.bad || null };
+        if (mark) {
+          if (!labels) labels = labelMap(collectRoots());
+          out[e.a].marks = found.map(function (f) {
+            var el = f.el, r = el.getBoundingClientRect(), role = roleOf(el);
+            return { m: el.getAttribute(mark), v: visibleOf(el, r.width, r.height, true), n: nameOf(el, role, labels), r: role };
+          });
+        }
       });
     } finally {
       W.M = saved.M;
