@@ -29,10 +29,11 @@
     if (node.nodeType !== 1 || node === skip) return '';
     var el = node, tag = el.tagName;
     if (SKIP_TAGS[tag]) return '';
-    if (!referenced && (el.hidden || el.getAttribute('aria-hidden') === 'true')) return '';
-    if (cs && !referenced && cs.display === 'none') return '';
+    var all = referenced || includeHidden;
+    if (!all && (el.hidden || el.getAttribute('aria-hidden') === 'true')) return '';
+    if (cs && !all && cs.display === 'none') return '';
     // A visibility: hidden element's own text is out, but a visible child of it is in.
-    var unseen = !!cs && !referenced && cs.visibility !== 'visible';
+    var unseen = !!cs && !all && cs.visibility !== 'visible';
     var al = el.getAttribute('aria-label');
     if (al && al.trim()) return unseen ? '' : ' ' + al + ' ';
     if (tag === 'IMG') return unseen ? '' : ' ' + (el.getAttribute('alt') || '') + ' ';
@@ -124,6 +125,15 @@
   }
 
   var TYPABLE = { text: 1, search: 1, email: 1, url: 1, tel: 1, password: 1 };
+
+  // Set while an element hidden from accessibility is named for a matcher that asks for
+  // hidden elements (`hidden: true`): its hidden parts count, as in Playwright's
+  // getByRole with includeHidden.
+  var includeHidden = false;
+  function hiddenNameOf(el, role, labels) {
+    includeHidden = true;
+    try { return nameOf(el, role, labels); } finally { includeHidden = false; }
+  }
 
   // Set while a name is taken from an element's own content (not a label's, nor what an
   // aria-labelledby names, whose whole text counts).

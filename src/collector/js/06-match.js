@@ -24,6 +24,7 @@
         case 'role': {
           var g = M.roles[e.role] || (M.roles[e.role] = group());
           if (!e.name) g.any.push(i); else add(g, e, e.name, i);
+          if (e.name && e.hidden) g.hiddenNamed = true;
           sels.push('[role]', IMPLICIT[e.role] || '');
           break;
         }
@@ -86,8 +87,6 @@
     main: 'main', article: 'article', region: 'section', form: 'form', group: 'fieldset,details',
     paragraph: 'p', complementary: 'aside', banner: 'header', contentinfo: 'footer', generic: 'div,span'
   };
-  var LABEL_NAMED = { INPUT: 1, SELECT: 1, TEXTAREA: 1 };
-  var UNLABELLED = { button: 1, submit: 1, reset: 1, image: 1, hidden: 1 };
   var LABELLED = 'input,select,textarea,button,meter,output,progress,[aria-label],[aria-labelledby],[aria-labeledby]';
   // (LABELLED: what a scan must find for label matchers; the pass itself starts from labels.)
   // What a repeated element's row is when no `within` says: the nearest of these.
@@ -113,19 +112,26 @@
 
   // An element's label texts: its `<label>`s, what its aria-labelledby names, its aria-label.
   function labelTexts(el, labels) {
-    var out = [], labs = labels.get(el);
-    if (labs) for (var i = 0; i < labs.length; i++) out.push(norm(textOf(labs[i], false, el)));
-    var v = el.getAttribute('aria-labelledby') || el.getAttribute('aria-labeledby');
-    if (v) {
-      var root = rootNode(el);
-      out.push(norm(v.trim().split(/\s+/).map(function (id) {
-        var ref = root.getElementById(id);
-        return ref ? textOf(ref, hiddenRef(ref), null) : '';
-      }).join(' ')));
+    return labelTextsOf(el, labels, new Map()).map(function (t) { return norm(textNorm(t)); });
+  }
+
+  // An element's labels as Playwright's getByLabel reads them (see fullText): what its
+  // aria-labelledby names, each element whole; else its aria-label; else, for a labelable
+  // element, each of its `<label>`s whole (a select inside one lends its options' text).
+  function labelTextsOf(el, labels, cache) {
+    var v = el.getAttribute('aria-labelledby');
+    if (v !== null) {
+      var root = rootNode(el), refs = [];
+      v.trim().split(/\s+/).forEach(function (id) {
+        var ref = id && root.getElementById(id);
+        if (ref && refs.indexOf(ref) < 0) refs.push(ref);
+      });
+      if (refs.length) return refs.map(function (ref) { return fullText(ref, cache); });
     }
     v = el.getAttribute('aria-label');
-    if (v) out.push(norm(v));
-    return out;
+    if (v !== null && v.trim()) return [{ full: v, norm: null, nws: 1 }];
+    var labs = labels.get(el);
+    return labs ? labs.map(function (l) { return fullText(l, cache); }) : [];
   }
 
   // Whether every matcher of `found` opts in to elements hidden from accessibility.
@@ -137,7 +143,8 @@
   // Hidden from the accessibility tree, as Playwright's role queries decide it: not shown by
   // CSS (`display: none` on it or any ancestor, shadow hosts included; `hidden`;
   // `visibility: hidden`; a light child no slot takes), or `aria-hidden="true"` on it or
-  // any ancestor. An element with `display: contents` is hidden when all its children are;
+  // any ancestor. An element with `display: contents` is hidden when all its children are
+  // (and only then);
   // an option of a select is judged by its select's `display` alone. `aria`: whether any
   // root holds an aria-hidden attribute at all; `seen`: the pass's answers by ancestor.
   function hiddenForAria(el, aria, seen) {
@@ -152,7 +159,8 @@
         if (c.nodeType === 1) shown = !hiddenForAria(c, aria, seen);
         else if (c.nodeType === 3) shown = contentsShown(el);
       }
-      if (!shown) return true;
+      // Shown through a child: not hidden, whatever is above (as Playwright decides it).
+      return !shown;
     }
     return aria ? ariaHiddenUp(el, seen) : false;
   }
@@ -204,10 +212,11 @@
   }
 
   // The text matchers `t` (see fullText) satisfies: a string the collapsed text whole, a
-  // pattern the text as written (as Playwright tests them).
-  function textMatching(g, t, out, list) {
+  // pattern the text as written (as Playwright tests them). `glyphless`: a string is
+  // compared with icon-font glyphs left out too (labels, as names).
+  function textMatching(g, t, out, list, glyphless) {
     if (g.exact.size && (!g.lens || g.lens.has(t.nws))) {
-      var l = g.exact.get(textNorm(t));
+      var l = g.exact.get(glyphless ? norm(textNorm(t)) : textNorm(t));
       if (l) for (var i = 0; i < l.length; i++) out.push(l[i]);
     }
     for (var j = 0; j < g.re.length; j++) {
@@ -270,7 +279,7 @@
     var roots = collectRoots();
     var list = M.list, hits = new Array(list.length);
     var labels = null, names = new Map(), tcache = null, ariaSeen = new Map(), anyAriaHidden;
-    // What the last pass learnt of each candidate (role, name, label texts), less what the
+    // What the last pass learnt of each candidate (role, name), less what the
     // mutations since may have changed (see staleFacts): a pass after a click that changed
     // one line of a 10,000-control page names one element again, not 10,000.
     var facts = W.facts;
@@ -279,7 +288,7 @@
     }
     function factOf(el) {
       var f = facts.get(el);
-      if (!f) { f = { role: roleOf(el), name: undefined, texts: undefined }; facts.set(el, f); }
+      if (!f) { f = { role: roleOf(el), name: undefined }; facts.set(el, f); }
       return f;
     }
     // Anchors the page marks itself: their matchers stand aside (data-anchor wins).
@@ -313,10 +322,17 @@
             matching(g, fact.name, found, list, 'name');
           }
           // Hidden from the accessibility tree: found only by a matcher that asks
-          // (`hidden: true`), as Testing Library's and Playwright's role queries.
-          if (found.length && !hiddenAllowed(found, list)) {
+          // (`hidden: true`), as Testing Library's and Playwright's role queries, and named
+          // then with its hidden parts.
+          if ((found.length && !hiddenAllowed(found, list)) || g.hiddenNamed) {
             if (anyAriaHidden === undefined) anyAriaHidden = roots.some(function (r) { return !!r.root.querySelector('[aria-hidden]'); });
             if (hiddenForAria(el, anyAriaHidden, ariaSeen)) {
+              if (g.hiddenNamed) {
+                found.length = 0;
+                for (var hy = 0; hy < g.any.length; hy++) found.push(g.any[hy]);
+                if (!labels) labels = labelMap(roots);
+                matching(g, hiddenNameOf(el, role, labels), found, list, 'name');
+              }
               for (var hx = found.length - 1; hx >= 0; hx--) if (!list[found[hx]].hidden) found.splice(hx, 1);
             }
           }
@@ -327,33 +343,27 @@
       if (lab.exact.size || lab.re.length) {
         // Only what has a label: each label's control, and what names itself by ARIA (a
         // field without either has no label text to match, and is not looked at).
-        els = root.querySelectorAll('label,[aria-label],[aria-labelledby],[aria-labeledby]');
+        els = root.querySelectorAll('label,[aria-label],[aria-labelledby]');
         var seen = new Set();
+        if (!tcache) tcache = new Map();
+        if (!labels) labels = labelMap(roots);
         for (k = 0; k < els.length; k++) {
-          el = els[k];
-          if (el.tagName === 'LABEL' && !el.hasAttribute('aria-label')) el = el.control;
-          if (!el || seen.has(el) || el.hasAttribute('data-anchor')) continue;
-          seen.add(el);
-          var lf = factOf(el);
-          if (lf.texts === undefined) {
-            if (!labels) labels = labelMap(roots);
-            // A field with one label and no ARIA name is named by that label's text: the
-            // name its role's matchers took already is it (see nameOf).
-            var labs = labels.get(el);
-            if (lf.name && labs && labs.length === 1 && LABEL_NAMED[el.tagName]
-              && (el.tagName !== 'INPUT' || !UNLABELLED[el.type]) && !el.hasAttribute('aria-label')
-              && !el.hasAttribute('aria-labelledby') && !el.hasAttribute('aria-labeledby')) lf.texts = [lf.name];
-            else lf.texts = labelTexts(el, labels);
+          // A label's control, and the label itself when it names itself by ARIA.
+          var pair = [els[k]];
+          if (els[k].tagName === 'LABEL') {
+            pair = [els[k].control];
+            if (els[k].hasAttribute('aria-label') || els[k].hasAttribute('aria-labelledby')) pair.push(els[k]);
           }
-          var texts = lf.texts;
-          if (!texts.length) continue;
-          // A field named by its one label alone is named by that label's text (see nameOf):
-          // the read takes the name from here instead of computing it again.
-          if (texts.length === 1 && texts[0] && !names.has(el) && LABEL_NAMED[el.tagName]
-            && (el.tagName !== 'INPUT' || !UNLABELLED[el.type])) names.set(el, texts[0]);
-          found.length = 0;
-          for (var q = 0; q < texts.length; q++) matching(lab, texts[q], found, list, 't');
-          hit(el, uniq(found));
+          for (var pi = 0; pi < pair.length; pi++) {
+            el = pair[pi];
+            if (!el || seen.has(el) || el.hasAttribute('data-anchor')) continue;
+            seen.add(el);
+            var ts = labelTextsOf(el, labels, tcache);
+            if (!ts.length) continue;
+            found.length = 0;
+            for (var q = 0; q < ts.length; q++) textMatching(lab, ts[q], found, list, true);
+            hit(el, uniq(found));
+          }
         }
       }
       var ph = M.placeholder;
