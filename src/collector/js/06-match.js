@@ -129,7 +129,7 @@
       if (refs.length) return refs.map(function (ref) { return fullText(ref, cache); });
     }
     v = el.getAttribute('aria-label');
-    if (v !== null && v.trim()) return [{ full: v, norm: null, nws: 1 }];
+    if (v !== null && v.trim()) return [{ full: v, norm: null, nws: nonSpace(v) }];
     var labs = labels.get(el);
     return labs ? labs.map(function (l) { return fullText(l, cache); }) : [];
   }
@@ -144,9 +144,9 @@
   // CSS (`display: none` on it or any ancestor, shadow hosts included; `hidden`;
   // `visibility: hidden`; a light child no slot takes), or `aria-hidden="true"` on it or
   // any ancestor. An element with `display: contents` is hidden when all its children are
-  // (and only then);
-  // an option of a select is judged by its select's `display` alone. `aria`: whether any
-  // root holds an aria-hidden attribute at all; `seen`: the pass's answers by ancestor.
+  // (and only then); an option of a select is judged by its select's `display` alone.
+  // `aria`: whether any root holds an aria-hidden attribute at all; `seen`: the pass's
+  // answers by ancestor.
   function hiddenForAria(el, aria, seen) {
     var tag = el.tagName;
     if (SKIP_TAGS[tag]) return true;
