@@ -148,3 +148,29 @@ fn an_icon_font_glyph_is_left_out_of_a_name() {
     assert_eq!(control(&screen, "auth.login", None).label, "Login");
     assert_eq!(control(&screen, "auth.email", None).label, "Email");
 }
+
+#[test]
+fn suggest_writes_an_icon_buttons_name_without_its_glyph() {
+    // The glyph is no part of the name `suggest` proposes, and the matcher finds the button.
+    let route = pages::put(
+        "icon-suggest",
+        format!(
+            "{HEAD}<main><button><i class=\"icon\">\u{e001}</i> Login</button></main></body></html>"
+        ),
+    );
+    let url = pages::base().join(&route).expect("the page's URL");
+    let cwd = tempfile::tempdir().expect("a temp dir");
+    let run = crate::cli::waymark(
+        cwd.path(),
+        ["suggest", url.path(), "--base-url", pages::base().as_str()],
+        &[],
+    );
+    run.exits(0);
+    assert!(
+        run.stdout
+            .contains("match: {role: button, name: \"Login\"}"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains('\u{e001}'), "{}", run.stdout);
+}
