@@ -10,7 +10,8 @@
 // where a text T is {"s": STRING} (exact) or {"re": SOURCE, "f": FLAGS}.
 // stdout, per page: {"url": URL, "found": [[MARK…] per locator, or {"error": E}],
 //                    "visible": [MARK…], "ax": {MARK: {"name": N, "role": R, "ignored": B}},
-//                    "glyphs": [MARK…] (those whose text holds an icon-font glyph)}
+//                    "glyphs": [MARK…] (those whose text holds an icon-font glyph),
+//                    "contents": [MARK…] (`display: contents` under a hidden ancestor)}
 //
 // It launches the browser named (Debian's Chromium or its headless shell: no download),
 // once, and one page in it for every page given.
@@ -113,7 +114,13 @@ async function answer(page, cdp, p) {
   const glyphs = await page.locator(`[${mark}]`).evaluateAll((els, mark) => els
     .filter((e) => /[\uE000-\uF8FF]/.test((e.textContent || '') + (e.getAttribute('aria-label') || '')))
     .map((e) => e.getAttribute(mark)), mark);
-  return JSON.stringify({ url: p.url, found, visible, ax, glyphs });
+  // The `display: contents` elements under an aria-hidden or `visibility: hidden` ancestor
+  // (see the README's documented differences).
+  const contents = await page.locator(`[${mark}]`).evaluateAll((els, mark) => els
+    .filter((e) => getComputedStyle(e).display === 'contents' && !!e.parentElement
+      && (!!e.parentElement.closest('[aria-hidden=true]') || getComputedStyle(e.parentElement).visibility !== 'visible'))
+    .map((e) => e.getAttribute(mark)), mark);
+  return JSON.stringify({ url: p.url, found, visible, ax, glyphs, contents });
 }
 
 const browser = await chromium.launch({ executablePath: input.browser, headless: true, args: ['--no-sandbox'] });

@@ -177,6 +177,11 @@ fn collapsed(s: &str) -> String {
 /// The README's reason for a disagreement on a name holding an icon-font glyph.
 const GLYPH: &str = "icon-font glyphs are left out of names (Playwright keeps them)";
 
+/// The README's reason for a disagreement on a `display: contents` control under a hidden
+/// ancestor, whose children Playwright counts hidden but itself shown.
+const CONTENTS: &str =
+    "a display: contents control under a hidden ancestor is named with its children";
+
 /// The roles whose names are compared with Chromium's: those a person finds a control by.
 const NAMED: &[&str] = &[
     "button",
@@ -314,10 +319,13 @@ fn compare(pages: &[Page]) -> Option<Agreement> {
         let pw = theirs
             .get(url)
             .unwrap_or_else(|| panic!("Playwright did not answer for {url}"));
-        let glyphs: HashSet<&str> = pw["glyphs"]
-            .as_array()
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        let set = |key: &str| -> HashSet<&str> {
+            pw[key]
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default()
+        };
+        let (glyphs, contents) = (set("glyphs"), set("contents"));
         for (i, l) in page.locators.iter().enumerate() {
             let kind: &'static str = match l["kind"].as_str().unwrap_or("") {
                 "role" => "role",
@@ -355,10 +363,16 @@ fn compare(pages: &[Page]) -> Option<Agreement> {
                 .filter(|m| !theirs.contains(m))
                 .chain(theirs.iter().filter(|m| !mine.contains(m)))
                 .collect();
-            let reason = (kind != "text"
-                && !differing.is_empty()
-                && differing.iter().all(|m| glyphs.contains(m.as_str())))
-            .then_some(GLYPH);
+            let all_in = |set: &HashSet<&str>| {
+                !differing.is_empty() && differing.iter().all(|m| set.contains(m.as_str()))
+            };
+            let reason = if kind != "text" && all_in(&glyphs) {
+                Some(GLYPH)
+            } else if kind == "role" && all_in(&contents) {
+                Some(CONTENTS)
+            } else {
+                None
+            };
             agreement.count(kind, mine == theirs, reason, || {
                 format!(
                     "{}: {} waymark {mine:?}, Playwright {theirs:?}",
