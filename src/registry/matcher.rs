@@ -26,6 +26,11 @@ pub(super) struct RawMatch {
     /// With `role`: the accessible name, as `waymark read` shows it (a string, whole and
     /// whitespace-normalised, or `/regex/flags`).
     pub(super) name: Option<String>,
+    /// With `role`: `true` finds elements hidden from the accessibility tree too
+    /// (`display: none` on it or an ancestor, `hidden`, `aria-hidden`, `visibility:
+    /// hidden`), which role matchers skip otherwise, as Testing Library's and Playwright's
+    /// role queries do.
+    pub(super) hidden: Option<bool>,
     /// The text of the element's label (`<label>`, `aria-labelledby` or `aria-label`).
     pub(super) label: Option<String>,
     /// The element's `placeholder`.
@@ -89,6 +94,8 @@ pub enum MatchKind {
         role: String,
         /// The name.
         name: Option<TextPattern>,
+        /// Whether elements hidden from the accessibility tree are found too.
+        hidden: bool,
     },
     /// The label's text.
     Label(TextPattern),
@@ -281,11 +288,22 @@ impl fmt::Display for Matcher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let quote = |s: &str| serde_json::Value::from(s).to_string();
         let body = match &self.kind {
-            MatchKind::Role { role, name: None } => format!("role: {role}"),
+            MatchKind::Role {
+                role,
+                name: None,
+                hidden,
+            } => format!(
+                "role: {role}{}",
+                if *hidden { ", hidden: true" } else { "" }
+            ),
             MatchKind::Role {
                 role,
                 name: Some(name),
-            } => format!("role: {role}, name: {name}"),
+                hidden,
+            } => format!(
+                "role: {role}, name: {name}{}",
+                if *hidden { ", hidden: true" } else { "" }
+            ),
             MatchKind::Label(p) => format!("label: {p}"),
             MatchKind::Placeholder(p) => format!("placeholder: {p}"),
             MatchKind::Text(p) => format!("text: {p}"),
@@ -331,6 +349,12 @@ pub(super) fn compile(raw: &RawMatch) -> Result<Matcher, Misfit> {
             ));
         }
     };
+    if raw.hidden.is_some() && kind != "role" {
+        return Err(misfit(
+            "match.hidden",
+            "`hidden` goes with `role` only (`{role: listitem, hidden: true}`)",
+        ));
+    }
     if raw.name.is_some() && kind != "role" {
         return Err(misfit(
             "match.name",
@@ -366,7 +390,11 @@ pub(super) fn compile(raw: &RawMatch) -> Result<Matcher, Misfit> {
                 Some(_) => Some(text(&raw.name, "match.name")?),
                 None => None,
             };
-            MatchKind::Role { role, name }
+            MatchKind::Role {
+                role,
+                name,
+                hidden: raw.hidden.unwrap_or(false),
+            }
         }
         "label" => MatchKind::Label(text(&raw.label, "match.label")?),
         "placeholder" => MatchKind::Placeholder(text(&raw.placeholder, "match.placeholder")?),
@@ -450,8 +478,9 @@ impl Matchers {
             .iter()
             .map(|(id, m, key)| {
                 let mut e = match &m.kind {
-                    MatchKind::Role { role, name } => json!({
-                        "k": "role", "role": role, "name": name.as_ref().map(TextPattern::json)
+                    MatchKind::Role { role, name, hidden } => json!({
+                        "k": "role", "role": role, "name": name.as_ref().map(TextPattern::json),
+                        "hidden": hidden
                     }),
                     MatchKind::Label(p) => json!({ "k": "label", "t": p.json() }),
                     MatchKind::Placeholder(p) => json!({ "k": "placeholder", "t": p.json() }),

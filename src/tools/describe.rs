@@ -37,8 +37,28 @@ pub struct Found {
     pub count: usize,
     /// The node ids of the first three.
     pub nodes: Vec<u64>,
+    /// With [`Tools::mark_matches`]: every element found, in document order.
+    #[serde(default)]
+    pub marks: Vec<Marked>,
     /// Why the matcher cannot run in this page (an invalid pattern or selector).
     pub bad: Option<String>,
+}
+
+/// One element a matcher found, named by a marker attribute (see [`Tools::mark_matches`]).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Marked {
+    /// Its value of the marker attribute (`None` without one).
+    #[serde(rename = "m")]
+    pub mark: Option<String>,
+    /// Whether a read would show it as visible.
+    #[serde(rename = "v")]
+    pub visible: bool,
+    /// Its accessible name, as a read shows it.
+    #[serde(rename = "n")]
+    pub name: String,
+    /// Its role, as a read shows it.
+    #[serde(rename = "r")]
+    pub role: String,
 }
 
 impl<T: Tab> Tools<T> {
@@ -62,7 +82,25 @@ impl<T: Tab> Tools<T> {
         &self,
         candidates: &Matchers,
     ) -> Result<HashMap<String, Found>, ToolError> {
-        let args = json!({ "candidates": candidates });
+        self.count_with(json!({ "candidates": candidates })).await
+    }
+
+    /// As [`Tools::count_matches`], with every element found named by its value of the
+    /// attribute `mark`, its visibility, name and role: what the differential test compares
+    /// with Playwright's locators.
+    pub async fn mark_matches(
+        &self,
+        candidates: &Matchers,
+        mark: &str,
+    ) -> Result<HashMap<String, Found>, ToolError> {
+        self.count_with(json!({ "candidates": candidates, "mark": mark }))
+            .await
+    }
+
+    async fn count_with(
+        &self,
+        args: serde_json::Value,
+    ) -> Result<HashMap<String, Found>, ToolError> {
         let reply = self.collect("count", &args).await?;
         serde_json::from_str(&reply)
             .map_err(|e| capture_error(format!("the collector's counts are not JSON: {e}")))

@@ -39,7 +39,7 @@ use url::Url;
 
 pub use crate::protocol::{Attribution, ErrorCode, ToolError};
 pub use crate::screen::Changes;
-pub use describe::{Found, NodeFacts};
+pub use describe::{Found, Marked, NodeFacts};
 pub use files::{DOWNLOAD_DIR, DownloadReport, FileScope};
 pub use gate::{
     Action, ActionClass, AllowedSet, Gate, GateContext, GateVerdict, Passage, UnknownClass, Verb,

@@ -3,6 +3,7 @@
 
 mod fixtures;
 mod harness;
+mod pages;
 
 mod accname;
 mod architecture;
@@ -16,10 +17,12 @@ mod cookies;
 mod corpus;
 mod dense;
 mod dialogs;
+mod differential;
 mod errors;
 mod fill;
 mod frames;
 mod gates;
+mod generate;
 mod gestures;
 mod hostile;
 mod injection;
@@ -35,6 +38,7 @@ mod press;
 mod properties;
 mod read;
 mod remote;
+mod same_answers;
 mod secrets;
 mod shapes;
 mod signals;

@@ -2,10 +2,14 @@
 
   // Whitespace collapsed and trimmed. Most names already are: one test, and no new string
   // (a 10,000-control read collapsed every label anew, 1-2 ms of its time).
-  var UNNORMAL = /\s\s|[^\S ]|^\s|\s$/;
+  // Icon-font glyphs (Unicode's Private Use Area: U+E000–U+F8FF, and planes 15 and 16,
+  // whose high surrogates are U+DB80–U+DBFF) are left out too: a button drawn as "\uE001
+  // Login" is named "Login", compared and shown so.
+  var UNNORMAL = /\s\s|[^\S ]|^\s|\s$|[\uE000-\uF8FF\uDB80-\uDBFF]/;
+  var PUA = /[\uE000-\uF8FF]|[\uDB80-\uDBFF][\uDC00-\uDFFF]/g;
   function norm(s) {
     if (!s) return '';
-    return UNNORMAL.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
+    return UNNORMAL.test(s) ? s.replace(PUA, '').replace(/\s+/g, ' ').trim() : s;
   }
 
   var SKIP_TAGS = { SCRIPT: 1, STYLE: 1, TEMPLATE: 1, NOSCRIPT: 1 };
@@ -25,10 +29,11 @@
     if (node.nodeType !== 1 || node === skip) return '';
     var el = node, tag = el.tagName;
     if (SKIP_TAGS[tag]) return '';
-    if (!referenced && (el.hidden || el.getAttribute('aria-hidden') === 'true')) return '';
-    if (cs && !referenced && cs.display === 'none') return '';
+    var all = referenced || includeHidden;
+    if (!all && (el.hidden || el.getAttribute('aria-hidden') === 'true')) return '';
+    if (cs && !all && cs.display === 'none') return '';
     // A visibility: hidden element's own text is out, but a visible child of it is in.
-    var unseen = !!cs && !referenced && cs.visibility !== 'visible';
+    var unseen = !!cs && !all && cs.visibility !== 'visible';
     var al = el.getAttribute('aria-label');
     if (al && al.trim()) return unseen ? '' : ' ' + al + ' ';
     if (tag === 'IMG') return unseen ? '' : ' ' + (el.getAttribute('alt') || '') + ' ';
@@ -36,6 +41,10 @@
       var embedded = embeddedOf(el, tag, skip);
       if (embedded !== null) return unseen ? '' : ' ' + embedded + ' ';
     }
+    // Inside a name from content, a descendant whose role takes no name from content (a
+    // menu item's submenu, a tree item's group, a toolbar) lends none of it (accname 1.2,
+    // as Chromium and Playwright apply it): a menu item stays "Enabled" with its submenu open.
+    if (cs && fromContent && !referenced && !CONTENT_ROLES[roleOf(el, tag)]) return '';
     var out = '';
     var gen = !unseen && generatedOn();
     if (gen) out = pseudoText(el, '::before');
@@ -116,6 +125,26 @@
   }
 
   var TYPABLE = { text: 1, search: 1, email: 1, url: 1, tel: 1, password: 1 };
+
+  // Set while an element hidden from accessibility is named for a matcher that asks for
+  // hidden elements (`hidden: true`): its hidden parts count, as in Playwright's
+  // getByRole with includeHidden.
+  var includeHidden = false;
+  function hiddenNameOf(el, role, labels) {
+    includeHidden = true;
+    try { return nameOf(el, role, labels); } finally { includeHidden = false; }
+  }
+
+  // Set while a name is taken from an element's own content (not a label's, nor what an
+  // aria-labelledby names, whose whole text counts).
+  var fromContent = false;
+  // The roles a descendant may have and still lend its content to a name from content.
+  var CONTENT_ROLES = {};
+  ('button cell checkbox columnheader gridcell heading link menuitem menuitemcheckbox '
+    + 'menuitemradio option radio row rowheader switch tab tooltip treeitem caption code '
+    + 'contentinfo definition deletion emphasis insertion list listitem mark none paragraph '
+    + 'presentation region rowgroup strong subscript superscript table term time generic')
+    .split(' ').forEach(function (r) { CONTENT_ROLES[r] = 1; });
 
   var NAME_FROM_CONTENT = {
     button: 1, link: 1, checkbox: 1, radio: 1, menuitem: 1, menuitemcheckbox: 1,
@@ -264,7 +293,9 @@
       if (ls) return ls;
     }
     if (NAME_FROM_CONTENT[role] || tag === 'BUTTON' || tag === 'A') {
-      var cs = norm(textOf(el, false, null));
+      fromContent = true;
+      var cs;
+      try { cs = norm(textOf(el, false, null)); } finally { fromContent = false; }
       if (cs) return cs;
     }
     if (tag === 'IMG' || tag === 'AREA') {

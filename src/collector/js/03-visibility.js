@@ -6,17 +6,38 @@
   // checks made of controls, for the read's answer.
   var boxSays = false, visChecks = 0;
 
-  // Shown: a box with a size, and not hidden by CSS (the caller read the box). `exact`:
-  // asked of the browser even where a read trusts boxes (an element that may sit past
-  // the cut, which the scan did not test).
+  // Shown, as Playwright's isVisible() decides: a non-empty box (width and height both
+  // above zero: an empty paragraph 970 × 0 px is not shown) and not hidden by CSS
+  // (`visibility`, `display: none` on it or above, `content-visibility`); an element
+  // with `display: contents` has no box of its own and is shown when a child of it is.
+  // The caller read the box. `exact`: asked of the browser even where a read trusts boxes
+  // (an element that may sit past the cut, which the scan did not test).
   function visibleOf(el, width, height, exact) {
-    if (width === 0 && height === 0) return false;
+    if (!(width > 0 && height > 0)) return width === 0 && height === 0 && contentsShown(el);
     if (!exact) {
       if (boxSays) return true;
       visChecks++;
     }
     // A boolean whatever a page's own checkVisibility answers: records hold it as one.
     return el.checkVisibility ? !!el.checkVisibility(VISIBILITY) : true;
+  }
+
+  // Whether an element without a box is `display: contents` with a shown child (an
+  // element, or a text node with a box), as Playwright's isVisible() counts it.
+  function contentsShown(el) {
+    if (!el.firstChild || getComputedStyle(el).display !== 'contents') return false;
+    for (var c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 1) {
+        var r = c.getBoundingClientRect();
+        if (visibleOf(c, r.width, r.height, true)) return true;
+      } else if (c.nodeType === 3) {
+        var range = document.createRange();
+        range.selectNode(c);
+        var b = range.getBoundingClientRect();
+        if (b.width > 0 && b.height > 0) return true;
+      }
+    }
+    return false;
   }
 
   // Whether anything on the page can hide an element that has a box (see visibleOf): one of

@@ -24,12 +24,17 @@
         case 'role': {
           var g = M.roles[e.role] || (M.roles[e.role] = group());
           if (!e.name) g.any.push(i); else add(g, e, e.name, i);
+          if (e.name && e.hidden) g.hiddenNamed = true;
           sels.push('[role]', IMPLICIT[e.role] || '');
           break;
         }
         case 'label': add(M.label, e, e.t, i); sels.push(LABELLED); break;
         case 'placeholder': add(M.placeholder, e, e.t, i); sels.push('[placeholder]'); break;
-        case 'text': add(M.text, e, e.t, i); M.anyText = true; break;
+        case 'text':
+          add(M.text, e, e.t, i);
+          M.anyText = true;
+          if (e.t.re === undefined) (M.text.lens || (M.text.lens = new Set())).add(nonSpace(e.t.s));
+          break;
         case 'test_id': {
           var l = M.testId.get(e.v);
           if (l) l.push(i); else M.testId.set(e.v, [i]);
@@ -82,8 +87,6 @@
     main: 'main', article: 'article', region: 'section', form: 'form', group: 'fieldset,details',
     paragraph: 'p', complementary: 'aside', banner: 'header', contentinfo: 'footer', generic: 'div,span'
   };
-  var LABEL_NAMED = { INPUT: 1, SELECT: 1, TEXTAREA: 1 };
-  var UNLABELLED = { button: 1, submit: 1, reset: 1, image: 1, hidden: 1 };
   var LABELLED = 'input,select,textarea,button,meter,output,progress,[aria-label],[aria-labelledby],[aria-labeledby]';
   // (LABELLED: what a scan must find for label matchers; the pass itself starts from labels.)
   // What a repeated element's row is when no `within` says: the nearest of these.
@@ -109,26 +112,128 @@
 
   // An element's label texts: its `<label>`s, what its aria-labelledby names, its aria-label.
   function labelTexts(el, labels) {
-    var out = [], labs = labels.get(el);
-    if (labs) for (var i = 0; i < labs.length; i++) out.push(norm(textOf(labs[i], false, el)));
-    var v = el.getAttribute('aria-labelledby') || el.getAttribute('aria-labeledby');
-    if (v) {
-      var root = rootNode(el);
-      out.push(norm(v.trim().split(/\s+/).map(function (id) {
-        var ref = root.getElementById(id);
-        return ref ? textOf(ref, hiddenRef(ref), null) : '';
-      }).join(' ')));
-    }
-    v = el.getAttribute('aria-label');
-    if (v) out.push(norm(v));
-    return out;
+    return labelTextsOf(el, labels, new Map()).map(function (t) { return norm(textNorm(t)); });
   }
 
-  // An element's own text: its text nodes, not its children's (as Testing Library reads it).
-  function ownText(el) {
-    var s = '';
-    for (var n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) s += n.data;
-    return norm(s);
+  // An element's labels as Playwright's getByLabel reads them (see fullText): what its
+  // aria-labelledby names, each element whole; else its aria-label; else, for a labelable
+  // element, each of its `<label>`s whole (a select inside one lends its options' text).
+  function labelTextsOf(el, labels, cache) {
+    var v = el.getAttribute('aria-labelledby');
+    if (v !== null) {
+      var root = rootNode(el), refs = [];
+      v.trim().split(/\s+/).forEach(function (id) {
+        var ref = id && root.getElementById(id);
+        if (ref && refs.indexOf(ref) < 0) refs.push(ref);
+      });
+      if (refs.length) return refs.map(function (ref) { return fullText(ref, cache); });
+    }
+    v = el.getAttribute('aria-label');
+    if (v !== null && v.trim()) return [{ full: v, norm: null, nws: nonSpace(v) }];
+    var labs = labels.get(el);
+    return labs ? labs.map(function (l) { return fullText(l, cache); }) : [];
+  }
+
+  // Whether every matcher of `found` opts in to elements hidden from accessibility.
+  function hiddenAllowed(found, list) {
+    for (var i = 0; i < found.length; i++) if (!list[found[i]].hidden) return false;
+    return true;
+  }
+
+  // Hidden from the accessibility tree, as Playwright's role queries decide it: not shown by
+  // CSS (`display: none` on it or any ancestor, shadow hosts included; `hidden`;
+  // `visibility: hidden`; a light child no slot takes), or `aria-hidden="true"` on it or
+  // any ancestor. An element with `display: contents` is hidden when all its children are
+  // (and only then); an option of a select is judged by its select's `display` alone.
+  // `aria`: whether any root holds an aria-hidden attribute at all; `seen`: the pass's
+  // answers by ancestor.
+  function hiddenForAria(el, aria, seen) {
+    var tag = el.tagName;
+    if (SKIP_TAGS[tag]) return true;
+    if (tag === 'OPTION' && el.closest('select')) {
+      if (!el.closest('select').checkVisibility()) return true;
+    } else if (tag !== 'SLOT' && !el.checkVisibility(VISIBILITY)) {
+      if (getComputedStyle(el).display !== 'contents') return true;
+      var shown = false;
+      for (var c = el.firstChild; c && !shown; c = c.nextSibling) {
+        if (c.nodeType === 1) shown = !hiddenForAria(c, aria, seen);
+        else if (c.nodeType === 3) shown = contentsShown(el);
+      }
+      // Shown through a child: not hidden, whatever is above (as Playwright decides it).
+      return !shown;
+    }
+    return aria ? ariaHiddenUp(el, seen) : false;
+  }
+
+  function ariaHiddenUp(el, seen) {
+    var h = seen.get(el);
+    if (h !== undefined) return h;
+    var v = el.getAttribute('aria-hidden');
+    h = v !== null && v.toLowerCase() === 'true';
+    if (!h) { var up = above(el); h = up ? ariaHiddenUp(up, seen) : false; }
+    seen.set(el, h);
+    return h;
+  }
+
+  // An element's whole text content, as Playwright's getByText reads it: its text nodes and
+  // its children's text in order, then its shadow root's; an `<input type=button>` its
+  // value; nothing of a script, a style or the document's head. `full` as written, `norm`
+  // collapsed (zero-width spaces and soft hyphens left out), `nws` the count of characters
+  // that are not whitespace (an exact text can only match an element with as many).
+  function fullText(node, cache) {
+    var t = cache.get(node);
+    if (t) return t;
+    t = { full: '', norm: null, nws: 0 };
+    if (node.nodeType === 1 && skipText(node)) { cache.set(node, t); return t; }
+    if (node.tagName === 'INPUT' && (node.type === 'submit' || node.type === 'button' || node.type === 'reset')) {
+      t.full = node.value;
+      t.nws = nonSpace(t.full);
+    } else {
+      for (var c = node.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 3) { t.full += c.data; t.nws += nonSpace(c.data); }
+        else if (c.nodeType === 1) { var ct = fullText(c, cache); t.full += ct.full; t.nws += ct.nws; }
+      }
+      if (node.shadowRoot) { var st = fullText(node.shadowRoot, cache); t.full += st.full; t.nws += st.nws; }
+    }
+    cache.set(node, t);
+    return t;
+  }
+  var SPACES = /[\s\u200b\u00ad]+/g;
+  function nonSpace(s) { return s ? s.replace(SPACES, '').length : 0; }
+  function skipText(el) {
+    var tag = el.tagName;
+    if (tag === 'SCRIPT' || tag === 'NOSCRIPT' || tag === 'STYLE') return true;
+    var head = el.ownerDocument.head;
+    return !!head && head.contains(el);
+  }
+  function textNorm(t) {
+    if (t.norm === null) t.norm = t.full.replace(/[\u200b\u00ad]/g, '').trim().replace(/\s+/g, ' ');
+    return t.norm;
+  }
+
+  // The text matchers `t` (see fullText) satisfies: a string the collapsed text whole, a
+  // pattern the text as written (as Playwright tests them). `glyphless`: a string is
+  // compared with icon-font glyphs left out too (labels, as names).
+  function textMatching(g, t, out, list, glyphless) {
+    if (g.exact.size && (!g.lens || g.lens.has(t.nws))) {
+      var l = g.exact.get(glyphless ? norm(textNorm(t)) : textNorm(t));
+      if (l) for (var i = 0; i < l.length; i++) out.push(l[i]);
+    }
+    for (var j = 0; j < g.re.length; j++) {
+      var e = list[g.re[j]];
+      if (!e.bad) { e.rx.lastIndex = 0; if (e.rx.test(t.full)) out.push(g.re[j]); }
+    }
+  }
+
+  // Whether a child element of `el` (or its shadow root) matches the text matcher `e` too.
+  function childMatches(el, e, cache) {
+    function test(n) {
+      var t = fullText(n, cache);
+      if (e.rx) { e.rx.lastIndex = 0; return e.rx.test(t.full); }
+      return t.nws === nonSpace(e.t.s) && textNorm(t) === e.t.s;
+    }
+    for (var c = el.firstElementChild; c; c = c.nextElementSibling) if (test(c)) return true;
+    return !!el.shadowRoot && test(el.shadowRoot);
   }
 
   // The element above `el` in the flat tree: its parent, or its shadow root's host.
@@ -173,8 +278,8 @@
     if (W.matchOf && !W.matchStale) return W.matchOf;
     var roots = collectRoots();
     var list = M.list, hits = new Array(list.length);
-    var labels = null, names = new Map();
-    // What the last pass learnt of each candidate (role, name, label texts), less what the
+    var labels = null, names = new Map(), tcache = null, ariaSeen = new Map(), anyAriaHidden;
+    // What the last pass learnt of each candidate (role, name), less what the
     // mutations since may have changed (see staleFacts): a pass after a click that changed
     // one line of a 10,000-control page names one element again, not 10,000.
     var facts = W.facts;
@@ -183,7 +288,7 @@
     }
     function factOf(el) {
       var f = facts.get(el);
-      if (!f) { f = { role: roleOf(el), name: undefined, texts: undefined }; facts.set(el, f); }
+      if (!f) { f = { role: roleOf(el), name: undefined }; facts.set(el, f); }
       return f;
     }
     // Anchors the page marks itself: their matchers stand aside (data-anchor wins).
@@ -216,6 +321,21 @@
             names.set(el, fact.name);
             matching(g, fact.name, found, list, 'name');
           }
+          // Hidden from the accessibility tree: found only by a matcher that asks
+          // (`hidden: true`), as Testing Library's and Playwright's role queries, and named
+          // then with its hidden parts.
+          if ((found.length && !hiddenAllowed(found, list)) || g.hiddenNamed) {
+            if (anyAriaHidden === undefined) anyAriaHidden = roots.some(function (r) { return !!r.root.querySelector('[aria-hidden]'); });
+            if (hiddenForAria(el, anyAriaHidden, ariaSeen)) {
+              if (g.hiddenNamed) {
+                found.length = 0;
+                for (var hy = 0; hy < g.any.length; hy++) found.push(g.any[hy]);
+                if (!labels) labels = labelMap(roots);
+                matching(g, hiddenNameOf(el, role, labels), found, list, 'name');
+              }
+              for (var hx = found.length - 1; hx >= 0; hx--) if (!list[found[hx]].hidden) found.splice(hx, 1);
+            }
+          }
           hit(el, found);
         }
       }
@@ -223,33 +343,27 @@
       if (lab.exact.size || lab.re.length) {
         // Only what has a label: each label's control, and what names itself by ARIA (a
         // field without either has no label text to match, and is not looked at).
-        els = root.querySelectorAll('label,[aria-label],[aria-labelledby],[aria-labeledby]');
+        els = root.querySelectorAll('label,[aria-label],[aria-labelledby]');
         var seen = new Set();
+        if (!tcache) tcache = new Map();
+        if (!labels) labels = labelMap(roots);
         for (k = 0; k < els.length; k++) {
-          el = els[k];
-          if (el.tagName === 'LABEL' && !el.hasAttribute('aria-label')) el = el.control;
-          if (!el || seen.has(el) || el.hasAttribute('data-anchor')) continue;
-          seen.add(el);
-          var lf = factOf(el);
-          if (lf.texts === undefined) {
-            if (!labels) labels = labelMap(roots);
-            // A field with one label and no ARIA name is named by that label's text: the
-            // name its role's matchers took already is it (see nameOf).
-            var labs = labels.get(el);
-            if (lf.name && labs && labs.length === 1 && LABEL_NAMED[el.tagName]
-              && (el.tagName !== 'INPUT' || !UNLABELLED[el.type]) && !el.hasAttribute('aria-label')
-              && !el.hasAttribute('aria-labelledby') && !el.hasAttribute('aria-labeledby')) lf.texts = [lf.name];
-            else lf.texts = labelTexts(el, labels);
+          // A label's control, and the label itself when it names itself by ARIA.
+          var pair = [els[k]];
+          if (els[k].tagName === 'LABEL') {
+            pair = [els[k].control];
+            if (els[k].hasAttribute('aria-label') || els[k].hasAttribute('aria-labelledby')) pair.push(els[k]);
           }
-          var texts = lf.texts;
-          if (!texts.length) continue;
-          // A field named by its one label alone is named by that label's text (see nameOf):
-          // the read takes the name from here instead of computing it again.
-          if (texts.length === 1 && texts[0] && !names.has(el) && LABEL_NAMED[el.tagName]
-            && (el.tagName !== 'INPUT' || !UNLABELLED[el.type])) names.set(el, texts[0]);
-          found.length = 0;
-          for (var q = 0; q < texts.length; q++) matching(lab, texts[q], found, list, 't');
-          hit(el, uniq(found));
+          for (var pi = 0; pi < pair.length; pi++) {
+            el = pair[pi];
+            if (!el || seen.has(el) || el.hasAttribute('data-anchor')) continue;
+            seen.add(el);
+            var ts = labelTextsOf(el, labels, tcache);
+            if (!ts.length) continue;
+            found.length = 0;
+            for (var q = 0; q < ts.length; q++) textMatching(lab, ts[q], found, list, true);
+            hit(el, uniq(found));
+          }
         }
       }
       var ph = M.placeholder;
@@ -277,15 +391,25 @@
         for (var k = 0; k < els.length; k++) if (!els[k].hasAttribute('data-anchor')) (hits[i] || (hits[i] = [])).push(els[k]);
       });
       if (M.anyText) {
+        // As Playwright's getByText: an element whose whole text content (its children's,
+        // its shadow root's) matches, and none of whose child elements matches too — the
+        // smallest element, `<strong>2</strong> items left` the counter whole.
         var tx = M.text, doc = root.nodeType === 9 ? root : root.ownerDocument;
+        if (!tcache) tcache = new Map();
         var walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
         for (el = walker.nextNode(); el; el = walker.nextNode()) {
-          if (SKIP_TAGS[el.tagName]) continue;
-          var mine = ownText(el);
-          if (!mine) continue;
+          var mine = fullText(el, tcache);
+          if (!mine.nws && !tx.re.length && !tx.exact.has('')) continue;
           found.length = 0;
-          matching(tx, mine, found, list, 't');
+          textMatching(tx, mine, found, list);
           if (!found.length) continue;
+          var smallest = [];
+          for (var sm = 0; sm < found.length; sm++) {
+            if (!childMatches(el, list[found[sm]], tcache)) smallest.push(found[sm]);
+          }
+          if (!smallest.length) continue;
+          found.length = 0;
+          found.push.apply(found, smallest);
           // Text inside a control names the control.
           var target = el.closest(INTERACTIVE) || el;
           if (target.hasAttribute('data-anchor')) continue;
@@ -483,7 +607,8 @@
       var el = (W.nodes && W.nodes.get(id)) || null;
       if (!el || !el.isConnected) return null;
       if (!labels) labels = labelMap(collectRoots());
-      var text = ownText(el) || outputText(el);
+      // Its whole text, as a text matcher compares it (see fullText).
+      var text = norm(textNorm(fullText(el, new Map())));
       return {
         tag: el.tagName.toLowerCase(), id: el.id || null, placeholder: el.getAttribute('placeholder'),
         test_id: el.getAttribute(tid), text: text.length > 80 ? text.slice(0, 80) : text,
@@ -493,16 +618,25 @@
   }
 
   // What `matchers` would find on the page now, by anchor: the node ids of the first three
-  // elements, and how many. The page's own matchers are put back after.
-  function countMatches(m) {
+  // elements, and how many; with `mark` (an attribute's name), each element found as
+  // {m: its value of that attribute, v: whether it is shown, n: its name, r: its role}, for
+  // the differential test against Playwright. The page's own matchers are put back after.
+  function countMatches(m, mark) {
     var saved = { M: W.M, of: W.matchOf, changed: W.matchChanged, moved: W.matchMoved, stale: W.matchStale };
-    var out = {};
+    var out = {}, labels = null;
     try {
       takeMatchers(m);
       var mo = matched();
       m.list.forEach(function (e) {
         var found = mo.by.get(e.a) || [];
         out[e.a] = { count: found.length, nodes: found.slice(0, 3).map(function (f) { return idOf(f.el); }), bad: e.bad || null };
+        if (mark) {
+          if (!labels) labels = labelMap(collectRoots());
+          out[e.a].marks = found.map(function (f) {
+            var el = f.el, r = el.getBoundingClientRect(), role = roleOf(el);
+            return { m: el.getAttribute(mark), v: visibleOf(el, r.width, r.height, true), n: nameOf(el, role, labels), r: role };
+          });
+        }
       });
     } finally {
       W.M = saved.M;

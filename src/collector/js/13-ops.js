@@ -25,7 +25,7 @@
     case 'describe':
       return stringify(describeNodes(args.ids, args.tid));
     case 'count':
-      return stringify(countMatches(args.candidates));
+      return stringify(countMatches(args.candidates, args.mark));
     case 'early':
       // Run in a new document before its own scripts (see collector::early).
       watchSetters(window);
