@@ -5,6 +5,7 @@ mod fixtures;
 mod harness;
 
 mod accname;
+mod actionability;
 mod architecture;
 mod audit;
 mod bounded;

@@ -31,6 +31,7 @@
       watchSetters(window);
       watchListeners(window);
       watchFrames(window);
+      watchHits(window);
       return '"ok"';
     case 'secrets':
       return stringify(secretsShown());
@@ -42,13 +43,27 @@
       Object.keys(args.texts).forEach(function (href) { facts[href] = sheetFacts(args.texts[href], href); });
       return stringify(facts);
     }
-    case 'settle':
+    case 'settle': {
+      // A press that did not reach its target was stopped before the page saw it: nothing
+      // to wait for (the runner aims again, see `act_inner`).
+      var missed = pressMissed();
+      if (missed) {
+        disarm();
+        return stringify({ state: 'missed', hit: missed.hit, moved: missed.moved, read: null });
+      }
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
         var waited = performance.now() - t0;
         t0 = performance.now();
         var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
-        return holding('{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited + ',"frame_ms":' + frameMs(), r);
+        var asked = W.downloadAsked === true;
+        W.downloadAsked = false;
+        return holding('{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited + ',"frame_ms":' + frameMs()
+          + ',"download":' + asked, r);
       });
+    }
+    case 'pressed':
+      // Whether the press aimed last reached its target (see aimHits), and the watch ended.
+      return stringify(pressMissed());
     case 'finish_fill': {
       var fin = finishFill(args, !(W.armed && W.armed.changed));
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
