@@ -29,6 +29,7 @@ joined!(
     "05-sheets.js",
     "06-match.js",
     "06-roots.js",
+    "06-screens.js",
     "07-collect.js",
     "08-incremental.js",
     "09-audit.js",

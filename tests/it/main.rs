@@ -35,6 +35,7 @@ mod page_frame;
 mod press;
 mod properties;
 mod read;
+mod registry_scope;
 mod remote;
 mod secrets;
 mod shapes;

@@ -6,7 +6,15 @@
 
   // The registry's matchers, named by their version: a document that lacks this version
   // asks for them (the runner sends them with the same operation again), once.
-  if (args && args.matchers) takeMatchers(args.matchers);
+  if (args && args.matchers) {
+    takeMatchers(args.matchers);
+    W.screens = args.matchers.screens || null;
+  }
+  // Matchers apply by screen (see onScreen): a new address may be another screen.
+  if (W.screens && W.screens.length && W.matchHref !== location.href) {
+    W.matchStale = true;
+    W.matchHref = location.href;
+  }
   else if (args && args.mv !== undefined && (!W.M || W.M.v !== args.mv)) return 'waymark:matchers';
 
   switch (op) {
