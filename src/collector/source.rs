@@ -129,8 +129,10 @@ mod tests {
         // As many as the single file held before the split (109), the seven helpers of
         // names as Chromium computes them, and the twenty-three of registry matchers
         // (and of `waymark suggest`), and the six of waits (an action's for its target,
-        // `wait_for`'s, `eventually`'s).
-        assert_eq!(names.len(), 147);
+        // `wait_for`'s, `eventually`'s), and the twelve of actionability, hash routes and
+        // screens (issue 48: stability, the press's hit, a hashchange coming, a matcher's
+        // screen).
+        assert_eq!(names.len(), 159);
         for name in [
             "read",
             "prepare",
@@ -157,6 +159,8 @@ mod tests {
             "handoff",
             "wait",
             "change",
+            "pressed",
+            "shared",
         ] {
             assert_eq!(SOURCE.matches(&format!("case '{op}':")).count(), 1, "{op}");
         }

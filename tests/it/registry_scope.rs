@@ -108,3 +108,32 @@ anchors:
         tools.close().await;
     });
 }
+
+/// Two anchors whose different matchers find one same element on one screen: `check` says
+/// which (the first in the file shows it, the other reads missing).
+#[test]
+fn check_names_two_anchors_that_find_one_element() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    std::fs::write(
+        dir.path().join("anchors.yaml"),
+        "app: auth
+screens:
+  - id: sign-in
+    route: /sign-in.html
+anchors:
+  - id: signin.submit
+    description: signs in
+    screens: [sign-in]
+    match: {role: button, name: Sign in}
+  - id: signin.button
+    description: the form's button
+    screens: [sign-in]
+    match: {css: form button}
+",
+    )
+    .expect("write a registry");
+    let base = fixtures::base();
+    crate::cli::waymark(dir.path(), ["check", "--base-url", base.as_str()], &[])
+        .exits(1)
+        .says("shared: signin.submit and signin.button find the same element on sign-in");
+}

@@ -69,6 +69,25 @@
           + ',"download":' + asked, r);
       });
     }
+    case 'shared': {
+      // Pairs of anchors whose matchers find one same element here (see `check`).
+      var mo = matched(), pairs = [], who = new Map(), seen = {};
+      if (mo) {
+        mo.by.forEach(function (list, a) {
+          list.forEach(function (m) {
+            var l = who.get(m.el);
+            if (!l) who.set(m.el, [a]); else if (l.indexOf(a) < 0) l.push(a);
+          });
+        });
+        who.forEach(function (as) {
+          for (var i = 0; i < as.length; i++) for (var j = i + 1; j < as.length; j++) {
+            var k = as[i] + '\n' + as[j];
+            if (!seen[k]) { seen[k] = 1; pairs.push([as[i], as[j]]); }
+          }
+        });
+      }
+      return stringify(pairs);
+    }
     case 'pressed':
       // Whether the press aimed last reached its target (see aimHits), and the watch ended.
       return stringify(pressMissed());
