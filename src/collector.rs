@@ -71,7 +71,8 @@ pub(crate) fn elements(ids: &[u64]) -> String {
 /// What `prepare` found for the target of an action.
 #[derive(Debug, Deserialize)]
 pub(crate) struct Prepared {
-    /// `ok`, `not_found`, `ambiguous`, `hidden`, `disabled`, `obscured`, `not_editable`, `no_option`.
+    /// `ok`, `not_found`, `ambiguous`, `hidden`, `disabled`, `not_stable`, `obscured`,
+    /// `not_editable`, `no_option`.
     pub status: String,
     pub count: usize,
     #[serde(default)]
@@ -83,6 +84,10 @@ pub(crate) struct Prepared {
     /// What lies over the target's centre (obscured).
     #[serde(default)]
     pub cover: Option<String>,
+    /// The target's box (left, top, width, height) in two animation frames in a row, when
+    /// it moved between them (not_stable).
+    #[serde(default)]
+    pub boxes: Option<[[f64; 4]; 2]>,
     /// Keys of the first matches (ambiguous).
     #[serde(default)]
     pub keys: Vec<Option<String>>,
@@ -439,8 +444,19 @@ fn compare(before: &[RawControl], after: &[RawControl]) -> Changes {
 /// What `settle` saw: `quiet`, `navigating` or `busy`, and the read taken in the same trip.
 #[derive(Debug, Deserialize)]
 pub(crate) struct Settled {
+    /// `quiet`, `busy`, `navigating`, or `missed`: the press did not reach its target and
+    /// was stopped before the page saw it (see `aimHits` in `collector/js/10-act.js`).
     pub state: String,
     pub read: Option<CollectorRead>,
+    /// What a missed press reached instead of its target.
+    #[serde(default)]
+    pub hit: Option<String>,
+    /// A missed press's target had moved since it was aimed at.
+    #[serde(default)]
+    pub moved: bool,
+    /// The page asked for a download during the action (a link with `download`).
+    #[serde(default)]
+    pub download: bool,
     /// The page's own time from the action's first input event to the end of the first frame
     /// rendered after its last (see `timeFrame` in `collector/js/11-settle.js`); none when
     /// unknown.

@@ -633,8 +633,8 @@ impl Tab for ChromiumTab {
         self.upload_at(x, y, files).await
     }
 
-    async fn downloads(&self, wait: Duration) -> Vec<super::Download> {
-        super::files::take_downloads(&self.downloads, wait).await
+    async fn downloads(&self, wait: Duration, asked: bool) -> Vec<super::Download> {
+        super::files::take_downloads(&self.downloads, wait, asked).await
     }
 
     fn dialogs_answered(&self) -> u64 {

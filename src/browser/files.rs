@@ -173,11 +173,20 @@ pub(super) fn note_mime(log: &Mutex<DownloadLog>, e: &EventResponseReceived) {
 }
 
 /// The downloads complete since the last call, once none is under way (waiting up to
-/// `wait` for those that are).
-pub(super) async fn take_downloads(log: &Mutex<DownloadLog>, wait: Duration) -> Vec<Download> {
+/// `wait` for those that are); with `asked` (the page asked for a download: a link with
+/// `download`, to a file, a blob or a `data:` address), once one has come as well, which
+/// the browser may tell of after the page has settled.
+pub(super) async fn take_downloads(
+    log: &Mutex<DownloadLog>,
+    wait: Duration,
+    asked: bool,
+) -> Vec<Download> {
     let until = Instant::now() + wait;
     loop {
-        let pending = log.lock().map(|l| !l.begun.is_empty()).unwrap_or(false);
+        let pending = log
+            .lock()
+            .map(|l| !l.begun.is_empty() || (asked && l.done.is_empty()))
+            .unwrap_or(false);
         if !pending || Instant::now() >= until {
             break;
         }

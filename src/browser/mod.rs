@@ -118,9 +118,9 @@ pub trait Tab: Send + Sync + 'static {
     }
 
     /// The downloads completed since the last call, waiting up to `wait` for those under
-    /// way.
-    fn downloads(&self, wait: Duration) -> impl Future<Output = Vec<Download>> + Send {
-        let _ = wait;
+    /// way; with `asked` (the page asked for one), for one to begin as well.
+    fn downloads(&self, wait: Duration, asked: bool) -> impl Future<Output = Vec<Download>> + Send {
+        let _ = (wait, asked);
         async { Vec::new() }
     }
 

@@ -202,6 +202,7 @@ mod tests {
                 landed_on: None,
                 anchors,
                 undeclared,
+                shared: Vec::new(),
             }],
         }
     }

@@ -49,6 +49,9 @@ pub struct ScreenCheck {
     pub anchors: Vec<AnchorCheck>,
     /// Anchors on the page that the registry does not declare on this screen.
     pub undeclared: Vec<Seen>,
+    /// Pairs of anchors declared here whose matchers find one same element: the first in
+    /// the file shows it, the other reads missing.
+    pub shared: Vec<[String; 2]>,
 }
 
 /// A declared anchor on a visited screen.
@@ -120,6 +123,7 @@ pub async fn collect(session: &Session, registry: &Registry) -> Result<BuildChec
             landed_on: None,
             anchors: Vec::new(),
             undeclared: Vec::new(),
+            shared: Vec::new(),
         };
         let Some(route) = &spec.example else {
             let params = spec.route.params().join("`, `");
@@ -147,6 +151,15 @@ pub async fn collect(session: &Session, registry: &Registry) -> Result<BuildChec
                     .collect();
                 check.anchors = anchors_on(state, &declared, &keyed);
                 check.undeclared = undeclared_on(state, &declared);
+                check.shared = tools
+                    .shared_matches()
+                    .await
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|[a, b]| {
+                        declared.contains(&a.as_str()) && declared.contains(&b.as_str())
+                    })
+                    .collect();
             }
             (Some(error), _) => {
                 check.skipped = Some(format!("{}: {}", error.code.as_str(), error.message));

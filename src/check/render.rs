@@ -57,6 +57,13 @@ pub fn table(check: &BuildCheck) -> String {
         if let Some(why) = &s.skipped {
             let _ = writeln!(out, "not checked: {}: {why}", s.screen);
         }
+        for [a, b] in &s.shared {
+            let _ = writeln!(
+                out,
+                "shared: {a} and {b} find the same element on {}: it shows under {a}; tell their matchers apart",
+                s.screen
+            );
+        }
         if let Some(other) = &s.landed_on {
             let route = s.route.as_deref().unwrap_or_default();
             let _ = writeln!(out, "note: {} ({route}) reads as screen {other}", s.screen);

@@ -29,6 +29,7 @@ joined!(
     "05-sheets.js",
     "06-match.js",
     "06-roots.js",
+    "06-screens.js",
     "07-collect.js",
     "08-incremental.js",
     "09-audit.js",
@@ -128,10 +129,12 @@ mod tests {
         // As many as the single file held before the split (109), the seven helpers of
         // names as Chromium computes them, and the twenty-three of registry matchers
         // (and of `waymark suggest`), and the six of waits (an action's for its target,
-        // `wait_for`'s, `eventually`'s), and the eleven more of issue 48's semantics
+        // `wait_for`'s, `eventually`'s), the eleven more of issue 48's semantics
         // (visibility through `display: contents`, role's hidden elements, text and labels
-        // as Playwright reads them, less the own-text one they replaced).
-        assert_eq!(names.len(), 158);
+        // as Playwright reads them, less the own-text one they replaced), and the twelve of
+        // actionability, hash routes and screens (issue 48: stability, the press's hit, a
+        // hashchange coming, a matcher's screen).
+        assert_eq!(names.len(), 170);
         for name in [
             "read",
             "prepare",
@@ -158,6 +161,8 @@ mod tests {
             "handoff",
             "wait",
             "change",
+            "pressed",
+            "shared",
         ] {
             assert_eq!(SOURCE.matches(&format!("case '{op}':")).count(), 1, "{op}");
         }

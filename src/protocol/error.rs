@@ -16,8 +16,11 @@ pub enum ErrorCode {
     AmbiguousAnchor,
     /// The control is disabled.
     Disabled,
-    /// Another element lies over the control's centre.
+    /// Another element lies over the control's centre, or received the press aimed at it.
     Obscured,
+    /// The control kept moving: its box was not the same in two animation frames in a row
+    /// (Playwright's stability), or it moved away under the press.
+    NotStable,
     /// `fill` on something that does not take text (or an option it does not have).
     NotEditable,
     /// The target came from a read taken before the page changed.
@@ -55,12 +58,13 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order of docs/design.md's list.
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 22] = [
         ErrorCode::UnknownAnchor,
         ErrorCode::NotOnScreen,
         ErrorCode::AmbiguousAnchor,
         ErrorCode::Disabled,
         ErrorCode::Obscured,
+        ErrorCode::NotStable,
         ErrorCode::NotEditable,
         ErrorCode::StaleRead,
         ErrorCode::PausedByUser,
@@ -92,6 +96,7 @@ impl ErrorCode {
             ErrorCode::AmbiguousAnchor => "ambiguous_anchor",
             ErrorCode::Disabled => "disabled",
             ErrorCode::Obscured => "obscured",
+            ErrorCode::NotStable => "not_stable",
             ErrorCode::NotEditable => "not_editable",
             ErrorCode::StaleRead => "stale_read",
             ErrorCode::PausedByUser => "paused_by_user",

@@ -460,23 +460,52 @@ pub struct Matchers {
     pub v: String,
     /// The test id attribute.
     pub tid: String,
-    /// One per anchor with a matcher, in file order.
+    /// One per anchor with a matcher, in file order; `scr`: the indices (in `screens`) of
+    /// the screens its anchor is declared on.
     pub list: Vec<Value>,
+    /// The registry's screens in the order a route picks them (hash routes first, then in
+    /// file order): `{i, p, h}`, the screen's index and its route as regular expressions
+    /// (see `RoutePattern::js_patterns`).
+    pub screens: Vec<Value>,
 }
 
 impl Matchers {
     pub(super) fn new<'a>(
         tid: &str,
-        anchors: impl Iterator<Item = (&'a AnchorId, &'a Matcher, Option<&'a KeySource>)>,
+        screens: &[super::ScreenSpec],
+        anchors: impl Iterator<
+            Item = (
+                &'a AnchorId,
+                &'a Matcher,
+                Option<&'a KeySource>,
+                &'a [String],
+            ),
+        >,
     ) -> Option<Matchers> {
         let anchors: Vec<_> = anchors.collect();
         if anchors.is_empty() {
             return None;
         }
-        let index = |id: &AnchorId| anchors.iter().position(|(a, _, _)| *a == id);
+        let index = |id: &AnchorId| anchors.iter().position(|(a, _, _, _)| *a == id);
+        let order = screens
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.route.has_fragment())
+            .chain(
+                screens
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| !s.route.has_fragment()),
+            );
+        let table: Vec<Value> = order
+            .map(|(i, s)| {
+                let (p, h) = s.route.js_patterns();
+                json!({ "i": i, "p": p, "h": h })
+            })
+            .collect();
         let list: Vec<Value> = anchors
             .iter()
-            .map(|(id, m, key)| {
+            .map(|(id, m, key, on)| {
                 let mut e = match &m.kind {
                     MatchKind::Role { role, name, hidden } => json!({
                         "k": "role", "role": role, "name": name.as_ref().map(TextPattern::json),
@@ -503,10 +532,15 @@ impl Matchers {
                     Some(KeySource::Attribute(a)) => json!({ "attr": a }),
                 };
                 e["shown"] = json!(m.to_string());
+                let scr: Vec<usize> = on
+                    .iter()
+                    .filter_map(|id| screens.iter().position(|s| &s.id == id))
+                    .collect();
+                e["scr"] = json!(scr);
                 e
             })
             .collect();
-        let body = serde_json::to_string(&(tid, &list)).unwrap_or_default();
+        let body = serde_json::to_string(&(tid, &list, &table)).unwrap_or_default();
         let digest = body.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
         });
@@ -514,6 +548,7 @@ impl Matchers {
             v: format!("{digest:016x}"),
             tid: tid.to_string(),
             list,
+            screens: table,
         })
     }
 }

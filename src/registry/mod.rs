@@ -125,7 +125,7 @@ impl Registry {
         check_references(&cx, &raw)?;
         let matchers = check_matchers(&cx, &raw)?;
 
-        let screens = raw
+        let screens: Vec<ScreenSpec> = raw
             .screens
             .into_iter()
             .zip(routes)
@@ -161,9 +161,15 @@ impl Registry {
             .unwrap_or_else(|| TEST_ID_ATTRIBUTE.to_string());
         let matchers = Matchers::new(
             &test_id_attribute,
-            anchors
-                .iter()
-                .filter_map(|a| Some((&a.id, a.matcher.as_ref()?, a.key.as_ref()))),
+            &screens,
+            anchors.iter().filter_map(|a| {
+                Some((
+                    &a.id,
+                    a.matcher.as_ref()?,
+                    a.key.as_ref(),
+                    a.screens.as_slice(),
+                ))
+            }),
         )
         .map(std::sync::Arc::new);
         Ok(Registry {
@@ -682,6 +688,34 @@ fn check_matchers(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<MatcherAndKey>, 
         };
         out.push((matcher, key));
     }
+    // Two anchors whose matchers are the same (`within` included) find the same elements
+    // on a screen both are declared on: the first in the file would take them, and the
+    // other would read missing there. Decidable at load only when the matchers are equal.
+    for j in 0..out.len() {
+        let Some(mj) = &out[j].0 else { continue };
+        let twin = (0..j).find_map(|i| {
+            let mi = out[i].0.as_ref()?;
+            let shared = raw.anchors[i]
+                .screens
+                .iter()
+                .find(|s| raw.anchors[j].screens.contains(s))?;
+            (mi == mj).then_some((i, shared))
+        });
+        if let Some((i, screen)) = twin {
+            problems.push(invalid(
+                j,
+                &raw.anchors[j],
+                "match",
+                format!(
+                    "finds the same elements as `{}` on screen `{screen}`: both match {mj}, \
+                     and an element shows under the first anchor that finds it; tell them \
+                     apart (`name`, `within`) or declare them on different screens",
+                    raw.anchors[i].id
+                ),
+                None,
+            ));
+        }
+    }
     done(out, problems)
 }
 
@@ -690,6 +724,24 @@ mod tests {
     use miette::Diagnostic;
 
     use super::*;
+
+    /// Issue 48: two anchors with the same matcher on one screen: the first in the file took
+    /// the element and `check` called the other missing. Refused at load, where decidable;
+    /// on different screens they are two promises, each kept on its own screen.
+    #[test]
+    fn two_anchors_with_one_matcher_on_one_screen_are_refused_at_load() {
+        let yaml = |second: &str| {
+            format!(
+                "app: a\nscreens:\n  - id: s\n    route: /s\n  - id: t\n    route: /t\nanchors:\n  - id: a.save\n    description: d\n    screens: [s]\n    match: {{role: button, name: Save}}\n  - id: a.store\n    description: d\n    screens: [{second}]\n    match: {{role: button, name: Save}}\n"
+            )
+        };
+        let e = Registry::parse(&yaml("t, s"), "a.yaml").unwrap_err();
+        assert!(
+            format!("{e:?}").contains("finds the same elements as `a.save` on screen `s`"),
+            "{e:?}"
+        );
+        Registry::parse(&yaml("t"), "a.yaml").unwrap_or_else(|e| panic!("{e:?}"));
+    }
 
     #[test]
     fn a_malformed_matcher_is_refused_naming_its_line_field_and_allowed_values() {

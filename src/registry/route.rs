@@ -17,6 +17,9 @@ pub struct RoutePattern {
     text: String,
     segments: Vec<Segment>,
     rest: bool,
+    /// Written with a final `/` (`/add_remove_elements/`): matched with it, as servers
+    /// tell the two apart.
+    trailing: bool,
     fragment: Option<Box<RoutePattern>>,
 }
 
@@ -56,6 +59,7 @@ impl RoutePattern {
             text: pattern.to_owned(),
             segments: Vec::new(),
             rest: false,
+            trailing: false,
             fragment: None,
         };
         if body.is_empty() {
@@ -66,7 +70,7 @@ impl RoutePattern {
         for (i, &part) in parts.iter().enumerate() {
             let last = i + 1 == parts.len();
             if part.is_empty() && last {
-                return Err("it ends with `/`; write it without the trailing `/`".into());
+                route.trailing = true;
             } else if part.is_empty() {
                 return Err("it has an empty segment (`//`)".into());
             } else if part == "*" && !last {
@@ -108,8 +112,10 @@ impl RoutePattern {
         self.fragment.is_some()
     }
 
-    /// Whether `path` is on this route. A query string, a fragment (unless the pattern names
-    /// a hash route) and one trailing `/` are ignored; `path` must start with `/`.
+    /// Whether `path` is on this route. A query string and a fragment (unless the pattern
+    /// names a hash route) are ignored; `path` must start with `/`. A pattern written with a
+    /// final `/` matches only a path that has it; one written without ignores one in the
+    /// path.
     pub fn matches(&self, path: &str) -> bool {
         if let Some(pattern) = &self.fragment {
             let Some((_, fragment)) = path.split_once('#') else {
@@ -124,7 +130,11 @@ impl RoutePattern {
         let Some(body) = path.strip_prefix('/') else {
             return false;
         };
-        let body = body.strip_suffix('/').unwrap_or(body);
+        let body = match (self.trailing, body.strip_suffix('/')) {
+            (true, Some(body)) if !body.is_empty() => body,
+            (true, _) => return false,
+            (false, stripped) => stripped.unwrap_or(body),
+        };
         let mut parts = (!body.is_empty())
             .then(|| body.split('/'))
             .into_iter()
@@ -180,7 +190,7 @@ impl RoutePattern {
                 _ => out.push_str(part),
             }
         }
-        if out.is_empty() {
+        if out.is_empty() || self.trailing {
             out.push('/');
         }
         Some(out)
@@ -207,7 +217,7 @@ impl RoutePattern {
                 Segment::Param(name) => out.push_str(values.get(name)?),
             }
         }
-        if out.is_empty() {
+        if out.is_empty() || self.trailing {
             out.push('/');
         }
         if let Some(fragment) = &self.fragment {
@@ -215,6 +225,44 @@ impl RoutePattern {
             out.push_str(&fragment.fill(values)?);
         }
         Some(out)
+    }
+
+    /// The pattern as JavaScript regular expressions, of the path and (for a hash route) of
+    /// the fragment after `#` or `#!`: what the in-page collector tests the address with
+    /// (see `screenHere` in `collector/js/06-screens.js`), with the rules of
+    /// [`matches`](RoutePattern::matches).
+    pub fn js_patterns(&self) -> (String, Option<String>) {
+        (
+            self.path_regex(),
+            self.fragment.as_ref().map(|f| f.path_regex()),
+        )
+    }
+
+    fn path_regex(&self) -> String {
+        let mut out = String::from("^");
+        for segment in &self.segments {
+            out.push('/');
+            match segment {
+                Segment::Literal(text) => {
+                    for c in text.chars() {
+                        if "\\^$.|?*+()[]{}/".contains(c) {
+                            out.push('\\');
+                        }
+                        out.push(c);
+                    }
+                }
+                Segment::Param(_) => out.push_str("[^/]+"),
+            }
+        }
+        if self.rest {
+            out.push_str("(?:/.*)?");
+        }
+        out.push_str(if self.trailing && !self.segments.is_empty() {
+            "/$"
+        } else {
+            "/?$"
+        });
+        out
     }
 
     /// The pattern as written.
@@ -277,10 +325,6 @@ mod tests {
         for (pattern, reason) in [
             ("claims", "it must start with `/`"),
             ("", "it must start with `/`"),
-            (
-                "/claims/",
-                "it ends with `/`; write it without the trailing `/`",
-            ),
             ("/a//b", "it has an empty segment (`//`)"),
             ("/*/a", "`*` must be the last segment"),
             (
@@ -303,10 +347,33 @@ mod tests {
             "/a#b",
             "/#",
             "/#/a#/b",
-            "/#/a/",
+            "/a/*/",
         ] {
             assert!(RoutePattern::parse(pattern).is_err(), "{pattern}");
         }
+    }
+
+    /// Issue 48: `/add_remove_elements/` could not be declared, and `check` visited the
+    /// route without its slash (a 404 there). A final `/` is part of the route as written.
+    #[test]
+    fn a_route_written_with_a_final_slash_is_matched_and_visited_with_it() {
+        let p = RoutePattern::parse("/add_remove_elements/").unwrap();
+        assert!(p.matches("/add_remove_elements/") && p.matches("/add_remove_elements/?x=1"));
+        assert!(!p.matches("/add_remove_elements") && !p.matches("/add_remove_elements/x"));
+        assert!(!p.matches("/"));
+        let values = std::collections::BTreeMap::new();
+        assert_eq!(p.fill(&values).as_deref(), Some("/add_remove_elements/"));
+        assert_eq!(
+            p.redact("/add_remove_elements/").as_deref(),
+            Some("/add_remove_elements/")
+        );
+        let item = RoutePattern::parse("/items/{id}/").unwrap();
+        assert!(item.matches("/items/7/") && !item.matches("/items/7"));
+        assert_eq!(item.redact("/items/7/").as_deref(), Some("/items/{id}/"));
+        let hash = RoutePattern::parse("/#/done/").unwrap();
+        assert!(hash.matches("/#/done/") && !hash.matches("/#/done"));
+        // Written without one, a route still takes a path with one, as before.
+        assert!(RoutePattern::parse("/a").unwrap().matches("/a/"));
     }
 
     #[test]

@@ -115,31 +115,72 @@ impl<T: Tab> Tools<T> {
         if let Act::Fill(text) = act {
             return self.fill_in(text, anchor).await;
         }
-        let prepared = self.prepare(act, anchor).await.map_err(|e| (None, e))?;
-        let label = prepared.label.clone();
-        self.checked(act, anchor, &prepared)
-            .map_err(|e| (label.clone(), e))?;
-        let fail = |e: BrowserError| (label.clone(), browser_error(e));
-        let watch = self.here().tab.watch_load().await.map_err(fail)?;
-        match act {
-            Act::Invoke => {
-                let (x, y) = (prepared.x.unwrap_or(0.0), prepared.y.unwrap_or(0.0));
-                self.here().tab.click(x, y).await.map_err(fail)?;
-            }
-            Act::Press(name) => self.here().tab.press_key(name).await.map_err(fail)?,
-            // Returned above, from `fill_in`.
-            Act::Fill(_) => {}
-            gesture => self
-                .gesture(gesture, &prepared)
+        // Aimed again while a press misses its target (see `Landed::Missed`), within the
+        // action timeout: the box seen steady over two frames each time.
+        let start = Instant::now();
+        let mut tries = 0usize;
+        loop {
+            let left = self.action_timeout().saturating_sub(start.elapsed());
+            let again = (tries > 0).then_some(left);
+            let prepared = self
+                .prepare_again(act, anchor, again)
                 .await
-                .map_err(|e| (label.clone(), e))?,
+                .map_err(|e| (None, e))?;
+            let label = prepared.label.clone();
+            self.checked(act, anchor, &prepared)
+                .map_err(|e| (label.clone(), e))?;
+            let fail = |e: BrowserError| (label.clone(), browser_error(e));
+            let watch = self.here().tab.watch_load().await.map_err(fail)?;
+            let pressed = match act {
+                Act::Invoke => {
+                    let (x, y) = (prepared.x.unwrap_or(0.0), prepared.y.unwrap_or(0.0));
+                    self.here().tab.click(x, y).await.map_err(fail)?;
+                    None
+                }
+                Act::Press(name) => {
+                    self.here().tab.press_key(name).await.map_err(fail)?;
+                    None
+                }
+                // Returned above, from `fill_in`.
+                Act::Fill(_) => None,
+                gesture => self
+                    .gesture(gesture, &prepared)
+                    .await
+                    .map_err(|e| (label.clone(), e))?,
+            };
+            let landed = match pressed {
+                Some(missed) => missed,
+                None => self
+                    .settle(act, anchor, None, watch)
+                    .await
+                    .map_err(|e| (label.clone(), e))?,
+            };
+            match landed {
+                Landed::Read {
+                    state,
+                    changes,
+                    download,
+                } => {
+                    if tries > 0
+                        && let Ok(mut w) = self.shared.waited_ms.lock()
+                    {
+                        *w = super::ms_since(start);
+                    }
+                    self.keep_downloads(download).await;
+                    return Ok((label, *state, changes));
+                }
+                Landed::Missed { hit, moved } => {
+                    if start.elapsed() >= self.action_timeout() {
+                        return Err((label.clone(), missed(anchor, &prepared, &hit, moved, start)));
+                    }
+                    // Playwright's pauses between tries: a page that keeps covering the
+                    // target is not pressed in a tight loop.
+                    let pause = [0, 20, 100, 100, 500][tries.min(4)];
+                    tokio::time::sleep(Duration::from_millis(pause)).await;
+                    tries += 1;
+                }
+            }
         }
-        let (state, changes) = self
-            .settle(act, anchor, None, watch)
-            .await
-            .map_err(|e| (label.clone(), e))?;
-        self.keep_downloads().await;
-        Ok((label, state, changes))
     }
 
     /// Fills a field in two trips where there were three. The first resolves and checks the
@@ -184,11 +225,17 @@ impl<T: Tab> Tools<T> {
                 .await
                 .map_err(|e| (label.clone(), browser_error(e)))?;
         }
-        let (state, changes) = self
+        match self
             .settle(&act, target, Some(&expected), watch)
             .await
-            .map_err(|e| (label.clone(), e))?;
-        Ok((label, state, changes))
+            .map_err(|e| (label.clone(), e))?
+        {
+            Landed::Read { state, changes, .. } => Ok((label, *state, changes)),
+            // A fill aims no pointer.
+            Landed::Missed { .. } => {
+                Err((label, capture_error("a fill came back as a missed press")))
+            }
+        }
     }
 
     /// Resolves the target and checks it in the page (focusing it for press and fill).
@@ -197,7 +244,23 @@ impl<T: Tab> Tools<T> {
         act: &Act<'_>,
         target: &TargetRef,
     ) -> Result<Prepared, ToolError> {
-        let args = self.prepare_args(act, target);
+        self.prepare_again(act, target, None).await
+    }
+
+    /// [`prepare`](Self::prepare); `again`: after a press that missed, waiting what is
+    /// left of the action timeout, and the box watched over two frames whatever the page
+    /// seems to be doing (it moved once already).
+    async fn prepare_again(
+        &self,
+        act: &Act<'_>,
+        target: &TargetRef,
+        again: Option<Duration>,
+    ) -> Result<Prepared, ToolError> {
+        let mut args = self.prepare_args(act, target);
+        if let Some(left) = again {
+            args["wait_ms"] = json!(left.as_millis() as u64);
+            args["frames"] = json!(true);
+        }
         let json = self
             .collect_with("prepare", &args, self.action_bound(), false)
             .await?;
@@ -239,7 +302,7 @@ impl<T: Tab> Tools<T> {
         anchor: &TargetRef,
         expected: Option<&str>,
         watch: T::LoadWatch,
-    ) -> Result<(InferredState, Option<Changes>), ToolError> {
+    ) -> Result<Landed, ToolError> {
         let start = Instant::now();
         let shown = anchor.to_string();
         let quiet = self.options.quiet.as_millis() as u64;
@@ -275,8 +338,15 @@ impl<T: Tab> Tools<T> {
                 () = started => None,
             }
         };
-        let navigating = || ("navigating".to_string(), None, None, None);
-        let (state, read, actual, frame_ms) = match reply {
+        let navigating = || ("navigating".to_string(), None, None, None, false);
+        let (state, read, actual, frame_ms, download) = match reply {
+            Some(Ok(s)) if expected.is_none() && s.starts_with("{\"state\":\"missed\"") => {
+                let s: Settled = parse_answer(s).map_err(capture_error)?;
+                return Ok(Landed::Missed {
+                    hit: s.hit.unwrap_or_else(|| "another element".into()),
+                    moved: s.moved,
+                });
+            }
             None | Some(Err(BrowserError::ContextLost)) => navigating(),
             Some(Err(e)) => return Err(browser_error(e)),
             Some(Ok(s)) if expected.is_some() => {
@@ -288,11 +358,11 @@ impl<T: Tab> Tools<T> {
                     )
                     .attributed(Attribution::App));
                 }
-                (f.state, f.read, f.actual, f.frame_ms)
+                (f.state, f.read, f.actual, f.frame_ms, false)
             }
             Some(Ok(s)) => {
                 let s: Settled = parse_answer(s).map_err(capture_error)?;
-                (s.state, s.read, None, s.frame_ms)
+                (s.state, s.read, None, s.frame_ms, s.download)
             }
         };
 
@@ -328,7 +398,12 @@ impl<T: Tab> Tools<T> {
                 }
                 let read =
                     read.ok_or_else(|| capture_error("a settled page came back without a read"))?;
-                self.conclude(read, start, &self.view()).await
+                let (state, changes) = self.conclude(read, start, &self.view()).await?;
+                Ok(Landed::Read {
+                    state: Box::new(state),
+                    changes,
+                    download,
+                })
             }
             "navigating" => {
                 if let Err(e) = self
@@ -361,7 +436,11 @@ impl<T: Tab> Tools<T> {
                 };
                 match left_the_app(&state.route, &shown, failed) {
                     Some(error) => Err(error),
-                    None => Ok((state, None)),
+                    None => Ok(Landed::Read {
+                        state: Box::new(state),
+                        changes: None,
+                        download,
+                    }),
                 }
             }
             _ => Err(ToolError::new(
@@ -406,6 +485,47 @@ impl<T: Tab> Tools<T> {
                 .map(|(state, _)| state);
         }
         self.read().await
+    }
+}
+
+/// Where an action ended: the page read once settled, or a press that did not reach its
+/// target, stopped in the page before the page saw it (see `aimHits` in
+/// `collector/js/10-act.js`).
+pub(super) enum Landed {
+    Read {
+        state: Box<InferredState>,
+        changes: Option<Changes>,
+        /// The page asked for a download (see `take_downloads`).
+        download: bool,
+    },
+    /// What the press reached instead, and whether the target had moved since it was aimed
+    /// at.
+    Missed { hit: String, moved: bool },
+}
+
+/// The error of a press that kept missing its target until the action timeout: it moved
+/// away under the press (`not_stable`), or something else took it (`obscured`).
+fn missed(target: &TargetRef, p: &Prepared, hit: &str, moved: bool, start: Instant) -> ToolError {
+    let shown = target.to_string();
+    let named = match &p.label {
+        Some(l) if !l.is_empty() => format!("`{}` (\"{}\")", quoted(&shown), quoted(l)),
+        _ => format!("`{}`", quoted(&shown)),
+    };
+    let waited = start.elapsed().as_millis();
+    if moved {
+        ToolError::new(
+            ErrorCode::NotStable,
+            format!(
+                "after trying for {waited} ms, {named} moved under the press: it reached {hit} instead"
+            ),
+        )
+    } else {
+        ToolError::new(
+            ErrorCode::Obscured,
+            format!(
+                "after trying for {waited} ms, {named} is present but the press at its centre reached {hit} instead"
+            ),
+        )
     }
 }
 

@@ -76,6 +76,14 @@ impl<T: Tab> Tools<T> {
             .map_err(|e| capture_error(format!("the collector's description is not JSON: {e}")))
     }
 
+    /// The pairs of anchors whose matchers find one same element on the page now (the
+    /// first in the file shows it; the other reads missing there).
+    pub async fn shared_matches(&self) -> Result<Vec<[String; 2]>, ToolError> {
+        let reply = self.collect("shared", &json!({})).await?;
+        serde_json::from_str(&reply)
+            .map_err(|e| capture_error(format!("the collector's pairs are not JSON: {e}")))
+    }
+
     /// What `candidates` would find on the page now, by anchor; the page's own matchers
     /// are left as they were.
     pub async fn count_matches(

@@ -200,10 +200,15 @@ impl<T: Tab> Tools<T> {
             .unwrap_or_default()
     }
 
-    /// Keeps the downloads the last action started (waiting for those under way), the
-    /// last of them for the round trip.
-    pub(super) async fn keep_downloads(&self) {
-        let done = self.here().tab.downloads(self.options.load_timeout).await;
+    /// Keeps the downloads the last action started (waiting for those under way, and with
+    /// `asked`, the page's word that it asked for one, for one to come), the last of them
+    /// for the round trip.
+    pub(super) async fn keep_downloads(&self, asked: bool) {
+        let done = self
+            .here()
+            .tab
+            .downloads(self.options.load_timeout, asked)
+            .await;
         if done.is_empty() {
             return;
         }

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use super::act::{Act, parse_target};
+use super::act::{Act, Landed, parse_target};
 use super::consent::Subject;
 use super::target::TargetRef;
 use super::{ErrorCode, RoundTrip, ToolError, Tools, Verb};
@@ -73,16 +73,24 @@ impl<T: Tab> Tools<T> {
             .await
     }
 
-    /// The gesture itself, on a prepared and checked target.
+    /// The gesture itself, on a prepared and checked target: `Some` when it is known at
+    /// once that its press missed the target (an upload that opened no chooser because the
+    /// press was stopped), else the settle tells.
     pub(super) async fn gesture(
         &self,
         act: &Act<'_>,
         prepared: &Prepared,
-    ) -> Result<(), ToolError> {
+    ) -> Result<Option<Landed>, ToolError> {
         let at = (prepared.x.unwrap_or(0.0), prepared.y.unwrap_or(0.0));
         let fail = super::browser_error;
         match act {
-            Act::Hover => self.here().tab.hover(at.0, at.1).await.map_err(fail),
+            Act::Hover => self
+                .here()
+                .tab
+                .hover(at.0, at.1)
+                .await
+                .map(|()| None)
+                .map_err(fail),
             Act::Drag(to) => {
                 let dropped = self.prepare(act, to).await?;
                 self.checked(act, to, &dropped)?;
@@ -91,6 +99,7 @@ impl<T: Tab> Tools<T> {
                     .tab
                     .drag(at, onto, prepared.draggable)
                     .await
+                    .map(|()| None)
                     .map_err(fail)
             }
             Act::Upload(files) => {
@@ -102,7 +111,8 @@ impl<T: Tab> Tools<T> {
                     .await
                     .map_err(fail)?
                 {
-                    true => Ok(()),
+                    true => Ok(None),
+                    false if let Some(missed) = self.press_missed().await => Ok(Some(missed)),
                     false => Err(ToolError::new(
                         ErrorCode::NotEditable,
                         format!(
@@ -112,7 +122,31 @@ impl<T: Tab> Tools<T> {
                     )),
                 }
             }
-            _ => Ok(()),
+            _ => Ok(None),
         }
+    }
+
+    /// Whether the last aimed press was stopped in the page for reaching another element
+    /// than its target (see `aimHits` in collector's 10-act.js).
+    async fn press_missed(&self) -> Option<Landed> {
+        #[derive(serde::Deserialize)]
+        struct Missed {
+            hit: String,
+            moved: bool,
+        }
+        let answer = self
+            .collect_as(
+                "pressed",
+                &serde_json::json!({}),
+                self.options.script_timeout,
+                false,
+            )
+            .await
+            .ok()?;
+        let m: Missed = serde_json::from_str::<Option<Missed>>(&answer).ok()??;
+        Some(Landed::Missed {
+            hit: m.hit,
+            moved: m.moved,
+        })
     }
 }

@@ -62,6 +62,14 @@ impl<T: Tab> Tools<T> {
                     quoted(p.cover.as_deref().unwrap_or("another element"))
                 ),
             ),
+            ("not_stable", _) => err(
+                ErrorCode::NotStable,
+                format!(
+                    "{named} is still moving: its box was {} in one animation frame and {} in the next",
+                    shown_box(p.boxes.map(|b| b[0])),
+                    shown_box(p.boxes.map(|b| b[1]))
+                ),
+            ),
             ("not_editable", _) => err(
                 ErrorCode::NotEditable,
                 format!(
@@ -182,6 +190,14 @@ impl<T: Tab> Tools<T> {
                 ),
             ),
         }
+    }
+}
+
+/// A box as `(left, top) width × height`, in CSS pixels.
+fn shown_box(b: Option<[f64; 4]>) -> String {
+    match b {
+        Some([x, y, w, h]) => format!("({x}, {y}) {w} × {h}"),
+        None => "another".to_string(),
     }
 }
 

@@ -36,6 +36,9 @@ fn base() -> Url {
     BASE.get_or_init(|| {
         let page = std::fs::read_to_string(dir().join("index.html")).expect("read index.html");
         let page: &'static str = Box::leak(page.into_boxed_str());
+        let exports =
+            std::fs::read_to_string(dir().join("exports.html")).expect("read exports.html");
+        let exports: &'static str = Box::leak(exports.into_boxed_str());
         block_on(async move {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                 .await
@@ -43,6 +46,17 @@ fn base() -> Url {
             let addr = listener.local_addr().expect("the app's address");
             let app = axum::Router::new()
                 .route("/", axum::routing::get(move || async move { Html(page) }))
+                .route(
+                    "/exports",
+                    axum::routing::get(move || async move { Html(exports) }),
+                )
+                .route(
+                    "/plain.csv",
+                    // A static file as most servers send one: no Content-Disposition.
+                    axum::routing::get(|| async {
+                        ([(header::CONTENT_TYPE, "text/csv")], report()).into_response()
+                    }),
+                )
                 .route(
                     "/report.csv",
                     axum::routing::get(|| async {
@@ -217,6 +231,83 @@ fn a_download_is_kept_under_the_journeys_folder_with_its_hash() {
             ("export", "application/json"),
             "{export:?}"
         );
+        tools.close().await;
+    });
+}
+
+/// The anchors of `/exports`, by matchers (the page has no `data-anchor`).
+const EXPORTS: &str = "app: exports
+screens:
+  - id: reports
+    route: /exports
+anchors:
+  - id: reports.plain
+    description: a link with `download` to a file sent without Content-Disposition
+    screens: [reports]
+    match: {role: link, name: Download the plain CSV}
+  - id: reports.report
+    description: a link with `download` to a file sent as an attachment
+    screens: [reports]
+    match: {role: link, name: Download the report}
+  - id: reports.summary
+    description: a data link with `download`
+    screens: [reports]
+    match: {role: link, name: Download the summary}
+  - id: reports.export
+    description: builds a blob and clicks a link to it
+    screens: [reports]
+    match: {role: button, name: Export totals}
+";
+
+/// The row of issue 48: `<a href=\"report.csv\" download>` on a server that sends no
+/// `Content-Disposition` failed with `timeout: the page … did not load within 15000 ms`
+/// (the page's `navigate` event for a download was taken for a navigation). Every way an
+/// app starts a download is reported as a download, on the page it started from.
+#[test]
+fn downloads_from_download_links_blobs_and_data_urls_are_reported_without_a_navigation_wait() {
+    let scratch = tempfile::tempdir().expect("a temp dir");
+    let downloads = scratch.path().join("downloads");
+    let tab = block_on(shared().browser().new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
+    let registry = Registry::parse(EXPORTS, "exports.yaml").expect("the registry");
+    let tools = Tools::new(tab, base(), Arc::new(registry), ToolOptions::default());
+    tools.set_file_scope(FileScope {
+        fixtures: fixtures(),
+        downloads: downloads.clone(),
+    });
+    let sha = |bytes: &[u8]| -> String {
+        Sha256::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    block_on(async {
+        open(&tools, "/exports").await;
+        let summary = b"region,total\nnorth,12\n".to_vec();
+        let totals = b"region,total\nsouth,7\n".to_vec();
+        let cases: [(&str, &str, Vec<u8>); 4] = [
+            ("reports.plain", "plain.csv", report()),
+            ("reports.report", "report.csv", report()),
+            ("reports.summary", "summary.csv", summary),
+            ("reports.export", "totals.csv", totals),
+        ];
+        for (anchor, file, bytes) in cases {
+            let rt = tools.invoke(anchor, None).await;
+            ok(&rt);
+            assert_eq!(rt.route, "/exports", "{anchor} left the page");
+            let download = rt
+                .download
+                .clone()
+                .unwrap_or_else(|| panic!("{anchor}: the round trip names no download"));
+            assert_eq!(download.file, file, "{anchor}");
+            assert_eq!(download.bytes, bytes.len() as u64, "{anchor}");
+            assert_eq!(download.sha256, sha(&bytes), "{anchor}");
+            assert_eq!(download.mime, "text/csv", "{anchor}");
+            assert_eq!(
+                std::fs::read(downloads.join(file)).expect("the kept download"),
+                bytes,
+                "{anchor}"
+            );
+        }
         tools.close().await;
     });
 }

@@ -6,6 +6,7 @@ mod harness;
 mod pages;
 
 mod accname;
+mod actionability;
 mod architecture;
 mod audit;
 mod bounded;
@@ -37,6 +38,7 @@ mod page_frame;
 mod press;
 mod properties;
 mod read;
+mod registry_scope;
 mod remote;
 mod same_answers;
 mod secrets;

@@ -424,6 +424,8 @@
     M.topo.forEach(function (i) {
       var e = list[i];
       if (marked.has(e.a)) return;
+      // Only on its anchor's screens (see onScreen).
+      if (!onScreen(e)) return;
       var scope = null;
       if (e.w !== null && e.w !== undefined) {
         scope = new Set();
@@ -443,7 +445,16 @@
           // The row: the element itself when it is one, else its `within` anchor's
           // element, else its nearest row.
           if (el.matches(ROW) || ROW_ROLES[roleOf(el)]) row = el;
-          else if (!row) row = el.closest(ROW) || el;
+          else if (row && !(row.matches(ROW) || ROW_ROLES[roleOf(row)])) {
+            // The `within` element holds the rows (a list): each element's row is its own,
+            // the nearest row below it, else the child of it that holds the element.
+            var own = el, near = null;
+            for (var p = el; p && p !== row; p = above(p)) {
+              if (!near && (p.matches(ROW) || ROW_ROLES[roleOf(p)])) near = p;
+              own = p;
+            }
+            row = near || own;
+          } else if (!row) row = el.closest(ROW) || el;
           key = rowText(row);
         } else if (e.key) {
           var holder = el.closest('[' + CSS.escape(e.key.attr) + ']');

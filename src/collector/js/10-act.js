@@ -114,8 +114,153 @@
     var x = rect.left + rect.width / 2 + off[0], y = rect.top + rect.height / 2 + off[1];
     if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return { ok: false, cover: 'outside the viewport' };
     var hit = hitTest(x, y);
-    if (hit && (composedContains(el, hit) || (hit.tagName === 'LABEL' && hit.control === el))) return { ok: true, x: x, y: y };
+    if (hit && reaches(hit, el)) return { ok: true, x: x, y: y };
     return { ok: false, cover: hit ? describe(hit) : 'nothing' };
+  }
+
+  // Whether a press whose target is `hit` reaches `el`: `hit` is `el` or inside it, or a
+  // label of it, or inside the button or link `el` is part of (Playwright's retargeting:
+  // a press on a button's padding beside its icon is the button's).
+  function reaches(hit, el) {
+    if (composedContains(el, hit)) return true;
+    if (hit.tagName === 'LABEL' && hit.control === el) return true;
+    for (var n = hit; n; n = n.parentNode || n.host) {
+      if (n.tagName === 'LABEL' && n.control === el) return true;
+    }
+    if (!el.matches || el.matches('input, textarea, select') || el.isContentEditable) return false;
+    var owner = el.closest('button, [role=button], a, [role=link]');
+    return !!owner && composedContains(owner, hit);
+  }
+
+  // Stability (Playwright's): the box must be the same in two animation frames in a row
+  // before a pointer is aimed at it (a modal popping in, a list sliding open). Waiting two
+  // frames costs two frames; it is waited only when something could be moving the box: an
+  // animation or transition running on it or an ancestor (frames included), one anywhere
+  // in its document that changes layout, or an animation-frame callback of the page
+  // pending (a script animating it). Anything else that moves it between the check and
+  // the press (a timer's layout shift) is caught when the press arrives (see aimHits).
+  var PAINT_ONLY = /^(opacity|transform|translate|rotate|scale|color|background-color|background-position|background-image|filter|backdrop-filter|box-shadow|text-shadow|outline|outline-color|outline-width|outline-offset|border-color|border-(top|right|bottom|left)-color|fill|stroke|stroke-.+|clip-path|visibility|offset|offset-.+|z-index|caret-color|text-decoration-color|accent-color)$/;
+  function mayMove(el) {
+    for (var node = el; node;) {
+      var doc = node.ownerDocument, win = doc.defaultView;
+      if (!win || win.__wmFrames === undefined || win.__wmFrames.size > 0) return true;
+      if (typeof doc.getAnimations !== 'function') return true;
+      var anims = doc.getAnimations();
+      if (anims.length) {
+        var up = new Set();
+        for (var p = node; p; p = flatParent(p)) up.add(p);
+        for (var i = 0; i < anims.length; i++) {
+          var an = anims[i];
+          if (an.playState !== 'running') continue;
+          var tgt = an.effect && an.effect.target;
+          if (!tgt || up.has(tgt) || movesLayout(an)) return true;
+        }
+      }
+      node = win.frameElement;
+    }
+    return false;
+  }
+
+  function movesLayout(an) {
+    if (an.transitionProperty) return !PAINT_ONLY.test(an.transitionProperty);
+    var frames;
+    try { frames = an.effect.getKeyframes(); } catch (e) { return true; }
+    for (var i = 0; i < frames.length; i++) {
+      for (var k in frames[i]) {
+        if (k === 'offset' || k === 'computedOffset' || k === 'easing' || k === 'composite') continue;
+        var prop = k.replace(/[A-Z]/g, function (m) { return '-' + m.toLowerCase(); });
+        if (!PAINT_ONLY.test(prop)) return true;
+      }
+    }
+    return false;
+  }
+
+  // Resolves with null when `el`'s box is the same in the next two animation frames, else
+  // with the two boxes seen. A page that renders no frame (hidden, throttled) is looked
+  // at FRAME_MOST_MS apart instead.
+  function steadyBox(el) {
+    return new Promise(function (resolve) {
+      var box = function () {
+        var r = el.getBoundingClientRect();
+        return [r.left, r.top, r.width, r.height];
+      };
+      var frame = function (fn) {
+        var done = false;
+        var once = function () { if (!done) { done = true; fn(); } };
+        onFrame(once);
+        setTimeout(once, FRAME_MOST_MS);
+      };
+      frame(function () {
+        var first = box();
+        frame(function () {
+          var second = box();
+          var same = first.every(function (v, i) { return v === second[i]; });
+          resolve(same ? null : [first, second]);
+        });
+      });
+    });
+  }
+
+  // The events of a trusted press that must reach its target, by gesture (Playwright's):
+  // checked on the first of them to arrive, and every one of them stopped when that one
+  // went elsewhere, so a press that would land beside its target changes nothing.
+  var HIT_EVENTS = {
+    mouse: ['mousedown', 'mouseup', 'pointerdown', 'pointerup', 'click', 'auxclick', 'dblclick', 'contextmenu'],
+    hover: ['mousemove']
+  };
+
+  // Listens in `win`, capturing at the window (before any listener of the page's own made
+  // after it: watched from before the document's scripts), for the trusted events of a
+  // press aimed at a target (see aimHits).
+  function watchHits(win) {
+    if (!win || win.__wmHits) return;
+    win.__wmHits = true;
+    var listen = win.__wmListen || win.addEventListener;
+    var hear = function (e) { var h = win.__wmHit; if (h) h.hear(e); };
+    HIT_EVENTS.mouse.concat(HIT_EVENTS.hover).forEach(function (type) { listen.call(win, type, hear, true); });
+  }
+
+  // From now until the settle after the action, the press's events in `el`'s window must
+  // reach `el` (see reaches): the first one's target decides, and when it is another
+  // element every one is stopped before the page sees it (see pressMissed).
+  function aimHits(el, kind) {
+    var win = el.ownerDocument.defaultView;
+    if (!win) return;
+    watchHits(win);
+    var types = {};
+    HIT_EVENTS[kind].forEach(function (t) { types[t] = 1; });
+    var r0 = el.getBoundingClientRect();
+    var h = W.pressed = win.__wmHit = {
+      win: win, result: undefined, moved: false,
+      hear: function (e) {
+        if (!e.isTrusted || !types[e.type]) return;
+        if (h.result === undefined) {
+          var path = e.composedPath ? e.composedPath() : [e.target];
+          var hit = path[0] && path[0].nodeType === 1 ? path[0] : e.target;
+          if (hit && hit.nodeType === 1 && reaches(hit, el)) h.result = 'done';
+          else {
+            h.result = hit && hit.nodeType === 1 ? describe(hit) : 'nothing';
+            var r1 = el.isConnected ? el.getBoundingClientRect() : null;
+            h.moved = !r1 || r1.left !== r0.left || r1.top !== r0.top || r1.width !== r0.width || r1.height !== r0.height;
+          }
+        }
+        if (h.result !== 'done') {
+          e.preventDefault();
+          e.stopPropagation();
+          e.stopImmediatePropagation();
+        }
+      }
+    };
+  }
+
+  // What the last aimed press hit, once it is over: null when it reached its target (or
+  // none of its events came), else {hit, moved}. Ends the watch.
+  function pressMissed() {
+    var h = W.pressed;
+    if (!h) return null;
+    W.pressed = null;
+    if (h.win.__wmHit === h) h.win.__wmHit = null;
+    return h.result !== undefined && h.result !== 'done' ? { hit: h.result, moved: h.moved } : null;
   }
 
   // Offset of the element's frame viewport in top-level coordinates.
@@ -147,12 +292,24 @@
 
   function armNavigation() {
     window.__wmNav = false;
+    // The address before the action: only a hash the action moved is waited for (see
+    // quietWatch). An app that put its route in the address with replaceState (`/#/`) as
+    // it loaded fired no hashchange, and would otherwise wait on every action.
+    W.href = location.href;
+    W.hashPending = false;
+    W.downloadAsked = false;
     if (window.__wmNavArmed) return;
     window.__wmNavArmed = true;
     if (window.navigation && window.navigation.addEventListener) {
       window.navigation.addEventListener('navigate', function (e) {
-        if (!e.destination || !e.destination.sameDocument) window.__wmNav = true;
+        // A download (`<a download>`, to a blob, a `data:` address or a file) leaves the
+        // document where it is: the runner reports it, and waits for no load.
+        if (e.downloadRequest !== null && e.downloadRequest !== undefined) W.downloadAsked = true;
+        else if (!e.destination || !e.destination.sameDocument) window.__wmNav = true;
+        // A fragment navigation queues a hashchange; pushState and replaceState queue none.
+        else if (e.hashChange) W.hashPending = true;
       });
+      window.addEventListener('hashchange', function () { W.hashPending = false; }, true);
     }
     window.addEventListener('beforeunload', function () { window.__wmNav = true; });
     // Requests the page starts in reaction to an action keep it unsettled until they end,
@@ -215,8 +372,29 @@
     return { el: found[0].el };
   }
 
+  // prepare(a), with the frames stability asks for waited (see mayMove): its answer, or a
+  // promise of it when frames had to be waited (`not_stable` when the box moved in them).
+  function attempt(a) {
+    a.steady = false;
+    var info = prepare(a);
+    if (info.status !== 'unsteady') return info;
+    var el = W.target;
+    return steadyBox(el).then(function (boxes) {
+      if (boxes) {
+        info.status = 'not_stable';
+        info.boxes = boxes;
+        return info;
+      }
+      a.steady = true;
+      var again = prepare(a);
+      a.steady = false;
+      return again;
+    });
+  }
+
   function prepare(a) {
     disarm();
+    pressMissed();
     // An action is under way: the animation frames its page asks for from now on are its
     // doing (see settle).
     W.acted = performance.now();
@@ -250,6 +428,8 @@
       info.x = t.point[0];
       info.y = t.point[1];
     } else if (pointing) {
+      // Aimed only at a box seen steady (see mayMove, and `attempt`, which waits the frames).
+      if (!a.steady && (a.frames || mayMove(el))) { info.status = 'unsteady'; return info; }
       var at = pressPoint(el);
       // In view but covered where it is (a sticky header over it): centred, it may not be.
       if (!at.ok && !scrolled) {
@@ -306,6 +486,9 @@
       }
     }
     armNavigation();
+    // The press must reach its target when it comes (see aimHits); a drag is checked
+    // before it only (as Playwright's: the page may move what is dragged under it).
+    if (pointing && !t.point && a.mode !== 'drag') aimHits(el, a.mode === 'hover' ? 'hover' : 'mouse');
     if (a.mode === 'invoke') {
       armOn(el.ownerDocument, 'click', a.quiet_ms, a.max_ms);
       hearInput(el.ownerDocument, ['pointermove', 'mousemove', 'pointerdown', 'mousedown'], 'click');

@@ -1,9 +1,10 @@
 // An action's target waited for: prepared again after each change of the page, up to a bound.
 
   // What a target may grow out of while the page works: not there yet (a list still
-  // fetching), hidden, disabled, covered (a backdrop fading out). Anything else (several
-  // matches, a field that takes no text, a node a read named that is gone) no wait cures.
-  var CURABLE = { not_found: 1, hidden: 1, disabled: 1, obscured: 1 };
+  // fetching), hidden, disabled, moving (a modal popping in), covered (a backdrop fading
+  // out). Anything else (several matches, a field that takes no text, a node a read named
+  // that is gone) no wait cures.
+  var CURABLE = { not_found: 1, hidden: 1, disabled: 1, obscured: 1, not_stable: 1 };
 
   // Changes no mutation shows (an animation, a transition, a scroll) are looked at this often.
   var WAIT_POLL_MS = 100;
@@ -17,24 +18,54 @@
     return info.status !== 'not_found' || a.wait_missing === true || info.unkeyed > 0;
   }
 
-  // prepare(a), and while its answer is worth waiting out (see waitable), prepare again
-  // after each batch of the page's mutations (its own MutationObserver, see W.wakers) and
-  // every WAIT_POLL_MS for what changes with none, until `a.wait_ms` have passed. A target
-  // already there answers at once, with no promise and no cost. A waited answer carries
-  // `waited` (ms), and `gave_up` with the last status seen when time ran out.
+  // attempt(a) (prepare, with the frames stability asks for), and while its answer is
+  // worth waiting out (see waitable), again: at once after a box that moved (the frames
+  // were the wait), else after each batch of the page's mutations (its own
+  // MutationObserver, see W.wakers) and every WAIT_POLL_MS for what changes with none,
+  // until `a.wait_ms` have passed. A target already there and still answers at once, with
+  // no promise and no cost. An answer that was tried again carries `waited` (ms), and
+  // `gave_up` with the last status seen when time ran out.
   function prepareWaiting(a) {
-    var info = prepare(a);
-    if (!waitable(a, info)) return info;
-    var start = performance.now();
+    var first = attempt(a);
+    if (!isPromise(first) && !waitable(a, first)) return first;
+    var start = performance.now(), tries = 0;
     collectRoots();
-    return waitUntil(function () {
-      var next = prepare(a);
-      return { done: !waitable(a, next), value: next };
-    }, a.wait_ms).then(function (r) {
-      r.value.waited = Math.round((performance.now() - start) * 10) / 10;
-      if (r.timedOut && waitable(a, r.value)) r.value.gave_up = true;
-      return r.value;
+    return new Promise(function (resolve) {
+      var finish = function (info, gaveUp) {
+        if (tries > 0 || gaveUp) info.waited = Math.round((performance.now() - start) * 10) / 10;
+        if (gaveUp) info.gave_up = true;
+        resolve(info);
+      };
+      var next = function () {
+        tries++;
+        var r = attempt(a);
+        if (isPromise(r)) r.then(handle); else handle(r);
+      };
+      var handle = function (info) {
+        if (!waitable(a, info)) return finish(info, false);
+        var left = a.wait_ms - (performance.now() - start);
+        if (left <= 0) return finish(info, true);
+        if (info.status === 'not_stable') return next();
+        wakeOnce(next, left);
+      };
+      if (isPromise(first)) first.then(handle); else handle(first);
     });
+  }
+
+  // Runs fn once, in a task of its own, after the page's next batch of mutations, or after
+  // WAIT_POLL_MS (at most `ms`) for what changes with none.
+  function wakeOnce(fn, ms) {
+    var done = false, timer = null;
+    var wake = function () {
+      if (done) return;
+      done = true;
+      W.wakers.delete(wake);
+      clearTimeout(timer);
+      soon(fn);
+    };
+    if (!W.wakers) W.wakers = new Set();
+    W.wakers.add(wake);
+    timer = setTimeout(wake, Math.min(WAIT_POLL_MS, ms));
   }
 
   // Resolves with {value, timedOut} once `check()` answers {done: true, value}, tried again

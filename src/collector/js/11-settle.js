@@ -123,6 +123,13 @@
     return armed ? armed.done : quietWatch(quietMs, maxMs, W.acted).done;
   }
   var FRAMES_MOST = 3;
+
+  // Whether a hashchange the page has not run yet is coming for the address as it is now.
+  function hashComing() {
+    if (location.href === W.href || location.href.split('#')[0] !== W.href.split('#')[0]) return false;
+    if (window.__wmNavArmed && window.navigation && window.navigation.addEventListener) return W.hashPending === true;
+    return true;
+  }
   var HASH_MOST_MS = 500;
 
   // A watch for quiet (see settle), counting the page's animation frames asked for from
@@ -150,9 +157,13 @@
         if (window.__wmNav) return resolve('navigating');
         var now = performance.now();
         // A hash route the action moved to, whose hashchange has not run yet: the app
-        // renders the route then (bounded: a hash set by replaceState fires none).
-        if (location.href !== W.href && now - start < HASH_MOST_MS
-          && location.href.split('#')[0] === W.href.split('#')[0]) {
+        // renders the route then. Waited only when one is coming: a fragment navigation
+        // the action started (the Navigation API tells; without it, a hash that changed
+        // since the action began), bounded all the same.
+        if (hashComing() && now - start < HASH_MOST_MS) {
+          // Counted, for a test to tell a wait for a hashchange from none.
+          if (!w.hashWaited) W.hashWaits = (W.hashWaits || 0) + 1;
+          w.hashWaited = true;
           return setTimeout(check, 5);
         }
         if (W.mutations === mark && !(window.__wmInflight > 0)) {

@@ -6,7 +6,15 @@
 
   // The registry's matchers, named by their version: a document that lacks this version
   // asks for them (the runner sends them with the same operation again), once.
-  if (args && args.matchers) takeMatchers(args.matchers);
+  if (args && args.matchers) {
+    takeMatchers(args.matchers);
+    W.screens = args.matchers.screens || null;
+  }
+  // Matchers apply by screen (see onScreen): a new address may be another screen.
+  if (W.screens && W.screens.length && W.matchHref !== location.href) {
+    W.matchStale = true;
+    W.matchHref = location.href;
+  }
   else if (args && args.mv !== undefined && (!W.M || W.M.v !== args.mv)) return 'waymark:matchers';
 
   switch (op) {
@@ -31,6 +39,7 @@
       watchSetters(window);
       watchListeners(window);
       watchFrames(window);
+      watchHits(window);
       return '"ok"';
     case 'secrets':
       return stringify(secretsShown());
@@ -42,13 +51,46 @@
       Object.keys(args.texts).forEach(function (href) { facts[href] = sheetFacts(args.texts[href], href); });
       return stringify(facts);
     }
-    case 'settle':
+    case 'settle': {
+      // A press that did not reach its target was stopped before the page saw it: nothing
+      // to wait for (the runner aims again, see `act_inner`).
+      var missed = pressMissed();
+      if (missed) {
+        disarm();
+        return stringify({ state: 'missed', hit: missed.hit, moved: missed.moved, read: null });
+      }
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
         var waited = performance.now() - t0;
         t0 = performance.now();
         var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
-        return holding('{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited + ',"frame_ms":' + frameMs(), r);
+        var asked = W.downloadAsked === true;
+        W.downloadAsked = false;
+        return holding('{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited + ',"frame_ms":' + frameMs()
+          + ',"download":' + asked, r);
       });
+    }
+    case 'shared': {
+      // Pairs of anchors whose matchers find one same element here (see `check`).
+      var mo = matched(), pairs = [], who = new Map(), seen = {};
+      if (mo) {
+        mo.by.forEach(function (list, a) {
+          list.forEach(function (m) {
+            var l = who.get(m.el);
+            if (!l) who.set(m.el, [a]); else if (l.indexOf(a) < 0) l.push(a);
+          });
+        });
+        who.forEach(function (as) {
+          for (var i = 0; i < as.length; i++) for (var j = i + 1; j < as.length; j++) {
+            var k = as[i] + '\n' + as[j];
+            if (!seen[k]) { seen[k] = 1; pairs.push([as[i], as[j]]); }
+          }
+        });
+      }
+      return stringify(pairs);
+    }
+    case 'pressed':
+      // Whether the press aimed last reached its target (see aimHits), and the watch ended.
+      return stringify(pressMissed());
     case 'finish_fill': {
       var fin = finishFill(args, !(W.armed && W.armed.changed));
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
