@@ -473,7 +473,9 @@ impl Tab for ChromiumTab {
             self.evaluate_with(&script, timeout, false).await?;
             return Ok(());
         }
-        self.while_open(self.load(url, timeout)).await
+        // Boxed: the load's state (its events, the connection it may open) would otherwise
+        // sit in every future that navigates, on the stack of the thread that polls it.
+        self.while_open(Box::pin(self.load(url, timeout))).await
     }
 
     async fn click(&self, x: f64, y: f64) -> Result<(), BrowserError> {

@@ -2,12 +2,14 @@
 //! what the step was doing and the CDP method, whoever's bound passed (ours, or
 //! chromiumoxide's own), and chromiumoxide's errors become ours.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::time::Duration;
 
 use chromiumoxide::error::CdpError;
 use chromiumoxide::types::{Command, CommandResponse};
 use chromiumoxide::{Browser, Page};
+use futures::FutureExt;
 
 use super::BrowserError;
 
@@ -19,85 +21,94 @@ use super::BrowserError;
 pub(super) const BACKSTOP: Duration = Duration::from_secs(600);
 
 /// The CDP method of trusted mouse input, named by a click that timed out.
-pub(super) const MOUSE: &str = "Input.dispatchMouseEvent";
+pub(super) const MOUSE: Cow<'static, str> = Cow::Borrowed("Input.dispatchMouseEvent");
 
 /// Runs `fut` under `limit`, mapping its errors into ours; a timeout names `what`.
-pub(super) async fn bounded<T>(
+pub(super) fn bounded<'a, T: 'a>(
     limit: Duration,
-    what: &str,
-    fut: impl Future<Output = Result<T, CdpError>>,
-) -> Result<T, BrowserError> {
-    within(limit, what, None, fut).await
+    what: &'a str,
+    fut: impl Future<Output = Result<T, CdpError>> + 'a,
+) -> impl Future<Output = Result<T, BrowserError>> + 'a {
+    within(limit, what, None, fut)
 }
 
 /// [`bounded`] for the CDP command `method`, which a timeout names beside `what`. A bound
 /// of chromiumoxide's own that passed first (a request it stopped waiting for) is the same
 /// timeout: the browser did not answer in time, which does not make it gone.
-pub(super) async fn within<T>(
+///
+/// A combinator, not an `async fn`: every read and action goes through it, and an
+/// `async fn` would hold `fut` twice (its argument, and the timeout awaiting it) in the
+/// state of every future that sends a command.
+pub(super) fn within<'a, T: 'a>(
     limit: Duration,
-    what: &str,
-    method: Option<&str>,
-    fut: impl Future<Output = Result<T, CdpError>>,
-) -> Result<T, BrowserError> {
+    what: &'a str,
+    method: Option<Cow<'static, str>>,
+    fut: impl Future<Output = Result<T, CdpError>> + 'a,
+) -> impl Future<Output = Result<T, BrowserError>> + 'a {
     let start = std::time::Instant::now();
-    let late = |after: Duration| {
-        let what = match method {
-            Some(method) => format!("{what} (`{method}`)"),
-            None => what.to_string(),
+    tokio::time::timeout(limit, fut).map(move |answer| {
+        let late = |after: Duration| {
+            let what = match &method {
+                Some(method) => format!("{what} (`{method}`)"),
+                None => what.to_string(),
+            };
+            // Said where a run's logs can count them (the soak test does: none may come).
+            let ms = after.as_millis();
+            tracing::warn!(target: "waymark::cdp", "request timed out: {what} after {ms} ms");
+            BrowserError::Timeout { what, after }
         };
-        // Said where a run's logs can count them (the soak test does: none may come).
-        let ms = after.as_millis();
-        tracing::warn!(target: "waymark::cdp", "request timed out: {what} after {ms} ms");
-        BrowserError::Timeout { what, after }
-    };
-    match tokio::time::timeout(limit, fut).await {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(CdpError::Timeout)) => Err(late(start.elapsed())),
-        Ok(Err(e)) => Err(map_cdp(e)),
-        Err(_) => Err(late(limit)),
-    }
+        match answer {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(CdpError::Timeout)) => Err(late(start.elapsed())),
+            Ok(Err(e)) => Err(map_cdp(e)),
+            Err(_) => Err(late(limit)),
+        }
+    })
 }
 
 /// Sends a CDP command under a bound, which a timeout names with the command's method.
 pub(super) trait Commands {
     /// Sends `cmd` and waits for its answer, at most `limit`; a timeout names `what`.
-    fn command<C: Command + Send>(
-        &self,
+    fn command<'a, C>(
+        &'a self,
         limit: Duration,
-        what: &str,
+        what: &'a str,
         cmd: C,
-    ) -> impl Future<Output = Result<CommandResponse<C::Response>, BrowserError>> + Send
+    ) -> impl Future<Output = Result<CommandResponse<C::Response>, BrowserError>> + Send + 'a
     where
+        C: Command + Send + 'a,
         C::Response: Send;
 }
 
 impl Commands for Page {
-    async fn command<C: Command + Send>(
-        &self,
+    fn command<'a, C>(
+        &'a self,
         limit: Duration,
-        what: &str,
+        what: &'a str,
         cmd: C,
-    ) -> Result<CommandResponse<C::Response>, BrowserError>
+    ) -> impl Future<Output = Result<CommandResponse<C::Response>, BrowserError>> + Send + 'a
     where
+        C: Command + Send + 'a,
         C::Response: Send,
     {
         let method = cmd.identifier();
-        within(limit, what, Some(&method), self.execute(cmd)).await
+        within(limit, what, Some(method), self.execute(cmd))
     }
 }
 
 impl Commands for Browser {
-    async fn command<C: Command + Send>(
-        &self,
+    fn command<'a, C>(
+        &'a self,
         limit: Duration,
-        what: &str,
+        what: &'a str,
         cmd: C,
-    ) -> Result<CommandResponse<C::Response>, BrowserError>
+    ) -> impl Future<Output = Result<CommandResponse<C::Response>, BrowserError>> + Send + 'a
     where
+        C: Command + Send + 'a,
         C::Response: Send,
     {
         let method = cmd.identifier();
-        within(limit, what, Some(&method), self.execute(cmd)).await
+        within(limit, what, Some(method), self.execute(cmd))
     }
 }
 
@@ -133,13 +144,17 @@ mod tests {
             .build()
             .expect("a runtime");
         let given_up = async { Err::<(), _>(CdpError::Timeout) };
+        let method = Some(Cow::Borrowed("Runtime.evaluate"));
         let e = rt
-            .block_on(within(
-                Duration::from_secs(5),
-                "an in-page script",
-                Some("Runtime.evaluate"),
-                given_up,
-            ))
+            .block_on(async {
+                within(
+                    Duration::from_secs(5),
+                    "an in-page script",
+                    method,
+                    given_up,
+                )
+                .await
+            })
             .expect_err("timed out");
         assert!(matches!(e, BrowserError::Timeout { .. }), "{e:?}");
         assert!(
@@ -149,12 +164,9 @@ mod tests {
         );
         let never = std::future::pending::<Result<(), CdpError>>();
         let e = rt
-            .block_on(within(
-                Duration::from_millis(10),
-                "clicking",
-                Some(MOUSE),
-                never,
-            ))
+            .block_on(async {
+                within(Duration::from_millis(10), "clicking", Some(MOUSE), never).await
+            })
             .expect_err("timed out");
         assert_eq!(
             e.to_string(),
