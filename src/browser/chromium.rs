@@ -171,6 +171,11 @@ impl Chromium {
         }
     }
 
+    /// The browser's process, when this run launched it.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
     /// Opens a tab in a browser context of its own (its own cookies and storage).
     pub async fn new_tab(&self) -> Result<ChromiumTab, BrowserError> {
         self.new_tab_with_cookies(&[]).await

@@ -10,7 +10,14 @@
 //! first command, and so would every read after it. A call that timed out asks the page a
 //! trivial question with a short bound; a page that cannot answer it is `page_unresponsive`,
 //! the tab is marked blocked (a failed call reads nothing more), and every later call on it
-//! fails at once with the same code while it stays so.
+//! fails at once with the same code while it stays so. A call that timed out on a page that
+//! does answer says which call it was, and how its request was late.
+//!
+//! And the browser itself: a call that failed as if it had crashed asks it
+//! (`Browser.getVersion`); one that answers did not crash, whatever its error said. A call
+//! still running after a few seconds asks it too, every few seconds: a browser process
+//! stopped or stuck answers nothing — the call's own requests neither — and the call ends
+//! with `browser_crashed` rather than at its own bound, which for a load may be minutes.
 
 use std::future::Future;
 use std::sync::atomic::Ordering;
@@ -27,6 +34,18 @@ pub(super) const DIALOG_LOOP: u64 = 100;
 
 /// How often the count is looked at.
 const TICK: Duration = Duration::from_millis(50);
+
+/// How long a browser has to answer `Browser.getVersion` before a failed call says it
+/// crashed (as a run asks of a browser after a failed journey).
+const BROWSER_PROBE: Duration = Duration::from_secs(2);
+
+/// How long a call runs before the browser is asked whether it still answers, and how
+/// long between two askings while it does.
+const BROWSER_WATCH: Duration = Duration::from_secs(3);
+
+/// Askings in a row a browser left unanswered, that make it stopped: one alone may be a
+/// machine's pause.
+const BROWSER_MISSES: u32 = 2;
 
 /// How long a page has to answer a trivial script before it counts as unresponsive.
 const PROBE: Duration = Duration::from_secs(1);
@@ -64,6 +83,20 @@ impl<T: Tab> Tools<T> {
                 }
             }
         };
+        // A browser process stopped or stuck answers nothing, and the call would wait for
+        // its own bound (a load's may be minutes): past a few seconds it asks the browser.
+        let unanswered = Box::pin(async {
+            tokio::time::sleep(BROWSER_WATCH).await;
+            let mut missed = 0;
+            while missed < BROWSER_MISSES {
+                if self.here().tab.browser_answers(BROWSER_PROBE).await {
+                    missed = 0;
+                    tokio::time::sleep(BROWSER_WATCH).await;
+                } else {
+                    missed += 1;
+                }
+            }
+        });
         tokio::select! {
             outcome = work => match outcome {
                 // A command or a script of ours that timed out (the environment's timeouts),
@@ -79,6 +112,9 @@ impl<T: Tab> Tools<T> {
                     let message = format!("{}: {}", during(action), e.message);
                     Err((label, ToolError { message, ..e }))
                 }
+                Err((label, e)) if e.code == ErrorCode::BrowserCrashed => {
+                    Err((label, Box::pin(self.confirmed(e)).await))
+                }
                 other => other,
             },
             answered = looping => {
@@ -86,11 +122,35 @@ impl<T: Tab> Tools<T> {
                 self.here().memory.blocked.store(true, Ordering::Relaxed);
                 Err((None, dialog_loop(action, answered, start.elapsed())))
             }
+            () = unanswered => Err((None, stopped_answering(action))),
         }
     }
 }
 
 impl<T: Tab> Tools<T> {
+    /// `error`, unless it says the browser crashed while the browser is there: a
+    /// `browser_crashed` stands only when the browser process is gone or does not answer
+    /// `Browser.getVersion`, or the tab's renderer crashed (or its page closed it, which the
+    /// tabs make their own case of). A browser that answers refused a command of waymark's:
+    /// the fault is waymark's (`capture_failed`), not the environment's.
+    pub(super) async fn confirmed(&self, error: ToolError) -> ToolError {
+        let tab = &self.here().tab;
+        if error.code != ErrorCode::BrowserCrashed
+            || tab.renderer_crashed()
+            || tab.is_closed()
+            || !tab.browser_answers(BROWSER_PROBE).await
+        {
+            return error;
+        }
+        ToolError::new(
+            ErrorCode::CaptureFailed,
+            format!(
+                "the browser answers, but refused a command of waymark's: {}",
+                error.message
+            ),
+        )
+    }
+
     /// Whether the page answers a trivial script within a second (a page held by a script
     /// that never returns, or by dialogs in a loop, does not).
     pub async fn page_responds(&self) -> bool {
@@ -145,6 +205,18 @@ fn unresponsive(action: &Action, what: &str) -> ToolError {
             "the page {what} during {}: a script of the page holds its renderer (it did not answer within {} ms)",
             during(action),
             PROBE.as_millis()
+        ),
+    )
+}
+
+/// The error of a call during which the browser stopped answering.
+fn stopped_answering(action: &Action) -> ToolError {
+    ToolError::new(
+        ErrorCode::BrowserCrashed,
+        format!(
+            "the browser stopped answering during {}: it did not answer `Browser.getVersion` {BROWSER_MISSES} times in a row, within {} ms each",
+            during(action),
+            BROWSER_PROBE.as_millis()
         ),
     )
 }

@@ -654,7 +654,6 @@ impl<T: Tab> Tools<T> {
                 ..RoundTrip::default()
             },
             Err((label, error)) => {
-                let error = self.confirmed(error).await;
                 // A failed call still says what is on screen now, unless the browser is gone
                 // or the page holds its thread.
                 let blocked = self
@@ -685,29 +684,6 @@ impl<T: Tab> Tools<T> {
                 }
             }
         }
-    }
-
-    /// `error`, unless it says the browser crashed while the browser is there: a
-    /// `browser_crashed` stands only when the browser process is gone or does not answer
-    /// `Browser.getVersion`, or the tab's renderer crashed (or its page closed it, which the
-    /// tabs make their own case of). A browser that answers refused a command of waymark's:
-    /// the fault is waymark's (`capture_failed`), not the environment's.
-    async fn confirmed(&self, error: ToolError) -> ToolError {
-        let tab = &self.here().tab;
-        if error.code != ErrorCode::BrowserCrashed
-            || tab.renderer_crashed()
-            || tab.is_closed()
-            || !tab.browser_answers(BROWSER_PROBE).await
-        {
-            return error;
-        }
-        ToolError::new(
-            ErrorCode::CaptureFailed,
-            format!(
-                "the browser answers, but refused a command of waymark's: {}",
-                error.message
-            ),
-        )
     }
 
     /// The browser's chrome as of now: the dialogs it answered since the last read, and
@@ -745,10 +721,6 @@ impl<T: Tab> Tools<T> {
             .unwrap_or_else(|| "about:blank".to_string())
     }
 }
-
-/// How long a browser has to answer `Browser.getVersion` before a failed call says it
-/// crashed (as a run asks of a browser after a failed journey).
-const BROWSER_PROBE: Duration = Duration::from_secs(2);
 
 /// How often an in-page script whose document went away under it is evaluated again.
 pub const CONTEXT_LOST_RETRIES: u32 = 1;

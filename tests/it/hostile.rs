@@ -539,3 +539,52 @@ fn a_page_that_opens_windows_in_a_loop_is_cut_at_the_tab_cap() {
     });
     block_on(tools.close());
 }
+
+/// Regression (issue 54): a browser whose process stopped (SIGSTOP) answers nothing, and a
+/// call on it waited for its own bound — a navigation's is `--load-timeout`, which may be
+/// minutes — once chromiumoxide's own request timeout no longer cut it short. The call asks
+/// the browser after a few seconds (`Browser.getVersion`), and one that leaves it
+/// unanswered twice ends the call with `browser_crashed`.
+#[test]
+fn a_call_on_a_stopped_browser_ends_as_browser_crashed_not_at_its_own_bound() {
+    use std::sync::Arc;
+    use waymark::browser::{Chromium, LaunchOptions};
+    use waymark::registry::Registry;
+    use waymark::tools::Tools;
+    let base = crate::fixtures::base();
+    let (rt, stopped) = block_on(async {
+        let browser = Chromium::launch(LaunchOptions::default())
+            .await
+            .unwrap_or_else(|e| panic!("launch a browser: {e}"));
+        let tab = browser.new_tab().await.expect("open a tab");
+        let options = ToolOptions {
+            load_timeout: Duration::from_secs(120),
+            ..ToolOptions::default()
+        };
+        let tools = Tools::new(tab, base, Arc::new(Registry::empty()), options);
+        ok(&tools.navigate("/hostile/calm.html").await);
+        let pid = browser.pid().expect("a launched browser's pid");
+        let pid = libc::pid_t::try_from(pid).expect("a pid fits pid_t");
+        // SAFETY: kill(2) on the browser this test launched.
+        unsafe {
+            libc::kill(pid, libc::SIGSTOP);
+        }
+        let rt = tools.navigate("/hostile/calm.html").await;
+        // SAFETY: as above; the stopped browser is let go of the hard way.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+        drop(tools);
+        browser.close().await;
+        (rt, pid)
+    });
+    let e = failed(&rt, ErrorCode::BrowserCrashed);
+    assert_eq!(e.attribution, Attribution::Environment);
+    assert!(
+        e.message
+            .contains("the browser stopped answering during `navigate`")
+            && e.message.contains("`Browser.getVersion`"),
+        "browser {stopped}: {}",
+        e.message
+    );
+}
