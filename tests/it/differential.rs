@@ -145,7 +145,16 @@ fn matcher(l: &Value) -> String {
     }
 }
 
-/// The registry asking `locators` of a page (`dt.l{i}`), and every marked element (`dt.all`).
+/// The anchor that asks locator `i` of a page: `dt.l{j}` for the first locator `j` with the
+/// same matcher (the registry refuses two anchors with one matcher on one screen).
+fn anchor_of(locators: &[Value], i: usize) -> String {
+    let mine = matcher(&locators[i]);
+    let first = (0..i).find(|&j| matcher(&locators[j]) == mine).unwrap_or(i);
+    format!("dt.l{first}")
+}
+
+/// The registry asking `locators` of a page (see [`anchor_of`]), and every marked element
+/// (`dt.all`).
 fn registry_of(locators: &[Value]) -> Registry {
     let mut yaml = String::from("app: dt\nscreens:\n  - id: page\n    route: /p/*\nanchors:\n");
     let entry = |id: &str, m: &str| {
@@ -154,7 +163,10 @@ fn registry_of(locators: &[Value]) -> Registry {
         )
     };
     for (i, l) in locators.iter().enumerate() {
-        yaml += &entry(&format!("dt.l{i}"), &matcher(l));
+        let id = anchor_of(locators, i);
+        if id == format!("dt.l{i}") {
+            yaml += &entry(&id, &matcher(l));
+        }
     }
     yaml += &entry(
         "dt.all",
@@ -336,7 +348,7 @@ fn compare(pages: &[Page]) -> Option<Agreement> {
             };
             let mine = sorted(
                 found
-                    .get(&format!("dt.l{i}"))
+                    .get(&anchor_of(&page.locators, i))
                     .map(|f| {
                         f.marks
                             .iter()
