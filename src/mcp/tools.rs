@@ -39,7 +39,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Press (click) a control by its anchor, as read_screen listed it. The person is asked to confirm first, with the control named in the words on screen; a refusal returns consent_denied, and consent_unavailable when nobody can be asked. Returns the round trip: ok or why not (not_on_screen, disabled, obscured, ambiguous_anchor, paused_by_user…), the route now, and what changed.",
+        description = "Press (click) a control by its anchor, as read_screen listed it. The person is asked to confirm first, with the control named in the words on screen; a refusal returns consent_denied, and consent_unavailable when nobody can be asked. Returns the round trip: ok or why not (not_on_screen, disabled, obscured, not_stable, ambiguous_anchor, paused_by_user…), the route now, and what changed.",
         annotations(destructive_hint = true, open_world_hint = false)
     )]
     async fn invoke(
