@@ -12,7 +12,7 @@ use std::time::{Instant, SystemTime};
 
 use serde_json::Value;
 
-use crate::cli::{anchors, project, run_args, send, waymark_with};
+use crate::cli::{anchors, processes, project, run_args, send, waymark_with};
 
 const JOURNEYS: usize = 40;
 const KILLS: usize = 5;
@@ -41,39 +41,16 @@ impl Rng {
 /// just started for a journey's retry is left alone, so that no journey meets two signals,
 /// however slow the machine.)
 fn browsers_of(parent: u32) -> Vec<u32> {
-    // SAFETY: sysconf(3) has no preconditions.
-    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
-    let uptime: f64 = std::fs::read_to_string("/proc/uptime")
-        .ok()
-        .and_then(|u| u.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0.0);
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        let Some(close) = stat.rfind(')') else {
-            continue;
-        };
-        // After the name: state (3), ppid (4), …, starttime (22).
-        let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
-        let (state, ppid) = (fields.first().copied(), fields.get(1));
-        let age = fields
-            .get(19)
-            .and_then(|t| t.parse::<f64>().ok())
-            .map_or(0.0, |start| uptime - start / ticks);
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        if ppid.and_then(|p| p.parse::<u32>().ok()) == Some(parent)
-            && !matches!(state, Some("Z" | "X" | "T"))
-            && age >= 2.0
-            && String::from_utf8_lossy(&cmdline).contains("waymark-profile-")
-        {
-            found.push(pid);
-        }
-    }
+    let mut found: Vec<u32> = processes()
+        .into_iter()
+        .filter(|p| {
+            p.parent == parent
+                && !matches!(p.state.as_str(), "Z" | "X" | "T")
+                && p.age >= 2.0
+                && p.cmdline().contains("waymark-profile-")
+        })
+        .map(|p| p.pid)
+        .collect();
     found.sort_unstable();
     found
 }

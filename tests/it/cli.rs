@@ -58,6 +58,69 @@ pub(crate) fn run_args<'a>(anchors: &'a str, extra: &[&'a str]) -> Vec<&'a str> 
     args
 }
 
+/// A process as `/proc` shows it.
+pub(crate) struct Process {
+    pub(crate) pid: u32,
+    /// The name (`comm`).
+    pub(crate) name: String,
+    /// `R`, `S`, `T` (stopped), `Z` (a zombie)…
+    pub(crate) state: String,
+    pub(crate) parent: u32,
+    /// How long it has run, in seconds.
+    pub(crate) age: f64,
+    /// Its arguments.
+    pub(crate) args: Vec<String>,
+}
+
+impl Process {
+    /// Its command line, the arguments joined by spaces.
+    pub(crate) fn cmdline(&self) -> String {
+        self.args.join(" ")
+    }
+}
+
+/// Every process of the machine that `/proc` shows now.
+pub(crate) fn processes() -> Vec<Process> {
+    // SAFETY: sysconf(3) has no preconditions.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let uptime: f64 = std::fs::read_to_string("/proc/uptime")
+        .ok()
+        .and_then(|u| u.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0);
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `pid (name) state ppid …`: the name may hold spaces and parentheses.
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        // After the name: state (3), ppid (4), …, starttime (22).
+        let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        found.push(Process {
+            pid,
+            name: stat[open + 1..close].to_string(),
+            state: fields.first().copied().unwrap_or_default().to_string(),
+            parent: fields.get(1).and_then(|p| p.parse().ok()).unwrap_or(0),
+            age: fields
+                .get(19)
+                .and_then(|t| t.parse::<f64>().ok())
+                .map_or(0.0, |start| uptime - start / ticks),
+            args: String::from_utf8_lossy(&cmdline)
+                .split('\0')
+                .filter(|a| !a.is_empty())
+                .map(str::to_string)
+                .collect(),
+        });
+    }
+    found
+}
+
 /// Sends `signal` to process `pid` (a child the test started).
 pub(crate) fn send(pid: u32, signal: libc::c_int) {
     // SAFETY: kill(2) on a process the test started; a pid gone yields ESRCH.

@@ -110,31 +110,16 @@ fn the_app_sees_no_touch_screen() {
 #[test]
 fn the_browser_gets_waymarks_launch_switches() {
     let _ = crate::harness::shared().browser();
-    let me = std::process::id().to_string();
-    let mut launched = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
-            continue;
-        };
-        let parent = stat[close + 1..].split_whitespace().nth(1);
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let args: Vec<String> = String::from_utf8_lossy(&cmdline)
-            .split('\0')
-            .map(str::to_string)
-            .collect();
-        // This process's browsers that waymark launched (a test may start one of its own).
-        if stat[open + 1..close].contains("chrom")
-            && parent == Some(me.as_str())
-            && args.iter().any(|a| a.contains("waymark-profile-"))
-        {
-            launched.push(args);
-        }
-    }
+    // This process's browsers that waymark launched (a test may start one of its own).
+    let launched: Vec<Vec<String>> = crate::cli::processes()
+        .into_iter()
+        .filter(|p| {
+            p.name.contains("chrom")
+                && p.parent == std::process::id()
+                && p.args.iter().any(|a| a.contains("waymark-profile-"))
+        })
+        .map(|p| p.args)
+        .collect();
     assert!(!launched.is_empty(), "no browser launched by this process");
     for args in &launched {
         assert!(args.iter().all(|a| !a.starts_with("---")), "{args:?}");

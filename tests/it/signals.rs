@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::cli::{Run, anchors, project, run_args, send, waymark_with};
+use crate::cli::{Run, anchors, processes, project, run_args, send, waymark_with};
 
 /// A server that takes connections and never answers: a page on it never loads, so a
 /// command that opens it is mid-work for as long as its load timeout.
@@ -33,20 +33,11 @@ fn silent_app() -> String {
 /// The processes whose command line names `dir`, as `pid: command line`.
 fn processes_naming(dir: &Path) -> Vec<String> {
     let needle = dir.display().to_string();
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if cmdline.contains(&needle) {
-            found.push(format!(
-                "{}: {cmdline}",
-                entry.file_name().to_string_lossy()
-            ));
-        }
-    }
-    found
+    processes()
+        .into_iter()
+        .filter(|p| p.cmdline().contains(&needle))
+        .map(|p| format!("{}: {}", p.pid, p.cmdline()))
+        .collect()
 }
 
 /// The profile directories left in `dir`.
