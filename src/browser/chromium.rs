@@ -116,11 +116,9 @@ impl Chromium {
         let (browser, handler) = match connected {
             Ok(Ok(connected)) => connected,
             failed => {
-                launch::kill(spawned.pid);
                 let (pid, files) = (spawned.pid, spawned.files);
                 let _ = tokio::task::spawn_blocking(move || {
-                    launch::forget_when_gone(pid);
-                    files.removed_within(Duration::from_secs(2));
+                    launch::put_down(pid, Some(&files), Duration::ZERO);
                 })
                 .await;
                 return Err(launch_error(match failed {
@@ -254,18 +252,11 @@ impl Chromium {
             },
         }
         if let Some(pid) = self.pid.take() {
-            // The thread that started it reaps it (see `launch::spawn`); one that lingers
-            // past the bound is killed. Off the runtime's threads: these wait.
-            let gone = tokio::task::spawn_blocking(move || launch::gone_within(pid, bound));
-            if !matches!(gone.await, Ok(true)) {
-                launch::kill(pid);
-            }
+            // The thread that started it reaps it and removes its profile (see
+            // `launch::spawn`); one that lingers past the bound is killed.
             let files = self.files.take();
             let _ = tokio::task::spawn_blocking(move || {
-                launch::forget_when_gone(pid);
-                if let Some(files) = files {
-                    files.removed_within(Duration::from_secs(2));
-                }
+                launch::put_down(pid, files.as_ref(), bound);
             })
             .await;
         }
@@ -277,11 +268,7 @@ impl Drop for Chromium {
     fn drop(&mut self) {
         // `close` takes the pid; reaching here with one means an early exit or a panic.
         if let Some(pid) = self.pid.take() {
-            launch::kill(pid);
-            launch::forget_when_gone(pid);
-            if let Some(files) = &self.files {
-                files.removed_within(Duration::from_secs(2));
-            }
+            launch::put_down(pid, self.files.as_ref(), Duration::ZERO);
         }
         self.handler.abort();
     }

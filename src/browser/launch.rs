@@ -205,7 +205,7 @@ pub(super) fn running(pid: u32) -> bool {
 }
 
 /// Whether the browser `pid` is gone within `bound` (polled every 5 ms).
-pub(super) fn gone_within(pid: u32, bound: Duration) -> bool {
+fn gone_within(pid: u32, bound: Duration) -> bool {
     let until = std::time::Instant::now() + bound;
     while running(pid) {
         if std::time::Instant::now() >= until {
@@ -220,9 +220,22 @@ pub(super) fn gone_within(pid: u32, bound: Duration) -> bool {
 /// launched ones. Its profile directory is removed right after: a browser still shutting
 /// down would write its cache index back into it, and every run would leave one behind in
 /// the temporary directory. Returns at once for a browser that already exited.
-pub(super) fn forget_when_gone(pid: u32) {
+fn forget_when_gone(pid: u32) {
     gone_within(pid, Duration::from_secs(2));
     unregister(pid);
+}
+
+/// Ends the browser `pid` this run launched, with its profile `files`: waits `grace` for it
+/// to exit by itself (after `Browser.close`; zero kills it at once), kills it if it lingers,
+/// then waits until it is gone and its profile removed. Blocking: off the runtime's threads.
+pub(super) fn put_down(pid: u32, files: Option<&Files>, grace: Duration) {
+    if !gone_within(pid, grace) {
+        kill(pid);
+    }
+    forget_when_gone(pid);
+    if let Some(files) = files {
+        files.removed_within(Duration::from_secs(2));
+    }
 }
 
 /// Kills (SIGKILL) every browser this process started and has not closed yet. Safe to call
