@@ -4,46 +4,90 @@
 //! **anchor**, a stable name for what a control *is*. Every journey kind calls the same
 //! [`tools`] gateway, which acts through the [`browser`] module (the only code that speaks
 //! CDP), reads the screen in one in-page round trip, infers the state and returns a
-//! round-trip result. [`bench`](mod@bench) measures that gateway on real pages against floors taken
-//! in the same run, and gates CI on the ratios.
+//! round-trip result. docs/design.md tells the design; ARCHITECTURE.md maps the modules.
+//!
+//! # What is public, and why
+//!
+//! waymark is a command first: `main.rs` parses the [`cli`] and hands it to [`cmd::main`].
+//! The library's public surface is what a program around waymark needs beside the command,
+//! and what waymark's files and answers are made of:
+//!
+//! - **The contracts**: [`protocol`] (error codes, their attribution, a journey's outcome,
+//!   action classes), [`anchor`] (anchor ids and references), [`exit`] (the exit codes),
+//!   [`registry`] (`anchors.yaml`), the inferred layer of a screen read in [`screen`], and the
+//!   trace's records in [`trace`].
+//! - **The gateway**, to drive a tab from Rust as a journey does: [`session`] opens a tab
+//!   for the [`settings`] a command resolved, and its [`tools::Gateway`] takes one
+//!   [`tools::Call`] at a time (the one list of verbs, `tools.schema.json`) through the gates;
+//!   [`browser`] is the tab it acts on.
+//!
+//! Everything else (the runner, the reports, the demo app, the MCP server, the control
+//! page, snapshots, shards, the bench) is the command's own and `pub(crate)`: it may change
+//! with any release. The crate's own tests, benches and fuzz targets see it through the
+//! `internals` feature, which makes those modules public (and hidden from the docs); nothing
+//! else should enable it.
 
 #![deny(missing_docs)]
+// Without `internals` the command's own modules are crate-private: items only the tests
+// use are dead there, and a public type may mention a crate-private one (a `Session`'s
+// hub). Builds with the tests (`cargo test`, `cargo clippy --all-targets`) see it all.
+#![cfg_attr(
+    not(feature = "internals"),
+    allow(dead_code, unused_imports, private_interfaces, private_bounds)
+)]
+
+/// A module of the command's own: public to the crate's tests, benches and fuzz targets
+/// (the `internals` feature), crate-private otherwise.
+macro_rules! internal {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        $(#[$meta])*
+        #[cfg(not(feature = "internals"))]
+        pub(crate) mod $name;
+    };
+}
 
 pub mod anchor;
 pub use screen::audit;
-pub mod bench;
 pub mod browser;
-pub mod check;
 pub mod cli;
 pub mod cmd;
+pub mod exit;
+pub mod protocol;
+pub mod registry;
+pub mod screen;
+pub mod session;
+pub mod settings;
+pub mod tools;
+pub use tools::trace;
+
+internal!(bench);
+internal!(check);
 mod collector;
+internal!(control);
+internal!(demo);
+internal!(journey);
+mod logging;
+mod mcp;
+internal!(read);
+internal!(replay);
+internal!(report);
+internal!(run);
+internal!(signals);
+internal!(snapshot);
+internal!(suggest);
+internal!(suite);
+internal!(transcript);
+
 /// The in-page collector's wire form, for benches and tests: not a stable interface.
+#[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod wire {
     pub use crate::collector::{encode_full, parse_full};
 }
-pub mod control;
-pub mod demo;
-pub mod exit;
-pub mod journey;
-mod logging;
-mod mcp;
-pub mod protocol;
-pub mod read;
-pub mod registry;
-pub mod replay;
-pub mod report;
-pub mod run;
-pub mod screen;
-pub mod session;
-pub mod settings;
-pub mod signals;
-pub mod snapshot;
-pub mod suggest;
-pub mod suite;
-pub mod tools;
-pub use tools::trace;
-pub mod transcript;
 
 /// Keeps the memory a read frees for the next read instead of handing it back to the
 /// kernel. Called first thing by the binary (and by the benches, which measure what it
