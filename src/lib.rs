@@ -37,6 +37,7 @@ pub mod run;
 pub mod screen;
 pub mod session;
 pub mod settings;
+pub mod show;
 pub mod signals;
 pub mod snapshot;
 pub mod suggest;

@@ -10,6 +10,7 @@ mod mcp;
 mod profile;
 mod read;
 mod run;
+mod show;
 mod state;
 mod suggest;
 
@@ -121,6 +122,9 @@ async fn execute(cli: &Cli, stop: &Stop) -> Result<Exit, RunError> {
             Command::Durations { action } => Ok(durations::durations(action)),
             Command::Suggest { route } => suggest::suggest(route, &settings).await,
             Command::Demo => demo::serve(&settings).await,
+            Command::Show { path, open, port } => {
+                Ok(show::show(path.as_deref(), *open, *port).await)
+            }
         }
     };
     match cli.command {

@@ -16,6 +16,8 @@
 
 mod steps;
 
+pub(crate) use steps::{outcome_of, reference, target_of};
+
 use std::fmt::Write as _;
 
 use super::{attribution_of, code_of, duration, rfc3339};
