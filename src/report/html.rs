@@ -100,7 +100,7 @@ pub fn html_report(run: &SuiteRun) -> String {
          aria-label=\"search journeys by name or code\" placeholder=\"search names and codes\">\
          <button type=\"button\" id=\"expand\" data-anchor=\"report.expand\">expand all</button>\
          <button type=\"button\" id=\"collapse\" data-anchor=\"report.collapse\">collapse all</button>\
-         <span id=\"shown\" class=\"meta\" aria-live=\"polite\" data-anchor=\"report.shown\"></span></div>\
+         <span id=\"shown\" class=\"meta\" role=\"status\" data-anchor=\"report.shown\"></span></div>\
          </header>\n<main>\n",
     );
     // Failures first, as a reader looks for them; otherwise the run's order.
@@ -230,7 +230,7 @@ fn failure(out: &mut String, key: &str, f: &Failure) {
         (Some(l), None) => format!("{}:{l}", f.file.display()),
         _ => f.file.display().to_string(),
     };
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<div class=\"failure\" role=\"alert\" data-anchor=\"report.failure\" data-anchor-key=\"{}\">\
          <p class=\"head\"><strong>{}</strong> · {} · <code>{}</code></p>",

@@ -164,7 +164,7 @@ pub(super) fn viewer(rel: &str, text: &str, many: bool) -> String {
     }
     let _ = write!(
         out,
-        "</span> <span data-anchor=\"viewer.outcome\">{}</span></h1>",
+        "</span> <span role=\"status\" data-anchor=\"viewer.outcome\">{}</span></h1>",
         badge(&s.outcome)
     );
     if let Some(f) = lines

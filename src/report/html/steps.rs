@@ -31,10 +31,10 @@ pub(super) fn steps(out: &mut String, key: &str, path: &Path, failed: bool) {
     };
     let _ = writeln!(
         out,
-        "<p class=\"meta\">trace <code>{}</code> · step through it: \
-         <code data-anchor=\"report.show\" data-anchor-key=\"{}\">waymark show {}</code></p>",
-        esc(&shown_path),
+        "<p class=\"meta\" data-anchor=\"report.show\" data-anchor-key=\"{}\">trace <code>{}</code> · \
+         step through it: <code>waymark show {}</code></p>",
         esc(key),
+        esc(&shown_path),
         esc(&shell_word(&shown_path)),
     );
     let entries: Vec<Value> = text
