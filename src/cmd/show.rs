@@ -4,12 +4,13 @@
 use std::path::Path;
 
 use crate::exit::Exit;
+use crate::session::RunError;
 use crate::settings::TRACE_DIR;
 use crate::show::{ShowError, Traces, Viewer, open_in_browser};
 
 /// Serves the traces at `path` (default: the run's traces folder); returns only on an
-/// error (a path without a trace is bad input, exit 2).
-pub async fn show(path: Option<&Path>, open: bool, port: u16) -> Exit {
+/// error (a path without a trace is bad input, exit 2), which it prints.
+pub async fn show(path: Option<&Path>, open: bool, port: u16) -> Result<Exit, RunError> {
     let path = path.unwrap_or(Path::new(TRACE_DIR));
     let viewer = match Traces::find(path) {
         Ok(traces) => {
@@ -22,10 +23,10 @@ pub async fn show(path: Option<&Path>, open: bool, port: u16) -> Exit {
         Ok(started) => started,
         Err(e) => {
             eprintln!("error: {e}");
-            return match e {
+            return Ok(match e {
                 ShowError::Bind(_) => Exit::Environment,
                 _ => Exit::BadInput,
-            };
+            });
         }
     };
     println!("{}", viewer.url());
@@ -38,5 +39,5 @@ pub async fn show(path: Option<&Path>, open: bool, port: u16) -> Exit {
         eprintln!("cannot open a browser here ({why}): open the URL above yourself");
     }
     std::future::pending::<()>().await;
-    Exit::Passed
+    Ok(Exit::Passed)
 }
