@@ -301,16 +301,96 @@ fn source_lines(f: &Failure, line: usize) -> Option<String> {
             out,
             "<span{}>{n:>4}  {}</span>",
             if n == line { " class=\"at\"" } else { "" },
-            esc(&crate::protocol::cut(content))
+            esc(&crate::protocol::cut(&masked(content)))
         );
     }
     out.push_str("</pre>");
     Some(out)
 }
 
+/// A journey's line as the report may show it: what a `fill` types (every string after its
+/// first argument) and a string a `let` or `const` binds as it is are `"…"`, since either may be a
+/// secret the run never shows (a password typed into a field) and the report is an artifact.
+fn masked(line: &str) -> String {
+    let trimmed = line.trim_start();
+    let binding = trimmed.starts_with("let ") || trimmed.starts_with("const ");
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::with_capacity(line.len());
+    // Inside a `fill(` call: its depth of brackets, and whether a string was its first
+    // argument so far.
+    let mut fill: Option<(usize, bool)> = None;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '"' || c == '`' {
+            let mut end = i + 1;
+            while end < chars.len() && chars[end] != c {
+                end += if chars[end] == '\\' { 2 } else { 1 };
+            }
+            let end = end.min(chars.len() - 1);
+            let before = chars[..i].iter().rev().find(|c| !c.is_whitespace());
+            let first_argument = matches!(fill, Some((1, false))) && before == Some(&'(');
+            let bound = binding && fill.is_none() && before == Some(&'=');
+            if bound || fill.is_some() && !first_argument {
+                out.push(c);
+                out.push('…');
+                out.push(c);
+            } else {
+                out.extend(&chars[i..=end]);
+            }
+            if let Some((_, seen)) = fill.as_mut() {
+                *seen = true;
+            }
+            i = end + 1;
+            continue;
+        }
+        match (c, fill.as_mut()) {
+            ('(', None)
+                if line[..line.char_indices().nth(i).map_or(0, |(b, _)| b)].ends_with("fill") =>
+            {
+                fill = Some((1, false));
+            }
+            ('(' | '[' | '{', Some((depth, _))) => *depth += 1,
+            (')' | ']' | '}', Some((depth, _))) => {
+                *depth -= 1;
+                if *depth == 0 {
+                    fill = None;
+                }
+            }
+            (',', Some((1, seen))) => *seen = true,
+            _ => {}
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_a_fill_types_and_a_bound_string_are_never_shown() {
+        assert_eq!(
+            masked(r#"fill("pay.password", "PLANTED-pw");"#),
+            r#"fill("pay.password", "…");"#
+        );
+        assert_eq!(
+            masked(r#"fill(#{node: 3}, "x\"y"); invoke("a.b");"#),
+            r#"fill(#{node: 3}, "…"); invoke("a.b");"#
+        );
+        assert_eq!(masked(r#"let pw = "hunter2";"#), r#"let pw = "…";"#);
+        assert_eq!(
+            masked(r#"let r = invoke("claims.open", "1042");"#),
+            r#"let r = invoke("claims.open", "1042");"#
+        );
+        assert_eq!(
+            masked(r#"expect(false, "the list never shows 99 claims");"#),
+            r#"expect(false, "the list never shows 99 claims");"#
+        );
+        assert_eq!(masked(r#"navigate("/claims");"#), r#"navigate("/claims");"#);
+    }
 
     #[test]
     fn page_text_is_escaped() {

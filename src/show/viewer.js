@@ -14,11 +14,13 @@
     });
     details.forEach(function (d, k) { d.hidden = k !== current; });
     var item = items[current];
+    // Only a person's choice moves the page and the address: the fragment set while the
+    // page loads would scroll the page to that step's detail when it has loaded.
     if (focus) {
       item.focus();
       item.scrollIntoView({ block: "nearest" });
+      history.replaceState(null, "", "#step-" + item.dataset.step);
     }
-    history.replaceState(null, "", "#step-" + item.dataset.step);
   }
   items.forEach(function (a, k) {
     a.addEventListener("click", function (e) {

@@ -253,9 +253,11 @@ fn show_without_a_trace_exits_2() {
 }
 
 /// Every text of the page against what is behind it (its ancestors' backgrounds, alpha
-/// composited), after opening every fold: `{checked, failures, overflow}`.
+/// composited), after opening every fold: `{checked, failures, overflow}`, and how far the
+/// page had scrolled by itself once loaded (`scrolled`).
 const CONTRAST: &str = r#"(async () => {
   if (document.readyState !== "complete") await new Promise(r => addEventListener("load", r));
+  const scrolled = scrollY;
   document.querySelectorAll("details").forEach(d => { d.open = true; });
   document.querySelectorAll("[hidden]").forEach(e => { e.hidden = false; });
   const parse = s => {
@@ -301,7 +303,7 @@ const CONTRAST: &str = r#"(async () => {
   for (const input of document.querySelectorAll("input[placeholder]")) {
     check(input, getComputedStyle(input, "::placeholder").color, input.placeholder);
   }
-  return JSON.stringify({ checked, failures,
+  return JSON.stringify({ checked, failures, scrolled,
     overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth });
 })()"#;
 
@@ -346,6 +348,14 @@ fn contrast_of(url: &str, name: &str) -> Vec<String> {
         );
         for f in measured["failures"].as_array().into_iter().flatten() {
             problems.push(format!("{name} {word}: {f}"));
+        }
+        // The viewer once set its fragment (`#step-3`) while loading, and Chromium scrolled
+        // to that step at the load, hiding the header and the failure.
+        if measured["scrolled"].as_f64() != Some(0.0) {
+            problems.push(format!(
+                "{name} {word}: the page scrolled itself to {} px as it loaded",
+                measured["scrolled"]
+            ));
         }
         if measured["overflow"].as_i64().unwrap_or(0) > 0 {
             problems.push(format!(
