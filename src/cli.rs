@@ -280,6 +280,24 @@ pub(crate) enum Command {
     },
     /// Serve the embedded demo app (in `--layout`) and print its URL (until Ctrl-C).
     Demo,
+    /// Step through a journey's trace in the browser: serve the trace viewer on 127.0.0.1
+    /// and print its URL (until Ctrl-C).
+    ///
+    /// TRACE is a trace (`target/waymark/traces/NAME.jsonl`) or a folder of them (a run's
+    /// traces, or the same downloaded from CI): each step with its timing, and for the step
+    /// chosen its action, gates, result, the screen read by region, what changed and the
+    /// screenshot kept. ↑ ↓ (or j k) move between the steps.
+    Show {
+        /// A trace file or a folder of traces [default: target/waymark/traces].
+        #[arg(value_name = "TRACE|DIR")]
+        path: Option<PathBuf>,
+        /// Open the URL in the system's browser too.
+        #[arg(long)]
+        open: bool,
+        /// Serve on this port of 127.0.0.1 [default: a free one].
+        #[arg(long, default_value_t = 0, value_name = "N")]
+        port: u16,
+    },
     /// Serve the tools to an agent over MCP (stdio): navigate, read_screen, invoke, press,
     /// fill, handoff, finish. Acting calls ask the person first (consent `ask` by default),
     /// through the client when it can show a question. With `--read-only` the acting tools

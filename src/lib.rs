@@ -76,6 +76,7 @@ internal!(read);
 internal!(replay);
 internal!(report);
 internal!(run);
+internal!(show);
 internal!(signals);
 internal!(snapshot);
 internal!(suggest);

@@ -18,6 +18,10 @@ use serde::Serialize;
 use crate::registry::Registry;
 use crate::screen::InferredState;
 
+mod diff;
+
+pub use diff::ScreenDiff;
+
 /// When snapshots are written (insta's `INSTA_UPDATE` values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UpdateMode {
@@ -130,7 +134,8 @@ fn is_true(b: &bool) -> bool {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SnapshotError {
-    /// The screen differs from the accepted snapshot.
+    /// The screen differs from the accepted snapshot: the diff by control (see
+    /// [`ScreenDiff`]), or a unified diff when the two differ only in layout.
     #[error("snapshot `{name}` does not match {file}{pending}\n{diff}")]
     Changed {
         /// Snapshot name.
@@ -139,7 +144,7 @@ pub enum SnapshotError {
         file: String,
         /// Where the new version was written, if it was.
         pending: String,
-        /// A unified diff, old to new.
+        /// What changed by control (added, removed, changed fields), old to new.
         diff: String,
     },
     /// No accepted snapshot exists yet.
@@ -323,7 +328,12 @@ fn content_of(file: &str) -> String {
     body.trim_end().to_string()
 }
 
+/// What changed from `old` to `new`, by control; a unified diff of the texts when no field
+/// differs (or either is not a snapshot's YAML).
 fn diff(old: &str, new: &str) -> String {
+    if let Some(by_control) = ScreenDiff::between(old, new).filter(|d| !d.is_empty()) {
+        return by_control.to_string().trim_end().to_string();
+    }
     similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(3)

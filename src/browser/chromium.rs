@@ -349,6 +349,15 @@ impl ChromiumTab {
         super::naive::read(&self.page, selector, limit, self.timeout).await
     }
 
+    /// Makes this tab's pages see `scheme` as the preferred colour scheme from now on (a
+    /// tab starts with `--color-scheme`'s): a check of a page in light and dark.
+    pub async fn emulate_color_scheme(
+        &self,
+        scheme: super::ColorScheme,
+    ) -> Result<(), BrowserError> {
+        super::device::emulate_color_scheme(&self.page, scheme, self.timeout).await
+    }
+
     /// A handle that takes screenshots of this tab without owning it (for the control
     /// page, while the journey's tools own the tab); once the tab is closed it errors.
     pub fn camera(&self) -> TabCamera {

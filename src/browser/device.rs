@@ -8,7 +8,9 @@
 use std::time::Duration;
 
 use chromiumoxide::Page;
-use chromiumoxide::cdp::browser_protocol::emulation::SetTouchEmulationEnabledParams;
+use chromiumoxide::cdp::browser_protocol::emulation::{
+    MediaFeature, SetEmulatedMediaParams, SetTouchEmulationEnabledParams,
+};
 
 use super::BrowserError;
 use super::commands::Commands;
@@ -95,6 +97,40 @@ pub(super) async fn emulate_touch(
     let mut params = SetTouchEmulationEnabledParams::new(mobile);
     params.max_touch_points = mobile.then_some(5);
     page.command(timeout, "setting touch emulation", params)
+        .await?;
+    Ok(())
+}
+
+/// The colour scheme a tab's pages see (CSS `prefers-color-scheme`), as Playwright's
+/// `colorScheme`: `light` unless asked for `dark`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorScheme {
+    /// `prefers-color-scheme: light`.
+    #[default]
+    Light,
+    /// `prefers-color-scheme: dark`.
+    Dark,
+}
+
+impl ColorScheme {
+    fn word(self) -> &'static str {
+        match self {
+            ColorScheme::Light => "light",
+            ColorScheme::Dark => "dark",
+        }
+    }
+}
+
+/// Makes the tab's pages see `scheme` as the person's preferred colour scheme.
+pub(super) async fn emulate_color_scheme(
+    page: &Page,
+    scheme: ColorScheme,
+    timeout: Duration,
+) -> Result<(), BrowserError> {
+    let params = SetEmulatedMediaParams::builder()
+        .feature(MediaFeature::new("prefers-color-scheme", scheme.word()))
+        .build();
+    page.command(timeout, "emulating the colour scheme", params)
         .await?;
     Ok(())
 }

@@ -81,6 +81,8 @@ pub struct LaunchOptions {
     pub mobile: bool,
     /// The named device the viewport, density and touch came from (`--device`), if any.
     pub device: Option<String>,
+    /// The colour scheme pages see (`--color-scheme`).
+    pub color_scheme: super::ColorScheme,
     /// Bound on every CDP command.
     pub command_timeout: Duration,
     /// Bound on starting the browser (or on getting one from `remote`).
@@ -98,6 +100,7 @@ impl Default for LaunchOptions {
             device_scale: 1.0,
             mobile: false,
             device: None,
+            color_scheme: super::ColorScheme::Light,
             command_timeout: Duration::from_secs(10),
             launch_timeout: Duration::from_secs(20),
             remote: None,

@@ -34,7 +34,7 @@ use crate::control::ScreenshotSource;
 pub use accessibility::AxView;
 pub use camera::TabCamera;
 pub use chromium::{Chromium, ChromiumTab};
-pub use device::{DEVICES, Device};
+pub use device::{ColorScheme, DEVICES, Device};
 pub use files::Download;
 pub use launch::{LaunchOptions, find_browser, is_headless_shell, kill_launched_browsers, settle};
 pub use naive::NaiveElement;

@@ -109,6 +109,7 @@ pub(super) async fn set_up(
             ),
             // chromiumoxide's setup of a tab turns touch emulation on whatever the device.
             super::device::emulate_touch(page, options.mobile, timeout),
+            super::device::emulate_color_scheme(page, options.color_scheme, timeout),
             bounded(timeout, "finding the main frame", page.mainframe()),
             // chromiumoxide turns on the Performance and Log domains on every tab; waymark
             // reads neither, and each costs the browser work for every page.
@@ -129,7 +130,7 @@ pub(super) async fn set_up(
         tokio::join!(subscribed, commanded, watching);
     let (
         (opening, mut crashed, choosers, mut responses, mut failures),
-        (_, _, (), main_frame, _, _),
+        (_, _, (), (), main_frame, _, _),
     ) = match (subscribed, commanded) {
         (Ok(subscribed), Ok(commanded)) => (subscribed, commanded),
         (Err(e), _) | (_, Err(e)) => {

@@ -3,7 +3,7 @@
 
 use clap::Args;
 
-use crate::browser::{Device, LaunchOptions};
+use crate::browser::{ColorScheme, Device, LaunchOptions};
 
 /// What the tab is emulated as.
 #[derive(Debug, Clone, Args)]
@@ -25,6 +25,16 @@ pub(crate) struct DeviceFlags {
     /// A mobile viewport with touch (phones and tablets).
     #[arg(long, global = true, env = "WAYMARK_MOBILE", help_heading = "Device")]
     mobile: bool,
+    /// The colour scheme pages see (CSS `prefers-color-scheme`) [default: light].
+    #[arg(
+        long,
+        global = true,
+        env = "WAYMARK_COLOR_SCHEME",
+        value_enum,
+        value_name = "SCHEME",
+        help_heading = "Device"
+    )]
+    color_scheme: Option<ColorScheme>,
 }
 
 impl DeviceFlags {
@@ -43,6 +53,9 @@ impl DeviceFlags {
             launch.device_scale = scale;
         }
         launch.mobile |= self.mobile;
+        if let Some(scheme) = self.color_scheme {
+            launch.color_scheme = scheme;
+        }
     }
 }
 
@@ -92,8 +105,10 @@ mod tests {
             viewport: Some(viewport("400x800").unwrap()),
             device_scale: None,
             mobile: false,
+            color_scheme: Some(ColorScheme::Dark),
         }
         .apply(&mut launch);
+        assert_eq!(launch.color_scheme, ColorScheme::Dark);
         assert_eq!(launch.viewport, (400, 800));
         assert_eq!(launch.device_scale, 2.625);
         assert!(launch.mobile);

@@ -10,6 +10,7 @@ mod mcp;
 mod profile;
 mod read;
 mod run;
+mod show;
 mod state;
 mod suggest;
 
@@ -75,13 +76,7 @@ async fn execute(cli: &Cli, stop: &Stop) -> Result<Exit, RunError> {
             } => read::read(route, &settings, *json, region.as_deref()).await,
             Command::Bench {
                 suite: true, jobs, ..
-            } => {
-                let jobs = jobs.map_or_else(
-                    || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                    |n| n as usize,
-                );
-                crate::bench::suite(&settings, jobs).await
-            }
+            } => bench::suite(&settings, *jobs).await,
             Command::Bench {
                 routes,
                 runs,
@@ -121,6 +116,7 @@ async fn execute(cli: &Cli, stop: &Stop) -> Result<Exit, RunError> {
             Command::Durations { action } => Ok(durations::durations(action)),
             Command::Suggest { route } => suggest::suggest(route, &settings).await,
             Command::Demo => demo::serve(&settings).await,
+            Command::Show { path, open, port } => show::show(path.as_deref(), *open, *port).await,
         }
     };
     match cli.command {

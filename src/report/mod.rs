@@ -16,6 +16,7 @@ use std::time::SystemTime;
 
 pub use console::{Reporter, duration, summary_line};
 pub use html::html_report;
+pub(crate) use html::{THEME, esc, outcome_of, reference, target_of};
 pub use json::{JsonReport, json_report, json_schema};
 pub use junit::junit_report;
 

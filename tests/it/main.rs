@@ -40,6 +40,7 @@ mod properties;
 mod read;
 mod registry_scope;
 mod remote;
+mod report_page;
 mod same_answers;
 mod secrets;
 mod shapes;

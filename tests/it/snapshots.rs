@@ -58,7 +58,7 @@ fn a_new_snapshot_fails_and_waits_for_review_in_a_snap_new() {
 }
 
 #[test]
-fn a_changed_screen_fails_with_a_diff_then_update_snapshots_accepts_it() {
+fn a_changed_screen_fails_with_its_diff_by_control_then_update_snapshots_accepts_it() {
     let dir = project("count", COUNTER);
     let root = dir.path();
     run(root, &["--update-snapshots"], &[]).exits(0);
@@ -78,8 +78,9 @@ fn a_changed_screen_fails_with_a_diff_then_update_snapshots_accepts_it() {
     run(root, &[], &[])
         .exits(1)
         .says("snapshot `counter` does not match")
-        .says("-  label: Clicked 1 times")
-        .says("+  label: Clicked 2 times");
+        // Said by control: the one field that changed, not the screen's 60 lines.
+        .says("0 controls added, 0 controls removed, 1 part changed")
+        .says("~ widgets.counter label: \"Clicked 1 times\" → \"Clicked 2 times\"");
     let pending = root.join("snapshots/count__counter.snap.new");
     assert!(read(&pending).contains("label: Clicked 2 times"));
     assert!(
