@@ -3,7 +3,7 @@
 //!
 //! The registry is the contract a redesign must keep, so it is loaded and validated in full
 //! before any browser starts, in passes (syntax → ids → screens → references), and every
-//! problem points into the file at the value at fault. serde_yaml does the parsing; since it
+//! problem points into the file at the value at fault. yaml_serde does the parsing; since it
 //! gives no spans for values, [`Registry::parse`] asks it for them afterwards by walking to the
 //! value again and stopping there (see `locate`), which is exact for any YAML style.
 
@@ -119,7 +119,7 @@ impl Registry {
         if let Some(error) = cx.too_deep() {
             return Err(error);
         }
-        let raw: RawRegistry = serde_yaml::from_str(source).map_err(|e| cx.syntax_error(&e))?;
+        let raw: RawRegistry = yaml_serde::from_str(source).map_err(|e| cx.syntax_error(&e))?;
         let ids = check_ids(&cx, &raw)?;
         let routes = check_screens(&cx, &raw)?;
         check_references(&cx, &raw)?;
@@ -828,7 +828,7 @@ mod tests {
         }
     }
 
-    /// A hostile one-line document nesting 100,000 `[` took serde_yaml's scanner 21 s and
+    /// A hostile one-line document nesting 100,000 `[` took yaml_serde's scanner 21 s and
     /// printed 200 kB: it is refused at the 65th level, and its line is not shown.
     #[test]
     fn a_deeply_nested_registry_is_refused_at_its_depth_without_its_line() {
@@ -861,7 +861,7 @@ mod tests {
         }
     }
 
-    /// serde_yaml quotes a value whole in its message: a huge one is cut.
+    /// yaml_serde quotes a value whole in its message: a huge one is cut.
     #[test]
     fn a_huge_value_in_a_syntax_error_is_quoted_in_part() {
         let text = format!(
