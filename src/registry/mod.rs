@@ -691,16 +691,20 @@ fn check_matchers(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<MatcherAndKey>, 
     // Two anchors whose matchers are the same (`within` included) find the same elements
     // on a screen both are declared on: the first in the file would take them, and the
     // other would read missing there. Decidable at load only when the matchers are equal.
-    for j in 0..out.len() {
-        let Some(mj) = &out[j].0 else { continue };
-        let twin = (0..j).find_map(|i| {
-            let mi = out[i].0.as_ref()?;
+    // The anchors are grouped by matcher, so that ten thousand anchors with a matcher each
+    // are not compared pairwise (that took seconds).
+    let mut alike: HashMap<&Matcher, Vec<usize>> = HashMap::new();
+    for (j, (matcher, _)) in out.iter().enumerate() {
+        let Some(mj) = matcher else { continue };
+        let earlier = alike.entry(mj).or_default();
+        let twin = earlier.iter().find_map(|&i| {
             let shared = raw.anchors[i]
                 .screens
                 .iter()
                 .find(|s| raw.anchors[j].screens.contains(s))?;
-            (mi == mj).then_some((i, shared))
+            Some((i, shared))
         });
+        earlier.push(j);
         if let Some((i, screen)) = twin {
             problems.push(invalid(
                 j,
