@@ -335,10 +335,10 @@ mod tests {
 
     #[test]
     fn id_serde_validates() {
-        let id: AnchorId = serde_yaml::from_str("claim.approve").unwrap();
+        let id: AnchorId = yaml_serde::from_str("claim.approve").unwrap();
         assert_eq!(id.as_str(), "claim.approve");
-        assert_eq!(serde_yaml::to_string(&id).unwrap(), "claim.approve\n");
-        let err = serde_yaml::from_str::<AnchorId>("Claim").unwrap_err();
+        assert_eq!(yaml_serde::to_string(&id).unwrap(), "claim.approve\n");
+        let err = yaml_serde::from_str::<AnchorId>("Claim").unwrap_err();
         assert!(err.to_string().contains("not a valid anchor id"), "{err}");
     }
 

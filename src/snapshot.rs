@@ -314,7 +314,7 @@ fn file_text(source: &Path, name: &str, content: &str) -> String {
 }
 
 fn yaml_scalar(s: &str) -> String {
-    serde_yaml::to_string(s)
+    yaml_serde::to_string(s)
         .map(|y| y.trim_end().to_string())
         .unwrap_or_else(|_| format!("{s:?}"))
 }
@@ -408,7 +408,7 @@ fn render(
         controls,
         truncation: screen.truncation.clone(),
     };
-    serde_yaml::to_string(&content).map_err(|e| SnapshotError::Io {
+    yaml_serde::to_string(&content).map_err(|e| SnapshotError::Io {
         action: "serialize",
         path: "the snapshot".into(),
         source: std::io::Error::other(e),

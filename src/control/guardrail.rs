@@ -159,10 +159,10 @@ impl Guardrail {
                 ask: Vec::new(),
             }
         } else {
-            serde_yaml::from_str(text).map_err(|e| {
+            yaml_serde::from_str(text).map_err(|e| {
                 let message = e.to_string();
                 match e.location() {
-                    // The place leads the message (`g.yaml:2:1: …`): serde_yaml's own
+                    // The place leads the message (`g.yaml:2:1: …`): yaml_serde's own
                     // ` at line 2 column 1` would say it a second time.
                     Some(l) => {
                         let position = format!(" at line {} column {}", l.line(), l.column());

@@ -378,9 +378,9 @@ mod tests {
         #[serde(default)]
         keyed: bool,
         #[serde(default, rename = "match")]
-        matcher: Option<serde_yaml::Value>,
+        matcher: Option<yaml_serde::Value>,
         #[serde(default)]
-        key: Option<serde_yaml::Value>,
+        key: Option<yaml_serde::Value>,
     }
 
     #[tokio::test]
@@ -555,7 +555,7 @@ mod tests {
         );
 
         let registry: Registry =
-            serde_yaml::from_str(include_str!("../../anchors.yaml")).expect("anchors.yaml parses");
+            yaml_serde::from_str(include_str!("../../anchors.yaml")).expect("anchors.yaml parses");
         let samples = [
             ("home", "/"),
             ("login", "/login"),

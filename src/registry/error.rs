@@ -59,9 +59,9 @@ pub enum RegistryError {
         .at.file, .at.line, .at.column
     )]
     Syntax {
-        /// Where serde_yaml stopped.
+        /// Where yaml_serde stopped.
         at: Box<Location>,
-        /// serde_yaml's description, without its position.
+        /// yaml_serde's description, without its position.
         message: String,
     },
     /// A screen id that is not lowercase words joined by `-`.

@@ -72,7 +72,7 @@ pub(super) enum KeyWord {
 }
 
 /// A text to compare with: whole (after whitespace is collapsed) or a pattern.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TextPattern {
     /// Equal to this, whitespace collapsed.
     Exact(String),
@@ -86,7 +86,7 @@ pub enum TextPattern {
 }
 
 /// How a matcher finds its element.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum MatchKind {
     /// An ARIA role, and the accessible name if given.
     Role {
@@ -119,7 +119,7 @@ pub enum KeySource {
 }
 
 /// An anchor's matcher, validated.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Matcher {
     /// How the element is found.
     pub kind: MatchKind,

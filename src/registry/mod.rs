@@ -3,7 +3,7 @@
 //!
 //! The registry is the contract a redesign must keep, so it is loaded and validated in full
 //! before any browser starts, in passes (syntax → ids → screens → references), and every
-//! problem points into the file at the value at fault. serde_yaml does the parsing; since it
+//! problem points into the file at the value at fault. yaml_serde does the parsing; since it
 //! gives no spans for values, [`Registry::parse`] asks it for them afterwards by walking to the
 //! value again and stopping there (see `locate`), which is exact for any YAML style.
 
@@ -119,7 +119,7 @@ impl Registry {
         if let Some(error) = cx.too_deep() {
             return Err(error);
         }
-        let raw: RawRegistry = serde_yaml::from_str(source).map_err(|e| cx.syntax_error(&e))?;
+        let raw: RawRegistry = yaml_serde::from_str(source).map_err(|e| cx.syntax_error(&e))?;
         let ids = check_ids(&cx, &raw)?;
         let routes = check_screens(&cx, &raw)?;
         check_references(&cx, &raw)?;
@@ -691,16 +691,20 @@ fn check_matchers(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<MatcherAndKey>, 
     // Two anchors whose matchers are the same (`within` included) find the same elements
     // on a screen both are declared on: the first in the file would take them, and the
     // other would read missing there. Decidable at load only when the matchers are equal.
-    for j in 0..out.len() {
-        let Some(mj) = &out[j].0 else { continue };
-        let twin = (0..j).find_map(|i| {
-            let mi = out[i].0.as_ref()?;
+    // The anchors are grouped by matcher, so that ten thousand anchors with a matcher each
+    // are not compared pairwise (that took seconds).
+    let mut alike: HashMap<&Matcher, Vec<usize>> = HashMap::new();
+    for (j, (matcher, _)) in out.iter().enumerate() {
+        let Some(mj) = matcher else { continue };
+        let earlier = alike.entry(mj).or_default();
+        let twin = earlier.iter().find_map(|&i| {
             let shared = raw.anchors[i]
                 .screens
                 .iter()
                 .find(|s| raw.anchors[j].screens.contains(s))?;
-            (mi == mj).then_some((i, shared))
+            Some((i, shared))
         });
+        earlier.push(j);
         if let Some((i, screen)) = twin {
             problems.push(invalid(
                 j,
@@ -828,7 +832,7 @@ mod tests {
         }
     }
 
-    /// A hostile one-line document nesting 100,000 `[` took serde_yaml's scanner 21 s and
+    /// A hostile one-line document nesting 100,000 `[` took yaml_serde's scanner 21 s and
     /// printed 200 kB: it is refused at the 65th level, and its line is not shown.
     #[test]
     fn a_deeply_nested_registry_is_refused_at_its_depth_without_its_line() {
@@ -861,7 +865,7 @@ mod tests {
         }
     }
 
-    /// serde_yaml quotes a value whole in its message: a huge one is cut.
+    /// yaml_serde quotes a value whole in its message: a huge one is cut.
     #[test]
     fn a_huge_value_in_a_syntax_error_is_quoted_in_part() {
         let text = format!(
