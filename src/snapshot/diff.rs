@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde_yaml::{Mapping, Value};
+use yaml_serde::{Mapping, Value};
 
 /// The fields of a screen compared, in the order they are reported.
 const SCREEN_FIELDS: [&str; 6] = ["route", "title", "screen", "dialog", "focus", "truncation"];
@@ -36,8 +36,8 @@ impl ScreenDiff {
     /// The difference from `old` to `new` (snapshot contents); `None` when either is not
     /// a snapshot's YAML.
     pub fn between(old: &str, new: &str) -> Option<ScreenDiff> {
-        let old: Mapping = serde_yaml::from_str(old).ok()?;
-        let new: Mapping = serde_yaml::from_str(new).ok()?;
+        let old: Mapping = yaml_serde::from_str(old).ok()?;
+        let new: Mapping = yaml_serde::from_str(new).ok()?;
         let mut diff = ScreenDiff::default();
         for field in SCREEN_FIELDS {
             let (a, b) = (shown(old.get(field)), shown(new.get(field)));
