@@ -13,8 +13,8 @@ mod device;
 
 use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
-use crate::demo::Layout;
 use crate::journey::Limits;
+use crate::layout::Layout;
 use crate::settings::{Settings, TRACE_DIR};
 use crate::snapshot::Unreferenced;
 use crate::suite::{ReportTarget, Shard, SuiteOptions};

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
-use crate::demo::Layout;
 use crate::journey::Limits;
+use crate::layout::Layout;
 use crate::snapshot::Unreferenced;
 use crate::suite::SuiteOptions;
 use crate::tools::ToolOptions;

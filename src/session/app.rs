@@ -6,7 +6,8 @@ use std::time::Duration;
 use url::Url;
 
 use super::RunError;
-use crate::demo::{DemoApp, Layout};
+use crate::demo::DemoApp;
+use crate::layout::Layout;
 
 /// The app under test: the given base URL (checked reachable) or the embedded demo app,
 /// kept alive as long as this value.
