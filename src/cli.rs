@@ -15,7 +15,8 @@ use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
 use crate::journey::Limits;
 use crate::layout::Layout;
-use crate::settings::{Settings, TRACE_DIR};
+use crate::session::RunError;
+use crate::settings::{Environment, Settings, TRACE_DIR, app_url};
 use crate::snapshot::Unreferenced;
 use crate::suite::{ReportTarget, Shard, SuiteOptions};
 use crate::tools::{Screenshots, ToolOptions};
@@ -375,9 +376,30 @@ fn percent(text: &str) -> Result<f64, String> {
     }
 }
 
+/// `--jobs N`, else the number of cores.
+fn jobs(flag: Option<u32>) -> usize {
+    flag.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
+}
+
+/// `given` (`--base-url`, `check --against`) as a checked app URL, or bad input.
+fn app(given: &str) -> Result<url::Url, RunError> {
+    app_url(given).map_err(|why| RunError::BaseUrl {
+        url: given.to_string(),
+        why,
+    })
+}
+
 impl Cli {
-    /// The settings the flags, the environment and the defaults make.
-    pub(crate) fn settings(&self) -> Settings {
+    /// The settings the flags, the environment and the defaults make: resolved here, once.
+    pub(crate) fn settings(&self) -> Result<Settings, RunError> {
+        self.settings_in(&Environment::read())
+    }
+
+    /// The settings the flags and `env` make (clap has read the `WAYMARK_*` fallbacks).
+    pub(crate) fn settings_in(&self, env: &Environment) -> Result<Settings, RunError> {
         let (update_snapshots, unreferenced, trace, suite) = match &self.command {
             Command::Run {
                 update_snapshots,
@@ -385,7 +407,7 @@ impl Cli {
                 trace,
                 no_trace,
                 retries,
-                jobs,
+                jobs: flag,
                 shard,
                 last_failed,
                 report,
@@ -396,16 +418,40 @@ impl Cli {
                 (!no_trace).then(|| trace.clone().unwrap_or_else(|| TRACE_DIR.into())),
                 SuiteOptions {
                     retries: *retries,
-                    jobs: jobs.map_or_else(
-                        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                        |n| n as usize,
-                    ),
+                    jobs: jobs(*flag),
                     shard: *shard,
                     last_failed: *last_failed,
                     reports: report.clone(),
                 },
             ),
+            // The jobs `bench --suite` compares with one.
+            Command::Bench {
+                suite: true,
+                jobs: flag,
+                ..
+            } => (
+                false,
+                Unreferenced::Ignore,
+                None,
+                SuiteOptions {
+                    jobs: jobs(*flag),
+                    ..SuiteOptions::default()
+                },
+            ),
             _ => (false, Unreferenced::Ignore, None, SuiteOptions::default()),
+        };
+        // An agent reads within a budget unless told otherwise: a screen's whole description
+        // would crowd its context out.
+        let budget = match (self.budget, &self.command) {
+            (Some(chars), _) => Some(usize::try_from(chars).unwrap_or(usize::MAX)),
+            (None, Command::Mcp { .. }) => Some(crate::mcp::DEFAULT_BUDGET),
+            (None, _) => None,
+        };
+        let against = match &self.command {
+            Command::Check {
+                against: Some(url), ..
+            } => Some(app(url)?),
+            _ => None,
         };
         let mut launch = LaunchOptions {
             executable: self.browser.clone(),
@@ -417,20 +463,23 @@ impl Cli {
             ..LaunchOptions::default()
         };
         self.device.apply(&mut launch);
-        Settings {
+        Ok(Settings {
             suite,
-            update_snapshots,
+            snapshots: env.snapshot_mode(update_snapshots),
             unreferenced,
             trace,
-            base_url: self.base_url.clone(),
+            base_url: match self.command {
+                // Commands that drive no app: a stray `WAYMARK_BASE_URL` is not theirs.
+                Command::Demo | Command::Profile { .. } | Command::Durations { .. } => None,
+                _ => self.base_url.as_deref().map(app).transpose()?,
+            },
+            against,
             layout: self.layout,
             anchors: self.anchors.clone(),
             launch,
             tools: ToolOptions {
                 max_controls: self.max_controls as usize,
-                budget: self
-                    .budget
-                    .map(|b| usize::try_from(b).unwrap_or(usize::MAX)),
+                budget,
                 audit: self.audit,
                 read_only: self.read_only,
                 handoff_timeout: Duration::from_secs(self.handoff_timeout),
@@ -448,10 +497,11 @@ impl Cli {
             guardrail: self.guardrail.clone(),
             control_page: self.control_page,
             profile: self.profile.clone(),
+            home: env.profiles_home(),
             limits: Limits {
                 deadline: Duration::from_secs(self.journey_timeout),
                 ..Limits::default()
             },
-        }
+        })
     }
 }

@@ -114,25 +114,6 @@ impl CookieError {
     }
 }
 
-/// Where profiles live: `$WAYMARK_HOME`, else `$XDG_DATA_HOME/waymark`, else
-/// `~/.local/share/waymark`.
-pub fn home() -> Result<PathBuf, CookieError> {
-    let var = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    if let Some(home) = var("WAYMARK_HOME") {
-        return Ok(home);
-    }
-    if let Some(data) = var("XDG_DATA_HOME").filter(|p| p.is_absolute()) {
-        return Ok(data.join("waymark"));
-    }
-    var("HOME")
-        .map(|h| h.join(".local/share/waymark"))
-        .ok_or(CookieError::NoHome)
-}
-
 /// A named browser profile: the cookies each journey's fresh browser context starts with.
 #[derive(Debug, Clone)]
 pub struct Profile {
@@ -195,9 +176,10 @@ impl fmt::Display for Import {
 }
 
 impl Profile {
-    /// The profile `name` under [`home`].
-    pub fn named(name: &str) -> Result<Profile, CookieError> {
-        Profile::in_home(&home()?, name)
+    /// The profile `name` under `home`, where profiles live (`Settings::home`; `None`:
+    /// nowhere, and so an error naming what to set).
+    pub fn named(home: Option<&Path>, name: &str) -> Result<Profile, CookieError> {
+        Profile::in_home(home.ok_or(CookieError::NoHome)?, name)
     }
 
     /// The profile `name` under `home` (`home/profiles/name`).
