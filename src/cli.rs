@@ -505,3 +505,85 @@ impl Cli {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::Cli;
+    use crate::settings::Environment;
+    use crate::snapshot::UpdateMode;
+
+    fn settings(args: &[&str], env: &Environment) -> crate::settings::Settings {
+        let cli = Cli::try_parse_from(std::iter::once("waymark").chain(args.iter().copied()))
+            .expect("the arguments parse");
+        cli.settings_in(env).expect("the settings resolve")
+    }
+
+    #[test]
+    fn the_budget_is_the_flag_else_the_agent_default_for_mcp_only() {
+        let env = Environment::default();
+        assert_eq!(
+            settings(&["mcp"], &env).tools.budget,
+            Some(crate::mcp::DEFAULT_BUDGET)
+        );
+        assert_eq!(
+            settings(&["--budget", "10", "mcp"], &env).tools.budget,
+            Some(10)
+        );
+        assert_eq!(settings(&["read", "/"], &env).tools.budget, None);
+    }
+
+    #[test]
+    fn jobs_and_the_snapshot_mode_are_resolved_once() {
+        let ci = Environment {
+            ci: Some("true".into()),
+            ..Environment::default()
+        };
+        let run = settings(&["run", "--jobs", "3"], &ci);
+        assert_eq!((run.suite.jobs, run.snapshots), (3, UpdateMode::No));
+        let update = settings(&["run", "--update-snapshots"], &ci);
+        assert_eq!(update.snapshots, UpdateMode::Always);
+        let bench = settings(
+            &["bench", "--suite", "--jobs", "2"],
+            &Environment::default(),
+        );
+        assert_eq!((bench.suite.jobs, bench.snapshots), (2, UpdateMode::New));
+    }
+
+    #[test]
+    fn app_urls_are_parsed_and_checked_when_the_command_line_is_read() {
+        let env = Environment::default();
+        let check = settings(
+            &[
+                "--base-url",
+                "http://127.0.0.1:9",
+                "check",
+                "--against",
+                "http://h:8/",
+            ],
+            &env,
+        );
+        assert_eq!(
+            check.base_url.map(String::from).as_deref(),
+            Some("http://127.0.0.1:9/")
+        );
+        assert_eq!(
+            check.against.map(String::from).as_deref(),
+            Some("http://h:8/")
+        );
+        let bad = Cli::try_parse_from(["waymark", "--base-url", "ftp://h", "read", "/"])
+            .expect("the arguments parse")
+            .settings_in(&env)
+            .unwrap_err();
+        assert_eq!(
+            bad.to_string(),
+            "invalid `--base-url` `ftp://h`: only http and https apps can be driven"
+        );
+        assert_eq!(bad.exit(), crate::exit::Exit::BadInput);
+        let tls = Cli::try_parse_from(["waymark", "--cdp-endpoint", "wss://h:1/x", "read", "/"])
+            .unwrap_err();
+        assert_eq!(tls.exit_code(), 2);
+        assert!(tls.to_string().contains("speaks no TLS"), "{tls}");
+    }
+}
