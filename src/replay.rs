@@ -10,9 +10,8 @@ use serde_json::{Value, json};
 
 use crate::browser::Tab;
 use crate::journey::{Failure, FailureCode, FailureKind, Outcome};
-use crate::mcp::Call;
 use crate::session::{Open, Session};
-use crate::tools::{Attribution, ErrorCode, Tools};
+use crate::tools::{Attribution, Call, ErrorCode, Gateway};
 use crate::transcript::{Step, Transcript};
 
 /// The first step whose result no longer matches the recording.
@@ -65,9 +64,9 @@ pub enum ReplayError {
     },
 }
 
-/// Replays every step of `transcript` through `tools`, stopping at the first drift.
+/// Replays every step of `transcript` through `gateway`, stopping at the first drift.
 pub async fn replay<T: Tab>(
-    tools: &Tools<T>,
+    gateway: &Gateway<T>,
     transcript: &Transcript,
 ) -> Result<Replayed, ReplayError> {
     let calls = transcript
@@ -87,7 +86,7 @@ pub async fn replay<T: Tab>(
             done.skipped.push(step.step);
             continue;
         }
-        let Some(rt) = call.perform(tools).await else {
+        let Some(rt) = gateway.call(call).await else {
             done.matched += 1;
             continue;
         };
@@ -241,7 +240,7 @@ pub(crate) async fn run_one(session: &Session, transcript: &Transcript) -> Outco
         }
     };
     let deadline = session.settings().limits.deadline;
-    let replayed = tokio::time::timeout(deadline, replay(surface.tools(), transcript)).await;
+    let replayed = tokio::time::timeout(deadline, replay(&surface.gateway(), transcript)).await;
     surface.close().await;
     match replayed {
         Ok(Ok(done)) => {

@@ -340,7 +340,7 @@ pub async fn run_one(
         Err(e) => return (environment_failure(&name, &file, e.to_string()), None),
     };
     let env = JourneyEnv {
-        tools: Arc::clone(surface.tools()),
+        gateway: surface.gateway(),
         handle: tokio::runtime::Handle::current(),
         limits: session.settings().limits.clone(),
         snapshots: Arc::clone(snapshots),
@@ -356,8 +356,8 @@ pub async fn run_one(
     if outcome.failure.is_some()
         && !hung
         && session.settings().tools.screenshots != crate::tools::Screenshots::Off
-        && let Some(trace) = surface.tools().trace()
-        && let Some(png) = surface.tools().safe_screenshot().await
+        && let Some(trace) = surface.backstage().trace()
+        && let Some(png) = surface.backstage().safe_screenshot().await
     {
         trace.failure_screenshot(&png);
     }

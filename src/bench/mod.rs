@@ -34,7 +34,7 @@ use crate::control::cookies::Cookie;
 use crate::exit::Exit;
 use crate::screen::InferredState;
 use crate::session::RunError;
-use crate::tools::{RoundTrip, ToolError, Tools};
+use crate::tools::{Backstage, RoundTrip, ToolError};
 
 pub(crate) use gate::load_baseline;
 pub use gate::{BenchVerdict, Ceilings, Comparison, compare};
@@ -254,7 +254,7 @@ impl Cuts {
 }
 
 pub(crate) async fn measure<T: Tab>(
-    tools: &Tools<T>,
+    tools: &Backstage<T>,
     plan: &Plan,
     runs: usize,
 ) -> Result<RouteReport, RouteFailure> {
@@ -417,7 +417,7 @@ fn read_spread(times: &[f64], in_page: &[f64]) -> Option<ReadSpread> {
     })
 }
 
-async fn ping<T: Tab>(tools: &Tools<T>, pings: &mut Vec<f64>) -> Result<(), ToolError> {
+async fn ping<T: Tab>(tools: &Backstage<T>, pings: &mut Vec<f64>) -> Result<(), ToolError> {
     pings.push(tools.ping().await?);
     Ok(())
 }

@@ -105,7 +105,7 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
         let started = Instant::now();
         let surface = session.open(Open::script("bench-suite")).await?;
         opened.push(started.elapsed().as_secs_f64() * 1000.0);
-        let read = surface.tools().navigate("/").await;
+        let read = surface.backstage().navigate("/").await;
         first.push(started.elapsed().as_secs_f64() * 1000.0);
         surface.close().await;
         if let Some(e) = read.error {

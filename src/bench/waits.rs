@@ -19,7 +19,7 @@ const APPEARS: usize = 10;
 /// Measures both and prints a line each; a failed step says so and ends the measure.
 pub(super) async fn waits(session: &Session) -> Result<(), RunError> {
     let surface = session.open(Open::script("bench-waits")).await?;
-    let tools = surface.tools();
+    let tools = surface.backstage();
     let report = |what: &str, e: &crate::tools::ToolError| {
         eprintln!("error: {what}: {}: {}", e.code, e.message);
     };
@@ -64,7 +64,7 @@ pub(super) async fn waits(session: &Session) -> Result<(), RunError> {
     // and an anchor it does not know is not waited for).
     let open = Open::script("bench-appear").with_registry(Arc::new(Registry::empty()));
     let surface = session.open(open).await?;
-    let tools = surface.tools();
+    let tools = surface.backstage();
     let rt = tools.navigate("/widgets/appear").await;
     if let Some(e) = &rt.error {
         report("/widgets/appear", e);

@@ -109,7 +109,7 @@ impl BuildCheck {
 /// Visits every screen of `registry` in one tab of `session` and checks its anchors.
 pub async fn collect(session: &Session, registry: &Registry) -> Result<BuildCheck, BrowserError> {
     let surface = session.open(Open::script("check")).await?;
-    let tools = surface.tools();
+    let tools = surface.backstage();
     let mut screens = Vec::new();
     for spec in registry.screens() {
         let declared: Vec<&str> = registry

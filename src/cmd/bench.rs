@@ -70,7 +70,7 @@ pub async fn bench(
                 return Err(RunError::from(e).into());
             }
         };
-        let measured = measure(surface.tools(), plan, options.runs).await;
+        let measured = measure(&surface.backstage(), plan, options.runs).await;
         surface.close().await;
         match measured {
             Ok(route) => report.routes.push(route),

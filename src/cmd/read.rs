@@ -28,7 +28,7 @@ pub async fn read(
             return Err(e.into());
         }
     };
-    let tools = surface.tools();
+    let tools = surface.backstage();
     let mut rt = tools.navigate(route).await;
     if let (true, Some(region)) = (rt.ok, region) {
         rt = tools

@@ -46,11 +46,11 @@ async fn save(
             return Err(e.into());
         }
     };
-    let tools = Arc::clone(surface.tools());
+    let tools = surface.backstage();
     let failed = match journey {
         Some(journey) => {
             let env = crate::journey::JourneyEnv {
-                tools: Arc::clone(&tools),
+                gateway: tools.gateway(),
                 handle: tokio::runtime::Handle::current(),
                 limits: settings.limits.clone(),
                 snapshots: Arc::new(SnapshotStore::new(settings.snapshot_dir(), UpdateMode::No)),

@@ -19,13 +19,13 @@ pub async fn suggest(route: &str, settings: &Settings) -> Result<Exit, RunError>
             return Err(e.into());
         }
     };
-    let code = propose(route, surface.tools()).await;
+    let code = propose(route, &surface.backstage()).await;
     surface.close().await;
     session.close().await;
     Ok(code)
 }
 
-async fn propose<T: crate::browser::Tab>(route: &str, tools: &crate::tools::Tools<T>) -> Exit {
+async fn propose<T: crate::browser::Tab>(route: &str, tools: &crate::tools::Backstage<T>) -> Exit {
     let fail = |what: &str, e: &crate::tools::ToolError| {
         eprintln!("error: {what}: {}: {}", e.code, e.message);
         Exit::Failed

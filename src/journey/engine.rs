@@ -14,9 +14,8 @@ use super::Journey;
 use super::deadline::Blocker;
 use crate::browser::Tab;
 use crate::protocol::{self as outcome, FailureCode, Outcome};
-use crate::screen::View;
 use crate::snapshot::{SnapshotError, SnapshotOptions, SnapshotStore};
-use crate::tools::{AllowedSet, ErrorCode, FileScope, RoundTrip, TargetRef, Tools};
+use crate::tools::{AllowedSet, Call, ErrorCode, FileScope, Gateway, ReadArgs, RoundTrip, Verb};
 
 /// Resource limits of one journey.
 #[derive(Debug, Clone)]
@@ -65,11 +64,11 @@ pub(super) fn sandboxed_engine(limits: &Limits) -> Engine {
     engine
 }
 
-/// What a journey runs against: the tools over its tab, the runtime they block on, its
+/// What a journey runs against: the gateway over its tab, the runtime it blocks on, its
 /// limits and the snapshot store of the run.
 pub struct JourneyEnv<T: Tab> {
-    /// The gateway over the journey's own tab.
-    pub tools: Arc<Tools<T>>,
+    /// The gateway over the journey's own tab: the only way a journey reaches it.
+    pub gateway: Gateway<T>,
     /// The runtime the tools' futures run on.
     pub handle: Handle,
     /// Resource limits.
@@ -93,7 +92,7 @@ pub fn run_journey<T: Tab + 'static>(journey: &Journey, env: &JourneyEnv<T>) -> 
                 .run_ast_with_scope(&mut scope, ast)
                 .err()
                 .map(|e| outcome::run_failure(&journey.path, &e, limits.deadline))
-                .map(|f| read_only_refusal(f, env.tools.options().read_only))
+                .map(|f| read_only_refusal(f, env.gateway.options().read_only))
         }
     };
     let output = output.lock().map(|o| o.clone()).unwrap_or_default();
@@ -112,7 +111,7 @@ fn journey_engine<T: Tab + 'static>(
     start: Instant,
     output: Arc<Mutex<Vec<String>>>,
 ) -> Engine {
-    let (tools, handle, limits) = (Arc::clone(&env.tools), env.handle.clone(), &env.limits);
+    let (gateway, handle, limits) = (env.gateway.clone(), env.handle.clone(), &env.limits);
     let mut engine = sandboxed_engine(limits);
     let deadline = start + limits.deadline;
     engine.on_progress(move |_| (Instant::now() > deadline).then(|| Dynamic::from("deadline")));
@@ -129,47 +128,20 @@ fn journey_engine<T: Tab + 'static>(
         }
     });
 
-    let blocker = Blocker::new(handle.clone(), Arc::clone(&tools), start, limits.deadline);
-    let (t, h) = (Arc::clone(&tools), blocker.clone());
-    engine.register_fn("navigate", move |route: &str| {
-        round_trip(h.on("navigate", t.navigate(route)))
-    });
-    let (t, h) = (Arc::clone(&tools), blocker.clone());
-    engine.register_fn("read_screen", move || {
-        let rt = h.on("read_screen", t.read_screen());
-        match (rt.ok, rt.screen) {
-            (true, Some(screen)) => to_dynamic(&screen),
-            _ => Err(thrown(&rt.error)),
-        }
-    });
-    let (t, h) = (Arc::clone(&tools), blocker.clone());
-    engine.register_fn("read_screen", move |options: rhai::Map| {
-        let view = view_options(&options, t.options().budget)?;
-        let rt = h.on("read_screen", t.read_screen_with(view));
-        match (rt.ok, rt.screen) {
-            (true, Some(screen)) => to_dynamic(&screen),
-            _ => Err(thrown(&rt.error)),
-        }
-    });
-    // A read-only surface offers no acting function at all (see `read_only_refusal`).
-    if !tools.options().read_only {
-        register_acting(&mut engine, &tools, &blocker, &handle);
-    }
-    super::waits::register_waits(&mut engine, &tools, &handle);
-    let read_only = tools.options().read_only;
-    super::gestures::register_gestures(&mut engine, &tools, &blocker, read_only);
-    super::tabs::register_tabs(&mut engine, &tools, &blocker);
-    tools.set_file_scope(FileScope::for_journey(&journey.path, &journey.name));
-    let t = Arc::clone(&tools);
+    let blocker = Blocker::new(handle.clone(), gateway.clone(), start, limits.deadline);
+    super::calls::register_calls(&mut engine, &gateway, &blocker);
+    super::waits::register_waits(&mut engine, &gateway, &handle);
+    gateway.set_file_scope(FileScope::for_journey(&journey.path, &journey.name));
+    let g = gateway.clone();
     engine.register_fn(
         "allow",
         move |classes: rhai::Array| -> Result<(), Box<EvalAltResult>> {
-            t.allow(allowed_set(&classes)?);
+            g.allow(allowed_set(&classes)?);
             Ok(())
         },
     );
     let snap = Snapper {
-        tools,
+        gateway,
         handle,
         store: Arc::clone(&env.snapshots),
         journey: journey.name.clone(),
@@ -189,66 +161,13 @@ fn journey_engine<T: Tab + 'static>(
     engine
 }
 
-/// `invoke`, `press`, `fill` (by anchor, or by a target map) and `handoff`.
-fn register_acting<T: Tab + 'static>(
-    engine: &mut Engine,
-    tools: &Arc<Tools<T>>,
-    blocker: &Blocker<T>,
-    handle: &Handle,
-) {
-    let (t, h) = (Arc::clone(tools), blocker.clone());
-    engine.register_fn("invoke", move |anchor: &str| {
-        round_trip(h.on("invoke", t.invoke(anchor, None)))
-    });
-    let (t, h) = (Arc::clone(tools), blocker.clone());
-    engine.register_fn("invoke", move |anchor: &str, key: Dynamic| {
-        let key = key.to_string();
-        round_trip(h.on("invoke", t.invoke(anchor, Some(&key))))
-    });
-    let (t, h) = (Arc::clone(tools), blocker.clone());
-    engine.register_fn("invoke", move |target: rhai::Map| {
-        let target = target_of(&target)?;
-        round_trip(h.on("invoke", t.invoke_target(&target)))
-    });
-    let (t, h) = (Arc::clone(tools), blocker.clone());
-    engine.register_fn("press", move |target: rhai::Map, key_name: &str| {
-        let target = target_of(&target)?;
-        round_trip(h.on("press", t.press_target(&target, key_name)))
-    });
-    let (t, h) = (Arc::clone(tools), blocker.clone());
-    engine.register_fn("fill", move |target: rhai::Map, text: &str| {
-        let target = target_of(&target)?;
-        round_trip(h.on("fill", t.fill_target(&target, text)))
-    });
-    let (t, h) = (Arc::clone(tools), blocker.clone());
-    engine.register_fn("press", move |anchor: &str, key_name: &str| {
-        round_trip(h.on("press", t.press(anchor, key_name)))
-    });
-    let (t, h) = (Arc::clone(tools), blocker.clone());
-    engine.register_fn("fill", move |anchor: &str, text: &str| {
-        round_trip(h.on("fill", t.fill(anchor, text)))
-    });
-    let (t, h) = (Arc::clone(tools), handle.clone());
-    engine.register_fn("handoff", move |reason: &str| {
-        let rt = h.block_on(t.handoff(reason));
-        if !rt.ok {
-            return Err(thrown(&rt.error));
-        }
-        let mut map = rhai::Map::new();
-        map.insert("finished".into(), true.into());
-        map.insert("route".into(), rt.route.clone().into());
-        Ok(Dynamic::from(map))
-    });
-}
-
 /// On a read-only surface the acting functions do not exist; calling one says so in words.
 fn read_only_refusal(failure: outcome::Failure, read_only: bool) -> outcome::Failure {
-    const ACTING: [&str; 6] = ["invoke", "press", "fill", "handoff", "drag", "upload"];
     let called = failure
         .message
         .strip_prefix("Function not found: ")
         .and_then(|rest| rest.split([' ', '(']).next())
-        .filter(|name| ACTING.contains(name))
+        .filter(|name| Verb::of_tool(name).is_some_and(Verb::acts))
         .map(str::to_string);
     match called {
         Some(name) if read_only => outcome::Failure {
@@ -264,7 +183,7 @@ fn read_only_refusal(failure: outcome::Failure, read_only: bool) -> outcome::Fai
 
 /// `snapshot(name[, options])`: a fresh read of the screen asserted against its file.
 struct Snapper<T: Tab> {
-    tools: Arc<Tools<T>>,
+    gateway: Gateway<T>,
     handle: Handle,
     store: Arc<SnapshotStore>,
     journey: String,
@@ -274,7 +193,7 @@ struct Snapper<T: Tab> {
 impl<T: Tab> Clone for Snapper<T> {
     fn clone(&self) -> Self {
         Snapper {
-            tools: Arc::clone(&self.tools),
+            gateway: self.gateway.clone(),
             handle: self.handle.clone(),
             store: Arc::clone(&self.store),
             journey: self.journey.clone(),
@@ -286,9 +205,14 @@ impl<T: Tab> Clone for Snapper<T> {
 impl<T: Tab> Snapper<T> {
     fn assert(&self, name: &str, options: &SnapshotOptions) -> Result<(), Box<EvalAltResult>> {
         // A snapshot records the whole read, whatever budget the run shows readers.
+        let whole = Call::Read(ReadArgs {
+            whole: true,
+            ..ReadArgs::default()
+        });
         let rt = self
             .handle
-            .block_on(self.tools.read_screen_with(View::default()));
+            .block_on(self.gateway.call(&whole))
+            .unwrap_or_default();
         let screen = match (rt.ok, &rt.screen) {
             (true, Some(screen)) => screen,
             _ => return Err(thrown(&rt.error)),
@@ -299,7 +223,7 @@ impl<T: Tab> Snapper<T> {
                 &self.source,
                 name,
                 screen,
-                self.tools.registry(),
+                self.gateway.registry(),
                 options,
             )
             .map_err(|e| {
@@ -340,108 +264,6 @@ fn snapshot_options(map: &rhai::Map) -> Result<SnapshotOptions, Box<EvalAltResul
         }
     }
     Ok(options)
-}
-
-/// `read_screen(#{budget: N, region: "…", nodes: true})`: the description budget in
-/// characters (default: the run's `--budget`), one region to read in full, and whether to
-/// list the controls without an anchor.
-fn view_options(map: &rhai::Map, budget: Option<usize>) -> Result<View, Box<EvalAltResult>> {
-    let mut view = View {
-        budget,
-        ..View::default()
-    };
-    for (key, value) in map {
-        match key.as_str() {
-            "budget" => {
-                let n = value
-                    .as_int()
-                    .ok()
-                    .and_then(|n| usize::try_from(n).ok())
-                    .ok_or_else(|| {
-                        fail_map(
-                            ErrorCode::InvalidArgument,
-                            &format!("`budget` takes a number of characters, not `{value}`"),
-                        )
-                    })?;
-                view.budget = Some(n);
-            }
-            "region" => {
-                let region = value.clone().into_immutable_string().map_err(|_| {
-                    fail_map(
-                        ErrorCode::InvalidArgument,
-                        &format!("`region` takes a region's name, not `{value}`"),
-                    )
-                })?;
-                view.region = Some(region.to_string());
-            }
-            "nodes" => {
-                view.nodes = value.as_bool().map_err(|_| {
-                    fail_map(
-                        ErrorCode::InvalidArgument,
-                        &format!("`nodes` takes true or false, not `{value}`"),
-                    )
-                })?;
-            }
-            other => {
-                return Err(fail_map(
-                    ErrorCode::InvalidArgument,
-                    &format!(
-                        "`{other}` is not a read_screen option (use `budget`, `region` or `nodes`)"
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(view)
-}
-
-/// A target written as a map: `#{node: 17}` (a control without an anchor, from a read with
-/// `nodes: true`) or `#{x: 120, y: 340}` (a point in the coordinates of the page).
-fn target_of(map: &rhai::Map) -> Result<TargetRef, Box<EvalAltResult>> {
-    let number = |key: &str| -> Result<Option<f64>, Box<EvalAltResult>> {
-        match map.get(key) {
-            None => Ok(None),
-            Some(v) => v
-                .as_float()
-                .ok()
-                .or_else(|| v.as_int().ok().map(|i| i as f64))
-                .filter(|f| f.is_finite())
-                .map(Some)
-                .ok_or_else(|| {
-                    fail_map(
-                        ErrorCode::InvalidArgument,
-                        &format!("`{key}` takes a number, not `{v}`"),
-                    )
-                }),
-        }
-    };
-    if let Some(other) = map
-        .keys()
-        .find(|k| !matches!(k.as_str(), "node" | "x" | "y"))
-    {
-        return Err(fail_map(
-            ErrorCode::InvalidArgument,
-            &format!("`{other}` names no target (use `#{{node: N}}` or `#{{x: X, y: Y}}`)"),
-        ));
-    }
-    match (map.get("node"), number("x")?, number("y")?) {
-        (Some(node), None, None) => node
-            .as_int()
-            .ok()
-            .and_then(|n| u64::try_from(n).ok())
-            .map(TargetRef::Node)
-            .ok_or_else(|| {
-                fail_map(
-                    ErrorCode::InvalidArgument,
-                    &format!("`node` takes a node id from a read, not `{node}`"),
-                )
-            }),
-        (None, Some(x), Some(y)) => Ok(TargetRef::Point { x, y }),
-        _ => Err(fail_map(
-            ErrorCode::InvalidArgument,
-            "a target map is `#{node: N}` or `#{x: X, y: Y}`",
-        )),
-    }
 }
 
 /// The argument of `allow([classes...])`: the classes permitted for the following steps.
@@ -485,7 +307,7 @@ pub(super) fn round_trip(rt: RoundTrip) -> Result<Dynamic, Box<EvalAltResult>> {
     }
 }
 
-fn thrown(error: &Option<crate::tools::ToolError>) -> Box<EvalAltResult> {
+pub(super) fn thrown(error: &Option<crate::tools::ToolError>) -> Box<EvalAltResult> {
     let value = rhai::serde::to_dynamic(error).unwrap_or_else(|e| e.to_string().into());
     EvalAltResult::ErrorRuntime(value, Position::NONE).into()
 }

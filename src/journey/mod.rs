@@ -2,11 +2,10 @@
 //! comment lines carry, see [`mark`]) before any browser starts, run one by one through the
 //! [`crate::tools`] gateway.
 
+mod calls;
 mod deadline;
 mod engine;
-mod gestures;
 pub mod mark;
-mod tabs;
 mod waits;
 
 use std::path::{Path, PathBuf};

@@ -1,34 +1,24 @@
-//! The journey API's waits: `wait_for(anchor)` and `wait_for(#{…})`, a read that waits in
-//! the page for its condition; `eventually(|| { … }[, #{timeout_ms}])`, the web-first
-//! assertion, which runs its closure again after each change of the page until it passes.
-//! Neither ever sleeps a fixed time: the page says when it changed.
+//! The journey API's waits beside `wait_for` (a verb, in `calls`):
+//! `eventually(|| { … }[, #{timeout_ms}])`, the web-first assertion, which runs its closure
+//! again after each change of the page until it passes, never sleeping a fixed time (the
+//! page says when it changed); and `set_action_timeout`, `set_settle_timeout`.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rhai::{Dynamic, Engine, EvalAltResult, FnPtr, NativeCallContext, Position};
 use tokio::runtime::Handle;
 
-use super::engine::{fail_map, round_trip};
+use super::engine::fail_map;
 use crate::browser::Tab;
-use crate::tools::{Condition, ErrorCode, Tools};
+use crate::tools::{ErrorCode, Gateway};
 
-/// Registers `wait_for`, `eventually`, `set_action_timeout` and `set_settle_timeout` over
-/// `tools`.
+/// Registers `eventually`, `set_action_timeout` and `set_settle_timeout` over `gateway`.
 pub(super) fn register_waits<T: Tab + 'static>(
     engine: &mut Engine,
-    tools: &Arc<Tools<T>>,
+    gateway: &Gateway<T>,
     handle: &Handle,
 ) {
-    let (t, h) = (Arc::clone(tools), handle.clone());
-    engine.register_fn("wait_for", move |anchor: &str| {
-        let condition = Condition {
-            anchor: Some(anchor.to_string()),
-            ..Condition::default()
-        };
-        round_trip(h.block_on(t.wait_for(&condition)))
-    });
-    let t = Arc::clone(tools);
+    let t = gateway.clone();
     engine.register_fn(
         "set_action_timeout",
         move |ms: i64| -> Result<(), Box<EvalAltResult>> {
@@ -36,7 +26,7 @@ pub(super) fn register_waits<T: Tab + 'static>(
             Ok(())
         },
     );
-    let t = Arc::clone(tools);
+    let t = gateway.clone();
     engine.register_fn(
         "set_settle_timeout",
         move |ms: i64| -> Result<(), Box<EvalAltResult>> {
@@ -44,12 +34,7 @@ pub(super) fn register_waits<T: Tab + 'static>(
             Ok(())
         },
     );
-    let (t, h) = (Arc::clone(tools), handle.clone());
-    engine.register_fn("wait_for", move |map: rhai::Map| {
-        let condition = condition_of(&map)?;
-        round_trip(h.block_on(t.wait_for(&condition)))
-    });
-    let (t, h) = (Arc::clone(tools), handle.clone());
+    let (t, h) = (gateway.clone(), handle.clone());
     engine.register_fn(
         "eventually",
         move |cx: NativeCallContext, f: FnPtr| -> Result<Dynamic, Box<EvalAltResult>> {
@@ -57,7 +42,7 @@ pub(super) fn register_waits<T: Tab + 'static>(
             eventually(&cx, &f, within, &t, &h)
         },
     );
-    let (t, h) = (Arc::clone(tools), handle.clone());
+    let (t, h) = (gateway.clone(), handle.clone());
     engine.register_fn(
         "eventually",
         move |cx: NativeCallContext,
@@ -84,14 +69,14 @@ pub(super) fn register_waits<T: Tab + 'static>(
 }
 
 /// Runs `f` until it returns without throwing, waiting between tries for the page's next
-/// change (see [`Tools::wait_change`]), for at most `within`; then throws `f`'s last error,
+/// change (see [`Gateway::wait_change`]), for at most `within`; then throws `f`'s last error,
 /// its message saying how long it was tried. Errors that are not thrown values (the
 /// journey's deadline, its operation limit) stop at once.
 fn eventually<T: Tab>(
     cx: &NativeCallContext,
     f: &FnPtr,
     within: Duration,
-    tools: &Tools<T>,
+    gateway: &Gateway<T>,
     handle: &Handle,
 ) -> Result<Dynamic, Box<EvalAltResult>> {
     let start = Instant::now();
@@ -109,7 +94,7 @@ fn eventually<T: Tab>(
         let left = within.saturating_sub(start.elapsed());
         let changed = !left.is_zero()
             && handle
-                .block_on(tools.wait_change(left))
+                .block_on(gateway.wait_change(left))
                 .map_err(|e| fail_map(e.code, &e.message))?;
         if !changed {
             return Err(gave_up(thrown, tries, within));
@@ -147,47 +132,6 @@ fn gave_up(thrown: Dynamic, tries: u32, within: Duration) -> Box<EvalAltResult> 
     EvalAltResult::ErrorRuntime(value, Position::NONE).into()
 }
 
-/// `wait_for(#{anchor, key, text, route, gone, enabled, timeout_ms})`.
-fn condition_of(map: &rhai::Map) -> Result<Condition, Box<EvalAltResult>> {
-    let mut c = Condition::default();
-    let text = |key: &str, v: &Dynamic| -> Result<String, Box<EvalAltResult>> {
-        v.clone().into_string().map_err(|_| {
-            fail_map(
-                ErrorCode::InvalidArgument,
-                &format!("`{key}` takes a string, not `{v}`"),
-            )
-        })
-    };
-    let flag = |key: &str, v: &Dynamic| -> Result<bool, Box<EvalAltResult>> {
-        v.as_bool().map_err(|_| {
-            fail_map(
-                ErrorCode::InvalidArgument,
-                &format!("`{key}` takes true or false, not `{v}`"),
-            )
-        })
-    };
-    for (key, value) in map {
-        match key.as_str() {
-            "anchor" => c.anchor = Some(text("anchor", value)?),
-            "key" => c.key = Some(value.to_string()),
-            "text" => c.text = Some(text("text", value)?),
-            "route" => c.route = Some(text("route", value)?),
-            "gone" => c.gone = flag("gone", value)?,
-            "enabled" => c.enabled = Some(flag("enabled", value)?),
-            "timeout_ms" => c.timeout = Some(millis("timeout_ms", value)?),
-            other => {
-                return Err(fail_map(
-                    ErrorCode::InvalidArgument,
-                    &format!(
-                        "`{other}` is not a condition of `wait_for` (use `anchor`, `key`, `text`, `route`, `gone`, `enabled`, `timeout_ms`)"
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(c)
-}
-
 fn millis(key: &str, value: &Dynamic) -> Result<Duration, Box<EvalAltResult>> {
     value
         .as_int()
@@ -200,24 +144,4 @@ fn millis(key: &str, value: &Dynamic) -> Result<Duration, Box<EvalAltResult>> {
                 &format!("`{key}` takes a number of milliseconds, not `{value}`"),
             )
         })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_condition_map_names_every_part_and_refuses_others() {
-        let mut map = rhai::Map::new();
-        map.insert("anchor".into(), "claims.open".into());
-        map.insert("key".into(), Dynamic::from(1042_i64));
-        map.insert("gone".into(), true.into());
-        map.insert("timeout_ms".into(), Dynamic::from(250_i64));
-        let c = condition_of(&map).unwrap();
-        assert_eq!(c.key.as_deref(), Some("1042"));
-        assert_eq!(c.timeout, Some(Duration::from_millis(250)));
-        assert_eq!(c.to_string(), "`claims.open[1042]` gone");
-        map.insert("colour".into(), "red".into());
-        assert!(condition_of(&map).is_err());
-    }
 }

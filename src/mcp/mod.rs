@@ -3,13 +3,11 @@
 //! trips — with consent asked of the person through the client where it can show a
 //! question, and every call recorded for replay when asked to.
 
-mod call;
 mod elicit;
 mod render;
 mod server;
 mod stdio;
 mod tools;
 
-pub use call::Call;
 pub(crate) use server::{DEFAULT_BUDGET, Server};
 pub(crate) use stdio::checked as checked_stdio;

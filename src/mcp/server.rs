@@ -15,17 +15,13 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ErrorData, Peer, RoleServer};
 use serde_json::{Value, json};
 
-use super::call::{Call, REDACTED};
 use super::{elicit, render};
 use crate::anchor::AnchorRef;
 use crate::browser::ChromiumTab;
 use crate::control::TabState;
 use crate::session::{Open, Session, Surface};
-use crate::tools::{Attribution, ErrorCode, RoundTrip, ToolError, Tools};
+use crate::tools::{Attribution, Call, ErrorCode, Gateway, REDACTED, RoundTrip, ToolError};
 use crate::transcript::Recorder;
-
-/// Tools that act on the page (or hand it over): not listed on a read-only surface.
-const ACTING: [&str; 6] = ["invoke", "press", "fill", "handoff", "drag", "upload"];
 
 /// Longest wait for the browser to start on the first call.
 const LAUNCH_TIMEOUT: Duration = Duration::from_secs(60);
@@ -56,12 +52,7 @@ pub(crate) struct Inner {
 impl Server {
     /// A server whose tab opens in `session`, recording every call to `recorder`.
     pub(crate) fn new(session: Session, recorder: Option<Recorder>) -> Server {
-        let mut tool_router = Server::tool_router();
-        if session.settings().tools.read_only {
-            for name in ACTING {
-                tool_router.remove_route(name);
-            }
-        }
+        let tool_router = super::tools::router(session.settings().tools.read_only);
         Server {
             inner: Arc::new(Inner {
                 session,
@@ -94,14 +85,14 @@ impl Server {
                 let text = format!("finish ok: the journey ends on {route}. {summary}");
                 (value, text, false, false)
             }
-            _ => match self.inner.tools().await {
+            _ => match self.inner.gateway().await {
                 Err(e) => {
                     let value = json!({"tool": call.tool(), "ok": false, "error": e});
                     let text =
                         format!("{} failed: {}: {}", call.tool(), e.code.as_str(), e.message);
                     (value, text, true, false)
                 }
-                Ok(tools) => {
+                Ok(gateway) => {
                     let _turn = match &call {
                         Call::Handoff(args) => {
                             let reason = crate::protocol::cut(&args.reason);
@@ -110,8 +101,8 @@ impl Server {
                         }
                         _ => Some(self.inner.busy.lock().await),
                     };
-                    let secret = secret_target(&tools, &call);
-                    match call.perform(&tools).await {
+                    let secret = secret_target(&gateway, &call);
+                    match gateway.call(&call).await {
                         Some(rt) => {
                             let secret = secret || shows_redacted(&rt, &call);
                             (
@@ -149,18 +140,11 @@ fn round_trip_value(rt: &RoundTrip) -> Value {
 }
 
 /// Whether the last read saw the field a fill types into as a secret one.
-fn secret_target(tools: &Tools<ChromiumTab>, call: &Call) -> bool {
+fn secret_target(gateway: &Gateway<ChromiumTab>, call: &Call) -> bool {
     let Call::Fill(args) = call else {
         return false;
     };
-    let Ok(target) = AnchorRef::parse(&args.anchor) else {
-        return false;
-    };
-    tools.last_observation().is_some_and(|raw| {
-        raw.controls.iter().any(|c| {
-            c.secret && c.anchor == target.id.as_str() && c.key.as_deref() == target.key.as_deref()
-        })
-    })
+    AnchorRef::parse(&args.anchor).is_ok_and(|target| gateway.is_secret(&target))
 }
 
 /// Whether the screen after a fill shows the field's value redacted (a secret field).
@@ -177,12 +161,12 @@ fn shows_redacted(rt: &RoundTrip, call: &Call) -> bool {
 }
 
 impl Inner {
-    /// The tab's tools, starting the browser on first use.
-    async fn tools(&self) -> Result<Arc<Tools<ChromiumTab>>, ToolError> {
+    /// The tab's gateway, starting the browser on first use.
+    async fn gateway(&self) -> Result<Gateway<ChromiumTab>, ToolError> {
         let mut surface = self.surface.lock().await;
         if let Some(s) = surface.as_ref() {
             if self.session.launched().is_none_or(|b| b.is_connected()) {
-                return Ok(Arc::clone(s.tools()));
+                return Ok(s.gateway());
             }
             // The browser went away (killed, crashed): this call gets a tab in a new one,
             // as a run's next journey does. The old tab has nobody left to close it.
@@ -207,9 +191,9 @@ impl Inner {
             .open(open)
             .await
             .map_err(|e| not_started(e.to_string()))?;
-        let tools = Arc::clone(opened.tools());
+        let gateway = opened.gateway();
         *surface = Some(opened);
-        Ok(tools)
+        Ok(gateway)
     }
 
     /// Lets the person finish the coming handoff through the client too (when it can show
@@ -218,7 +202,7 @@ impl Inner {
         let peer = self.peer.lock().ok().and_then(|p| p.clone());
         // The tab the calls are on: a popup's own place in the hub, after a switch.
         let tab = self.surface.lock().await.as_ref().and_then(|s| {
-            let control = s.tools().control();
+            let control = s.gateway().control();
             control.map(|c| c.tab).or_else(|| s.tab())
         });
         let (Some(peer), Some(tab)) = (peer, tab) else {

@@ -27,8 +27,8 @@ use crate::control::page::{self, ControlPage};
 use crate::control::{Asker, Guardrail, Hub, JourneyKind, TabGates, TabId};
 use crate::registry::{Registry, RegistryError};
 use crate::settings::Settings;
-use crate::tools::Tools;
 use crate::tools::trace::{Trace, TraceHeader};
+use crate::tools::{Backstage, Gateway, Tools};
 
 /// One command's run: the app, the browser (once asked for), the registry and the gates
 /// every tab it opens shares. Close it with [`Session::close`].
@@ -501,9 +501,15 @@ impl Open {
 }
 
 impl Surface {
-    /// The tab's tools: every tool call goes through them.
-    pub fn tools(&self) -> &Arc<Tools<ChromiumTab>> {
-        &self.tools
+    /// The tab's gateway, for a journey: every call through the gates.
+    pub fn gateway(&self) -> Gateway<ChromiumTab> {
+        Gateway::new(Arc::clone(&self.tools))
+    }
+
+    /// The tab's backstage, for what the product asks beside journeys (the bench's floors,
+    /// `suggest`, `state save`, the screenshot after a failure).
+    pub fn backstage(&self) -> Backstage<ChromiumTab> {
+        Backstage::new(Arc::clone(&self.tools))
     }
 
     /// The tab's place in the hub, when the session is gated.

@@ -9,7 +9,8 @@ use std::time::Instant;
 
 use super::Screenshots;
 use super::consent::Subject;
-use super::gate::{self, Action, AllowedSet, Gate, GateContext, Passage, Verb};
+use super::gate::{self, Action, AllowedSet, Gate, GateContext, Passage};
+use super::verbs::Verb;
 use super::{ActionClass, Outcome, RoundTrip, Tools, ms_since};
 use crate::browser::Tab;
 use crate::control::{ConsentPolicy, JourneyKind, TabGates};

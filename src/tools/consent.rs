@@ -6,8 +6,9 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::gate::{Action, Verb};
+use super::gate::Action;
 use super::target::TargetRef;
+use super::verbs::Verb;
 use super::{Attribution, ErrorCode, Outcome, RoundTrip, ToolError, Tools, ms_since};
 use crate::browser::Tab;
 use crate::collector;

@@ -11,86 +11,11 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
+use super::verbs::Verb;
 use super::{Attribution, ErrorCode, ToolError};
 use crate::control::{Blocked, ConsentPolicy, Guardrail, GuardrailVerdict};
 use crate::protocol::quoted;
 pub use crate::protocol::{ActionClass, UnknownClass};
-
-/// The verbs of docs/design.md; each has one class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verb {
-    /// `navigate(route)`.
-    Navigate,
-    /// `read_screen()`.
-    Read,
-    /// `invoke(anchor)`.
-    Invoke,
-    /// `press(anchor, key_name)`.
-    Press,
-    /// `fill(anchor, text)`.
-    Fill,
-    /// `handoff(reason)`.
-    Handoff,
-    /// `wait_for(condition)`: a read that waits for its condition.
-    WaitFor,
-    /// `hover(anchor)`: the pointer onto a control.
-    Hover,
-    /// `drag(from, to)`.
-    Drag,
-    /// `upload(anchor, path)`.
-    Upload,
-    /// `switch_tab(n)`: the tools move to another of the journey's tabs and read it.
-    SwitchTab,
-    /// `tabs()`: the journey's tabs, and the current one's screen.
-    Tabs,
-}
-
-impl Verb {
-    /// The verb as written in traces (`read`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verb::Navigate => "navigate",
-            Verb::Read => "read",
-            Verb::Invoke => "invoke",
-            Verb::Press => "press",
-            Verb::Fill => "fill",
-            Verb::Handoff => "handoff",
-            Verb::WaitFor => "wait_for",
-            Verb::Hover => "hover",
-            Verb::Drag => "drag",
-            Verb::Upload => "upload",
-            Verb::SwitchTab => "switch_tab",
-            Verb::Tabs => "tabs",
-        }
-    }
-
-    /// The tool that performs it, as named in round trips (`read_screen`).
-    pub fn tool(self) -> &'static str {
-        match self {
-            Verb::Read => "read_screen",
-            other => other.as_str(),
-        }
-    }
-
-    /// Its action class.
-    pub fn class(self) -> ActionClass {
-        match self {
-            Verb::Navigate => ActionClass::Navigate,
-            Verb::Read | Verb::WaitFor | Verb::Hover | Verb::SwitchTab | Verb::Tabs => {
-                ActionClass::Read
-            }
-            Verb::Invoke | Verb::Press | Verb::Drag | Verb::Upload => ActionClass::Act,
-            Verb::Fill => ActionClass::Type,
-            Verb::Handoff => ActionClass::Pause,
-        }
-    }
-}
-
-impl Serialize for Verb {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
 
 /// One action: verb, target and class. `fill`'s text is not part of it: it may be a secret.
 #[derive(Debug, Clone, PartialEq, Serialize)]

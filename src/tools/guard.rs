@@ -23,7 +23,8 @@ use std::future::Future;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::gate::{Action, Verb};
+use super::gate::Action;
+use super::verbs::Verb;
 use super::{Attribution, ErrorCode, Outcome, RoundTrip, ToolError, Tools};
 use crate::browser::Tab;
 use crate::protocol::quoted;

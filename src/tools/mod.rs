@@ -18,6 +18,7 @@ mod consent;
 mod describe;
 mod files;
 mod gate;
+mod gateway;
 mod gesture;
 mod guard;
 mod memory;
@@ -29,6 +30,7 @@ mod state;
 mod tabs;
 mod target;
 pub mod trace;
+mod verbs;
 mod wait;
 
 use std::sync::Arc;
@@ -42,13 +44,19 @@ pub use crate::screen::Changes;
 pub use describe::{Found, Marked, NodeFacts};
 pub use files::{DOWNLOAD_DIR, DownloadReport, FileScope};
 pub use gate::{
-    Action, ActionClass, AllowedSet, Gate, GateContext, GateVerdict, Passage, UnknownClass, Verb,
+    Action, ActionClass, AllowedSet, Gate, GateContext, GateVerdict, Passage, UnknownClass,
     pass as pass_gates,
 };
+pub use gateway::{Backstage, Gateway};
 pub use result::RoundTrip;
 pub use shots::Screenshots;
 pub use tabs::{MAX_TABS, TabInfo, TabOpened};
 pub use target::TargetRef;
+pub use verbs::{
+    Args, ArgsVisitor, Call, DragArgs, FillArgs, FinishArgs, HandoffArgs, HoverArgs, InvokeArgs,
+    NavigateArgs, PressArgs, REDACTED, ReadArgs, SwitchTabArgs, TabsArgs, UploadArgs, Verb,
+    WaitForArgs, tools_schema,
+};
 pub use wait::Condition;
 
 use act::Act;

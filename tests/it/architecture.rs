@@ -392,3 +392,36 @@ fn the_module_map_names_every_top_level_module() {
         "ARCHITECTURE.md does not name {missing:?}"
     );
 }
+
+/// The gateway is the only door (docs/design.md): the journey kinds (`journey`, `mcp`,
+/// `replay`) hold a `Gateway`, never the `Tools` behind it or the `Backstage`, whose
+/// methods pass no gate. The type keeps them from an ungated method (a compile-fail
+/// doctest in `src/tools/gateway.rs`); this keeps them from taking the tools themselves.
+#[test]
+fn journey_kinds_reach_the_tab_through_the_gateway_only() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = sources(&root.join("journey"));
+    files.extend(sources(&root.join("mcp")));
+    files.push(root.join("replay.rs"));
+    let mut found = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("read a source file");
+        let code = code(&text);
+        for word in ["Tools", "Backstage", "backstage()"] {
+            let named = code.match_indices(word).any(|(at, _)| {
+                let before = code[..at].chars().next_back();
+                let after = code[at + word.len()..].chars().next();
+                let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+                !ident(before) && (word.ends_with(')') || !ident(after))
+            });
+            if named {
+                found.push(format!("{} names `{word}`", path.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a journey kind reaches past the gateway:\n{}",
+        found.join("\n")
+    );
+}

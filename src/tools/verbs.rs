@@ -1,0 +1,714 @@
+//! The one list of verbs. [`Call`] is every tool call a journey of any kind can make, each
+//! variant with its typed arguments; [`Verb`] is the same list without the arguments, with
+//! each verb's names and action class. Both come from the table at the end of this file,
+//! so the Rhai functions (`journey::engine`), the MCP tool list (`mcp::tools`), the acting
+//! set ([`Verb::acts`]), replay and the trace all derive from one row per verb.
+//!
+//! Arguments are deserialised with serde from both surfaces: from MCP's JSON (and a
+//! transcript's) by [`Call::parse`], from a Rhai map by [`Call::from_rhai`]; the argument
+//! structs' doc comments are the JSON schema MCP clients list. Adding a verb is one row,
+//! one argument struct, one handler (in [`Gateway::call`](super::Gateway::call)) and its
+//! test; the compiler then asks each surface for the words it shows (an MCP description,
+//! the Rhai forms).
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize, Serializer};
+
+use super::{ActionClass, Condition, TargetRef};
+use crate::anchor::AnchorRef;
+use crate::screen::View;
+
+/// `navigate`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NavigateArgs {
+    /// The route to open, relative to the app (`/claims/1042`), or an absolute URL on the
+    /// app's own origin. Other origins are refused with `off_origin`.
+    pub route: String,
+}
+
+/// `read_screen`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadArgs {
+    /// How many characters of control descriptions to return at most. Controls past the
+    /// budget are not dropped silently: the result says how many, and in which regions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<u64>,
+    /// Read only this region of the screen, in full (region names are in every control's
+    /// `region` and in a cut read's `truncation.dropped_by_region`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+    /// Also list the controls that have no anchor (as `nodes`), for telling a person what
+    /// is there; they cannot be acted on by anchor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<bool>,
+    /// Every control gathered, whatever the run's budget (a snapshot's read). Never read
+    /// from a surface's arguments.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub whole: bool,
+}
+
+impl ReadArgs {
+    /// The view these arguments ask for; `budget` is the run's, for a read that names none.
+    pub(crate) fn view(&self, budget: Option<usize>) -> View {
+        let budget = match (self.whole, self.budget) {
+            (true, _) => None,
+            (false, Some(b)) => Some(usize::try_from(b).unwrap_or(usize::MAX)),
+            (false, None) => budget,
+        };
+        View {
+            budget,
+            region: self.region.clone(),
+            nodes: self.nodes.unwrap_or(false),
+        }
+    }
+}
+
+/// `invoke`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = anchor_required)]
+pub struct InvokeArgs {
+    /// The control's anchor exactly as `read_screen` listed it (`claim.approve`), never a
+    /// label, selector or position. A repeated control may carry its key inline:
+    /// `claims.open[1042]`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub anchor: String,
+    /// The key of a repeated control (`1042`), when it is not written inside `anchor`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// A journey's other target: a node id from a read's `nodes` (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub node: Option<u64>,
+    /// A journey's other target: a point's horizontal coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub x: Option<f64>,
+    /// A journey's other target: a point's vertical coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub y: Option<f64>,
+}
+
+/// `press`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = anchor_required)]
+pub struct PressArgs {
+    /// The control's anchor as `read_screen` listed it (`claims.search`, or
+    /// `claims.open[1042]` for a repeated control).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub anchor: String,
+    /// The key to press on it: `Enter`, `Escape`, `Tab`, `ArrowDown`, `Space`, a letter…
+    pub key_name: String,
+    /// A journey's other target: a node id from a read's `nodes` (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub node: Option<u64>,
+    /// A journey's other target: a point's horizontal coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub x: Option<f64>,
+    /// A journey's other target: a point's vertical coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub y: Option<f64>,
+}
+
+/// `fill`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = anchor_required)]
+pub struct FillArgs {
+    /// The field's anchor as `read_screen` listed it (an editable control).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub anchor: String,
+    /// The whole new value; it replaces what the field held. A select is filled by its
+    /// option's label.
+    pub text: String,
+    /// A journey's other target: a node id from a read's `nodes` (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub node: Option<u64>,
+    /// A journey's other target: a point's horizontal coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub x: Option<f64>,
+    /// A journey's other target: a point's vertical coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub y: Option<f64>,
+}
+
+/// `hover`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HoverArgs {
+    /// The control's anchor as `read_screen` listed it (`nav.products`), or
+    /// `claims.open[1042]` for a repeated control.
+    pub anchor: String,
+    /// The key of a repeated control, when it is not written inside `anchor` (a journey's
+    /// `hover(anchor, key)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub key: Option<String>,
+}
+
+/// `drag`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DragArgs {
+    /// The anchor of the control to drag (`board.card[7]`).
+    pub from: String,
+    /// The anchor of the control to drop it on (`board.column[done]`).
+    pub to: String,
+}
+
+/// `upload`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UploadArgs {
+    /// The anchor of a file input, or of a control that opens a file chooser.
+    pub anchor: String,
+    /// The file, relative to the project's `fixtures/` folder (`receipt.pdf`). Files
+    /// elsewhere are refused with `invalid_argument`.
+    pub path: String,
+}
+
+/// `tabs`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TabsArgs {}
+
+/// `switch_tab`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchTabArgs {
+    /// The tab's number, as `tabs` lists it and as `opened.tab` named it (0: the first).
+    pub tab: u64,
+}
+
+/// `wait_for`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitForArgs {
+    /// Wait until this control is shown (an anchor as `read_screen` lists it, or one the
+    /// registry promises; `claims.open[1042]` for a repeated control).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<String>,
+    /// The key of a repeated control, when it is not written inside `anchor`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Wait until the page shows this text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Wait until the route is this (`/claims`; with its query or fragment when given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
+    /// Wait instead until the anchor (or else the text) is gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gone: Option<bool>,
+    /// With `anchor`: wait until it is enabled (true) or disabled (false) as well.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// How long to wait at most, in milliseconds (default: the action timeout, 5000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+}
+
+impl WaitForArgs {
+    /// The condition waited for.
+    pub(crate) fn condition(&self) -> Condition {
+        Condition {
+            anchor: self.anchor.clone(),
+            key: self.key.clone(),
+            text: self.text.clone(),
+            route: self.route.clone(),
+            gone: self.gone.unwrap_or(false),
+            enabled: self.enabled,
+            timeout: self.timeout_ms.map(std::time::Duration::from_millis),
+        }
+    }
+}
+
+/// `handoff`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HandoffArgs {
+    /// What the person should do, in a few words (`log in`, `enter the 2FA code`).
+    pub reason: String,
+}
+
+/// `finish`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FinishArgs {
+    /// What the journey achieved, or why it stops, in a sentence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+}
+
+/// The targets a journey may name instead of an anchor, for `invoke`, `press` and `fill`:
+/// a control without an anchor by the `node` id a read with `nodes: true` gave it, or a
+/// point (`x`, `y`) in the page's coordinates. Agents name anchors only: [`Call::parse`]
+/// refuses these.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Aim {
+    /// A node id from a read's `nodes`.
+    pub node: Option<u64>,
+    /// A point's horizontal coordinate.
+    pub x: Option<f64>,
+    /// A point's vertical coordinate.
+    pub y: Option<f64>,
+}
+
+impl Aim {
+    fn is_empty(&self) -> bool {
+        *self == Aim::default()
+    }
+
+    /// The first of its fields that is given, by name.
+    fn named(&self) -> Option<&'static str> {
+        [
+            ("node", self.node.is_some()),
+            ("x", self.x.is_some()),
+            ("y", self.y.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(name, given)| given.then_some(name))
+    }
+
+    /// The target these name with `anchor`: `None` for the anchor itself (or a mistake the
+    /// tool reports), else a node or a point; an error for a mix.
+    fn target(&self, anchor: &str) -> Result<Option<TargetRef>, String> {
+        match (anchor.is_empty(), self.node, self.x, self.y) {
+            (false, None, None, None) => Ok(None),
+            (true, Some(node), None, None) => Ok(Some(TargetRef::Node(node))),
+            (true, None, Some(x), Some(y)) if x.is_finite() && y.is_finite() => {
+                Ok(Some(TargetRef::Point { x, y }))
+            }
+            _ => Err("a target is an anchor, `#{node: N}` or `#{x: X, y: Y}`".to_string()),
+        }
+    }
+}
+
+/// The schema of an argument struct whose `anchor` a journey may leave out for another
+/// target: required all the same for agents, who have no other.
+fn anchor_required(schema: &mut schemars::Schema) {
+    if let Some(obj) = schema.as_object_mut() {
+        let required = obj
+            .entry("required")
+            .or_insert_with(|| serde_json::Value::Array(Vec::new()));
+        if let Some(list) = required.as_array_mut()
+            && !list.iter().any(|v| v == "anchor")
+        {
+            list.insert(0, serde_json::Value::from("anchor"));
+        }
+    }
+}
+
+/// What an argument struct is: read from either surface, written to a trace or transcript,
+/// described by a schema, and one [`Call`].
+pub trait Args: DeserializeOwned + Serialize + JsonSchema + Into<Call> + 'static {}
+
+/// Something done with one verb's argument type, chosen by the verb at run time (the
+/// schema MCP lists for it, reading its arguments): see [`Verb::visit`].
+pub trait ArgsVisitor {
+    /// What the visit gives.
+    type Out;
+    /// The visit, with the verb's argument type.
+    fn visit<A: Args>(self) -> Self::Out;
+}
+
+/// The table: one row per verb, in the order surfaces list them. A row is the verb, its
+/// argument struct, its name in traces, its tool's name, and its action class.
+macro_rules! verbs {
+    ($(
+        $(#[doc = $doc:literal])*
+        $verb:ident($args:ty) = $name:literal, tool $tool:literal, class $class:ident;
+    )*) => {
+        /// One tool call, as made or recorded: the verb and its arguments.
+        #[derive(Debug, Clone)]
+        pub enum Call {
+            $( $(#[doc = $doc])* $verb($args), )*
+        }
+
+        /// The verbs of docs/design.md: [`Call`] without its arguments. Each has one class.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Verb {
+            $( $(#[doc = $doc])* $verb, )*
+        }
+
+        impl Verb {
+            /// Every verb, in the table's order.
+            pub const ALL: &'static [Verb] = &[$(Verb::$verb),*];
+
+            /// The verb as written in traces (`read`).
+            pub fn as_str(self) -> &'static str {
+                match self { $(Verb::$verb => $name,)* }
+            }
+
+            /// The tool that performs it, as named in round trips, MCP and Rhai
+            /// (`read_screen`).
+            pub fn tool(self) -> &'static str {
+                match self { $(Verb::$verb => $tool,)* }
+            }
+
+            /// Its action class.
+            pub fn class(self) -> ActionClass {
+                match self { $(Verb::$verb => ActionClass::$class,)* }
+            }
+
+            /// `visitor` with this verb's argument type.
+            pub fn visit<V: ArgsVisitor>(self, visitor: V) -> V::Out {
+                match self { $(Verb::$verb => visitor.visit::<$args>(),)* }
+            }
+        }
+
+        impl Call {
+            /// Its verb.
+            pub fn verb(&self) -> Verb {
+                match self { $(Call::$verb(_) => Verb::$verb,)* }
+            }
+
+            /// Its arguments as JSON, whole.
+            fn to_json(&self) -> serde_json::Value {
+                let value = match self { $(Call::$verb(a) => serde_json::to_value(a),)* };
+                value.unwrap_or(serde_json::Value::Null)
+            }
+        }
+
+        $(
+            impl From<$args> for Call {
+                fn from(args: $args) -> Call {
+                    Call::$verb(args)
+                }
+            }
+            impl Args for $args {}
+        )*
+    };
+}
+
+verbs! {
+    /// Open a route.
+    Navigate(NavigateArgs) = "navigate", tool "navigate", class Navigate;
+    /// Read the screen.
+    Read(ReadArgs) = "read", tool "read_screen", class Read;
+    /// Press a control.
+    Invoke(InvokeArgs) = "invoke", tool "invoke", class Act;
+    /// Press a key on a control.
+    Press(PressArgs) = "press", tool "press", class Act;
+    /// Set a field's value.
+    Fill(FillArgs) = "fill", tool "fill", class Type;
+    /// Wait for a condition, then read the screen.
+    WaitFor(WaitForArgs) = "wait_for", tool "wait_for", class Read;
+    /// Move the pointer onto a control.
+    Hover(HoverArgs) = "hover", tool "hover", class Read;
+    /// Drag a control onto another.
+    Drag(DragArgs) = "drag", tool "drag", class Act;
+    /// Answer a control's file chooser with a fixture.
+    Upload(UploadArgs) = "upload", tool "upload", class Act;
+    /// List the journey's tabs.
+    Tabs(TabsArgs) = "tabs", tool "tabs", class Read;
+    /// Move to another of the journey's tabs.
+    SwitchTab(SwitchTabArgs) = "switch_tab", tool "switch_tab", class Read;
+    /// Hand the tab to the person.
+    Handoff(HandoffArgs) = "handoff", tool "handoff", class Pause;
+    /// End the journey.
+    Finish(FinishArgs) = "finish", tool "finish", class End;
+}
+
+impl Verb {
+    /// The verb whose tool is named `tool` (`read_screen`).
+    pub fn of_tool(tool: &str) -> Option<Verb> {
+        Verb::ALL.iter().copied().find(|v| v.tool() == tool)
+    }
+
+    /// Whether it acts on the page or hands it over: what a read-only surface does not
+    /// offer (its class is `act`, `type` or `pause`).
+    pub fn acts(self) -> bool {
+        matches!(
+            self.class(),
+            ActionClass::Act | ActionClass::Type | ActionClass::Pause
+        )
+    }
+}
+
+impl Serialize for Verb {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// Reads one verb's arguments from JSON.
+struct FromJson(serde_json::Value);
+
+impl ArgsVisitor for FromJson {
+    type Out = Result<Call, serde_json::Error>;
+    fn visit<A: Args>(self) -> Self::Out {
+        serde_json::from_value::<A>(self.0).map(Into::into)
+    }
+}
+
+/// Reads one verb's arguments from a Rhai map.
+struct FromRhai(rhai::Dynamic);
+
+impl ArgsVisitor for FromRhai {
+    type Out = Result<Call, Box<rhai::EvalAltResult>>;
+    fn visit<A: Args>(self) -> Self::Out {
+        rhai::serde::from_dynamic::<A>(&self.0).map(Into::into)
+    }
+}
+
+impl Call {
+    /// The call named `tool` with `arguments`, as an agent sends them and a transcript
+    /// records them. Agents name controls by anchor only.
+    pub fn parse(tool: &str, arguments: serde_json::Value) -> Result<Call, String> {
+        let verb =
+            Verb::of_tool(tool).ok_or_else(|| format!("`{tool}` is not one of waymark's tools"))?;
+        let args = if arguments.is_null() {
+            serde_json::json!({})
+        } else {
+            arguments
+        };
+        let call = verb
+            .visit(FromJson(args))
+            .map_err(|e| format!("the arguments of `{tool}` do not fit it: {e}"))?;
+        match call.aim().named() {
+            Some(field) => Err(format!(
+                "the arguments of `{tool}` do not fit it: unknown field `{field}`: \
+                 an agent names a control by its anchor"
+            )),
+            None => Ok(call),
+        }
+    }
+
+    /// The call `verb` with `arguments` written as a Rhai map (a journey's call), the
+    /// target it names checked. The error is the message a journey is thrown.
+    pub fn from_rhai(verb: Verb, arguments: rhai::Map) -> Result<Call, String> {
+        let call = verb
+            .visit(FromRhai(rhai::Dynamic::from_map(arguments)))
+            .map_err(|e| {
+                let why = match *e {
+                    rhai::EvalAltResult::ErrorRuntime(ref value, _) => value.to_string(),
+                    ref other => other.to_string(),
+                };
+                format!("the arguments of `{}` do not fit it: {why}", verb.tool())
+            })?;
+        call.aimed()
+            .map_err(|e| format!("`{}`: {e}", verb.tool()))?;
+        Ok(call)
+    }
+
+    /// The tool's name.
+    pub fn tool(&self) -> &'static str {
+        self.verb().tool()
+    }
+
+    /// The arguments as recorded; a fill's text is replaced when `secret`.
+    pub fn arguments(&self, secret: bool) -> serde_json::Value {
+        match self {
+            Call::Fill(a) if secret => Call::Fill(FillArgs {
+                text: REDACTED.to_string(),
+                ..a.clone()
+            })
+            .to_json(),
+            _ => self.to_json(),
+        }
+    }
+
+    /// The control an acting call targets by anchor, as a reference (`anchor` or
+    /// `anchor[key]`).
+    pub fn target(&self) -> Option<String> {
+        let with_key = |anchor: &str, key: &Option<String>| match key {
+            Some(key) => format!("{anchor}[{key}]"),
+            None => anchor.to_string(),
+        };
+        match self {
+            _ if !self.aim().is_empty() => None,
+            Call::Invoke(a) => Some(with_key(&a.anchor, &a.key)),
+            Call::Press(a) => Some(a.anchor.clone()),
+            Call::Fill(a) => Some(a.anchor.clone()),
+            Call::Drag(a) => Some(a.from.clone()),
+            Call::Upload(a) => Some(a.anchor.clone()),
+            _ => None,
+        }
+    }
+
+    /// The node or point an `invoke`, `press` or `fill` names instead of an anchor.
+    pub(crate) fn aimed(&self) -> Result<Option<TargetRef>, String> {
+        match self {
+            Call::Invoke(a) => self.aim().target(&a.anchor),
+            Call::Press(a) => self.aim().target(&a.anchor),
+            Call::Fill(a) => self.aim().target(&a.anchor),
+            _ => Ok(None),
+        }
+    }
+
+    /// The node or point fields an `invoke`, `press` or `fill` was given.
+    fn aim(&self) -> Aim {
+        match self {
+            Call::Invoke(InvokeArgs { node, x, y, .. })
+            | Call::Press(PressArgs { node, x, y, .. })
+            | Call::Fill(FillArgs { node, x, y, .. }) => Aim {
+                node: *node,
+                x: *x,
+                y: *y,
+            },
+            _ => Aim::default(),
+        }
+    }
+
+    /// Whether a fill's field is named `target`.
+    pub fn fills(&self, target: &AnchorRef) -> bool {
+        let Call::Fill(args) = self else {
+            return false;
+        };
+        AnchorRef::parse(&args.anchor).is_ok_and(|a| a == *target)
+    }
+}
+
+/// What a secret field's text is recorded as.
+pub const REDACTED: &str = "[redacted]";
+
+/// The JSON schema of one verb's arguments, as they are read (serde's deserialize side).
+struct ArgsSchema;
+
+impl ArgsVisitor for ArgsSchema {
+    type Out = serde_json::Value;
+    fn visit<A: Args>(self) -> serde_json::Value {
+        let schema = schemars::generate::SchemaSettings::draft2020_12()
+            .into_generator()
+            .into_root_schema_for::<A>();
+        serde_json::to_value(schema).unwrap_or_default()
+    }
+}
+
+/// What `tools.schema.json` holds: every verb of the one list, by tool name, with its
+/// trace name, action class, whether a read-only surface offers it, and its arguments'
+/// schema: the same schema MCP lists, for the docs and for other clients.
+pub fn tools_schema() -> String {
+    let tools: serde_json::Map<String, serde_json::Value> = Verb::ALL
+        .iter()
+        .map(|verb| {
+            let entry = serde_json::json!({
+                "verb": verb.as_str(),
+                "class": verb.class().as_str(),
+                "read_only_surface": !verb.acts(),
+                "arguments": verb.visit(ArgsSchema),
+            });
+            (verb.tool().to_string(), entry)
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "$comment": "waymark's tools, generated from src/tools/verbs.rs (the one list of verbs); \
+                     `WAYMARK_UPDATE_SCHEMA=1 cargo test --lib schema` rewrites it",
+        "tools": tools,
+    });
+    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recorded_calls_parse_back_and_secrets_stay_out() {
+        let call = Call::parse(
+            "fill",
+            serde_json::json!({"anchor": "login.password", "text": "hunter2"}),
+        )
+        .unwrap();
+        assert_eq!(call.tool(), "fill");
+        assert_eq!(
+            call.arguments(true),
+            serde_json::json!({"anchor": "login.password", "text": "[redacted]"})
+        );
+        assert_eq!(call.target().as_deref(), Some("login.password"));
+        let invoke = Call::parse(
+            "invoke",
+            serde_json::json!({"anchor": "claims.open", "key": "1042"}),
+        )
+        .unwrap();
+        assert_eq!(invoke.target().as_deref(), Some("claims.open[1042]"));
+        assert!(Call::parse("read_screen", serde_json::Value::Null).is_ok());
+        let err = Call::parse("click", serde_json::json!({})).unwrap_err();
+        assert!(err.contains("`click`"), "{err}");
+        let err = Call::parse("invoke", serde_json::json!({"anchor": 3})).unwrap_err();
+        assert!(err.contains("do not fit"), "{err}");
+    }
+
+    #[test]
+    fn agents_name_anchors_only() {
+        let err = Call::parse("invoke", serde_json::json!({"node": 17})).unwrap_err();
+        assert!(err.contains("unknown field `node`"), "{err}");
+        let err =
+            Call::parse("fill", serde_json::json!({"x": 1, "y": 2, "text": "a"})).unwrap_err();
+        assert!(err.contains("unknown field `x`"), "{err}");
+        let err =
+            Call::parse("invoke", serde_json::json!({"anchor": "a.b", "colour": 1})).unwrap_err();
+        assert!(err.contains("unknown field `colour`"), "{err}");
+    }
+
+    #[test]
+    fn a_journey_names_a_node_or_a_point_and_never_both() {
+        let mut map = rhai::Map::new();
+        map.insert("node".into(), rhai::Dynamic::from(17_i64));
+        let call = Call::from_rhai(Verb::Invoke, map.clone()).unwrap();
+        assert_eq!(call.aimed().unwrap(), Some(TargetRef::Node(17)));
+        map.insert("x".into(), rhai::Dynamic::from(1.5_f64));
+        let err = Call::from_rhai(Verb::Invoke, map).unwrap_err();
+        assert!(err.contains("a target is an anchor"), "{err}");
+        let mut map = rhai::Map::new();
+        map.insert("colour".into(), "red".into());
+        let err = Call::from_rhai(Verb::WaitFor, map).unwrap_err();
+        assert!(
+            err.starts_with("the arguments of `wait_for` do not fit it"),
+            "{err}"
+        );
+        assert!(err.contains("colour"), "{err}");
+    }
+
+    /// `tools.schema.json` is what the argument types say; `WAYMARK_UPDATE_SCHEMA=1`
+    /// rewrites it after a change to them.
+    #[test]
+    fn the_checked_in_tools_schema_is_the_one_the_verbs_generate() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools.schema.json");
+        let generated = tools_schema();
+        if std::env::var_os("WAYMARK_UPDATE_SCHEMA").is_some() {
+            std::fs::write(&path, &generated).expect("write tools.schema.json");
+        }
+        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            checked_in == generated,
+            "tools.schema.json is stale: run `WAYMARK_UPDATE_SCHEMA=1 cargo test --lib schema`"
+        );
+        let doc: serde_json::Value = serde_json::from_str(&generated).unwrap();
+        assert_eq!(doc["tools"].as_object().unwrap().len(), Verb::ALL.len());
+        let invoke = &doc["tools"]["invoke"]["arguments"];
+        assert_eq!(invoke["required"], serde_json::json!(["anchor"]));
+        assert!(invoke["properties"].get("node").is_none(), "{invoke}");
+    }
+
+    #[test]
+    fn every_verb_has_one_row_and_names_that_find_it() {
+        for verb in Verb::ALL {
+            assert_eq!(Verb::of_tool(verb.tool()), Some(*verb));
+        }
+        let acting: Vec<&str> = Verb::ALL
+            .iter()
+            .filter(|v| v.acts())
+            .map(|v| v.tool())
+            .collect();
+        assert_eq!(
+            acting,
+            ["invoke", "press", "fill", "drag", "upload", "handoff"]
+        );
+    }
+}
