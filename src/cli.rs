@@ -17,7 +17,7 @@ use crate::journey::Limits;
 use crate::layout::Layout;
 use crate::session::RunError;
 use crate::settings::{Environment, Settings, TRACE_DIR, app_url};
-use crate::snapshot::Unreferenced;
+use crate::snapshot::{Unreferenced, UpdateMode};
 use crate::suite::{ReportTarget, Shard, SuiteOptions};
 use crate::tools::{Screenshots, ToolOptions};
 
@@ -463,9 +463,17 @@ impl Cli {
             ..LaunchOptions::default()
         };
         self.device.apply(&mut launch);
+        let (snapshots, control_page) = match &self.command {
+            // A state save writes no snapshots; with no journey to sign in, the person
+            // signs in through the control page.
+            Command::State {
+                action: StateCommand::Save { journey, .. },
+            } => (UpdateMode::No, self.control_page || journey.is_none()),
+            _ => (env.snapshot_mode(update_snapshots), self.control_page),
+        };
         Ok(Settings {
             suite,
-            snapshots: env.snapshot_mode(update_snapshots),
+            snapshots,
             unreferenced,
             trace,
             base_url: match self.command {
@@ -495,7 +503,7 @@ impl Cli {
             consent: self.consent,
             consent_timeout: Duration::from_secs(self.consent_timeout),
             guardrail: self.guardrail.clone(),
-            control_page: self.control_page,
+            control_page,
             profile: self.profile.clone(),
             home: env.profiles_home(),
             limits: Limits {
@@ -549,6 +557,25 @@ mod tests {
             &Environment::default(),
         );
         assert_eq!((bench.suite.jobs, bench.snapshots), (2, UpdateMode::New));
+    }
+
+    #[test]
+    fn a_state_save_writes_no_snapshots_and_without_a_journey_serves_the_control_page() {
+        let env = Environment {
+            insta_update: Some("always".into()),
+            ..Environment::default()
+        };
+        let by_hand = settings(&["state", "save", "s.json"], &env);
+        assert_eq!(
+            (by_hand.snapshots, by_hand.control_page),
+            (UpdateMode::No, true)
+        );
+        let scripted = settings(&["state", "save", "s.json", "--journey", "j.rhai"], &env);
+        assert_eq!(
+            (scripted.snapshots, scripted.control_page),
+            (UpdateMode::No, false)
+        );
+        assert!(!settings(&["read", "/"], &env).control_page);
     }
 
     #[test]
