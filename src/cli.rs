@@ -13,10 +13,11 @@ mod device;
 
 use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
-use crate::demo::Layout;
 use crate::journey::Limits;
-use crate::settings::{Settings, TRACE_DIR};
-use crate::snapshot::Unreferenced;
+use crate::layout::Layout;
+use crate::session::RunError;
+use crate::settings::{Environment, Settings, TRACE_DIR, app_url};
+use crate::snapshot::{Unreferenced, UpdateMode};
 use crate::suite::{ReportTarget, Shard, SuiteOptions};
 use crate::tools::{Screenshots, ToolOptions};
 
@@ -393,9 +394,30 @@ fn percent(text: &str) -> Result<f64, String> {
     }
 }
 
+/// `--jobs N`, else the number of cores.
+fn jobs(flag: Option<u32>) -> usize {
+    flag.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
+}
+
+/// `given` (`--base-url`, `check --against`) as a checked app URL, or bad input.
+fn app(given: &str) -> Result<url::Url, RunError> {
+    app_url(given).map_err(|why| RunError::BaseUrl {
+        url: given.to_string(),
+        why,
+    })
+}
+
 impl Cli {
-    /// The settings the flags, the environment and the defaults make.
-    pub(crate) fn settings(&self) -> Settings {
+    /// The settings the flags, the environment and the defaults make: resolved here, once.
+    pub(crate) fn settings(&self) -> Result<Settings, RunError> {
+        self.settings_in(&Environment::read())
+    }
+
+    /// The settings the flags and `env` make (clap has read the `WAYMARK_*` fallbacks).
+    pub(crate) fn settings_in(&self, env: &Environment) -> Result<Settings, RunError> {
         let (update_snapshots, unreferenced, trace, suite) = match &self.command {
             Command::Run {
                 update_snapshots,
@@ -403,7 +425,7 @@ impl Cli {
                 trace,
                 no_trace,
                 retries,
-                jobs,
+                jobs: flag,
                 shard,
                 last_failed,
                 report,
@@ -414,16 +436,40 @@ impl Cli {
                 (!no_trace).then(|| trace.clone().unwrap_or_else(|| TRACE_DIR.into())),
                 SuiteOptions {
                     retries: *retries,
-                    jobs: jobs.map_or_else(
-                        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                        |n| n as usize,
-                    ),
+                    jobs: jobs(*flag),
                     shard: *shard,
                     last_failed: *last_failed,
                     reports: report.clone(),
                 },
             ),
+            // The jobs `bench --suite` compares with one.
+            Command::Bench {
+                suite: true,
+                jobs: flag,
+                ..
+            } => (
+                false,
+                Unreferenced::Ignore,
+                None,
+                SuiteOptions {
+                    jobs: jobs(*flag),
+                    ..SuiteOptions::default()
+                },
+            ),
             _ => (false, Unreferenced::Ignore, None, SuiteOptions::default()),
+        };
+        // An agent reads within a budget unless told otherwise: a screen's whole description
+        // would crowd its context out.
+        let budget = match (self.budget, &self.command) {
+            (Some(chars), _) => Some(usize::try_from(chars).unwrap_or(usize::MAX)),
+            (None, Command::Mcp { .. }) => Some(crate::mcp::DEFAULT_BUDGET),
+            (None, _) => None,
+        };
+        let against = match &self.command {
+            Command::Check {
+                against: Some(url), ..
+            } => Some(app(url)?),
+            _ => None,
         };
         let mut launch = LaunchOptions {
             executable: self.browser.clone(),
@@ -435,20 +481,31 @@ impl Cli {
             ..LaunchOptions::default()
         };
         self.device.apply(&mut launch);
-        Settings {
+        let (snapshots, control_page) = match &self.command {
+            // A state save writes no snapshots; with no journey to sign in, the person
+            // signs in through the control page.
+            Command::State {
+                action: StateCommand::Save { journey, .. },
+            } => (UpdateMode::No, self.control_page || journey.is_none()),
+            _ => (env.snapshot_mode(update_snapshots), self.control_page),
+        };
+        Ok(Settings {
             suite,
-            update_snapshots,
+            snapshots,
             unreferenced,
             trace,
-            base_url: self.base_url.clone(),
+            base_url: match self.command {
+                // Commands that drive no app: a stray `WAYMARK_BASE_URL` is not theirs.
+                Command::Demo | Command::Profile { .. } | Command::Durations { .. } => None,
+                _ => self.base_url.as_deref().map(app).transpose()?,
+            },
+            against,
             layout: self.layout,
             anchors: self.anchors.clone(),
             launch,
             tools: ToolOptions {
                 max_controls: self.max_controls as usize,
-                budget: self
-                    .budget
-                    .map(|b| usize::try_from(b).unwrap_or(usize::MAX)),
+                budget,
                 audit: self.audit,
                 read_only: self.read_only,
                 handoff_timeout: Duration::from_secs(self.handoff_timeout),
@@ -464,12 +521,114 @@ impl Cli {
             consent: self.consent,
             consent_timeout: Duration::from_secs(self.consent_timeout),
             guardrail: self.guardrail.clone(),
-            control_page: self.control_page,
+            control_page,
             profile: self.profile.clone(),
+            home: env.profiles_home(),
             limits: Limits {
                 deadline: Duration::from_secs(self.journey_timeout),
                 ..Limits::default()
             },
-        }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::Cli;
+    use crate::settings::Environment;
+    use crate::snapshot::UpdateMode;
+
+    fn settings(args: &[&str], env: &Environment) -> crate::settings::Settings {
+        let cli = Cli::try_parse_from(std::iter::once("waymark").chain(args.iter().copied()))
+            .expect("the arguments parse");
+        cli.settings_in(env).expect("the settings resolve")
+    }
+
+    #[test]
+    fn the_budget_is_the_flag_else_the_agent_default_for_mcp_only() {
+        let env = Environment::default();
+        assert_eq!(
+            settings(&["mcp"], &env).tools.budget,
+            Some(crate::mcp::DEFAULT_BUDGET)
+        );
+        assert_eq!(
+            settings(&["--budget", "10", "mcp"], &env).tools.budget,
+            Some(10)
+        );
+        assert_eq!(settings(&["read", "/"], &env).tools.budget, None);
+    }
+
+    #[test]
+    fn jobs_and_the_snapshot_mode_are_resolved_once() {
+        let ci = Environment {
+            ci: Some("true".into()),
+            ..Environment::default()
+        };
+        let run = settings(&["run", "--jobs", "3"], &ci);
+        assert_eq!((run.suite.jobs, run.snapshots), (3, UpdateMode::No));
+        let update = settings(&["run", "--update-snapshots"], &ci);
+        assert_eq!(update.snapshots, UpdateMode::Always);
+        let bench = settings(
+            &["bench", "--suite", "--jobs", "2"],
+            &Environment::default(),
+        );
+        assert_eq!((bench.suite.jobs, bench.snapshots), (2, UpdateMode::New));
+    }
+
+    #[test]
+    fn a_state_save_writes_no_snapshots_and_without_a_journey_serves_the_control_page() {
+        let env = Environment {
+            insta_update: Some("always".into()),
+            ..Environment::default()
+        };
+        let by_hand = settings(&["state", "save", "s.json"], &env);
+        assert_eq!(
+            (by_hand.snapshots, by_hand.control_page),
+            (UpdateMode::No, true)
+        );
+        let scripted = settings(&["state", "save", "s.json", "--journey", "j.rhai"], &env);
+        assert_eq!(
+            (scripted.snapshots, scripted.control_page),
+            (UpdateMode::No, false)
+        );
+        assert!(!settings(&["read", "/"], &env).control_page);
+    }
+
+    #[test]
+    fn app_urls_are_parsed_and_checked_when_the_command_line_is_read() {
+        let env = Environment::default();
+        let check = settings(
+            &[
+                "--base-url",
+                "http://127.0.0.1:9",
+                "check",
+                "--against",
+                "http://h:8/",
+            ],
+            &env,
+        );
+        assert_eq!(
+            check.base_url.map(String::from).as_deref(),
+            Some("http://127.0.0.1:9/")
+        );
+        assert_eq!(
+            check.against.map(String::from).as_deref(),
+            Some("http://h:8/")
+        );
+        let bad = Cli::try_parse_from(["waymark", "--base-url", "ftp://h", "read", "/"])
+            .expect("the arguments parse")
+            .settings_in(&env)
+            .unwrap_err();
+        assert_eq!(
+            bad.to_string(),
+            "invalid `--base-url` `ftp://h`: only http and https apps can be driven"
+        );
+        assert_eq!(bad.exit(), crate::exit::Exit::BadInput);
+        let tls = Cli::try_parse_from(["waymark", "--cdp-endpoint", "wss://h:1/x", "read", "/"])
+            .unwrap_err();
+        assert_eq!(tls.exit_code(), 2);
+        assert!(tls.to_string().contains("speaks no TLS"), "{tls}");
     }
 }

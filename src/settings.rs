@@ -1,15 +1,23 @@
 //! What a command knows before it starts anything: the flags, `WAYMARK_*` environment and
 //! compiled-in defaults (in that order of precedence, resolved by `cli`), as one value every
 //! [`Session`](crate::session::Session) is built from.
+//!
+//! Resolved once, typed: the app's URL parsed and checked, the snapshot mode picked from
+//! `--update-snapshots`, `INSTA_UPDATE` and `CI`, the jobs counted, the description budget
+//! chosen for the command, where profiles live. The environment beside clap's `WAYMARK_*`
+//! fallbacks is read in one place ([`Environment::read`]); nothing after this step reads
+//! the environment or changes the settings.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use url::Url;
+
 use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
-use crate::demo::Layout;
 use crate::journey::Limits;
-use crate::snapshot::Unreferenced;
+use crate::layout::Layout;
+use crate::snapshot::{Unreferenced, UpdateMode};
 use crate::suite::SuiteOptions;
 use crate::tools::ToolOptions;
 
@@ -22,8 +30,11 @@ pub const TRACE_DIR: &str = "target/waymark/traces";
 /// Everything a run or a read needs to know, from flags, environment and defaults.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    /// The app; `None` serves the embedded demo app.
-    pub base_url: Option<String>,
+    /// The app (`--base-url`, checked by [`app_url`]); `None` serves the embedded demo app.
+    pub base_url: Option<Url>,
+    /// `check --against`: a second build of the app to compare with (checked by
+    /// [`app_url`]).
+    pub against: Option<Url>,
     /// The layout of the app under test: the one the embedded demo app serves, or the one
     /// the app at `base_url` is known to serve. Journey marks (`expect-fail layout=…`) and
     /// the snapshot folder follow it.
@@ -36,8 +47,9 @@ pub struct Settings {
     pub tools: ToolOptions,
     /// Journey limits.
     pub limits: Limits,
-    /// Accept new and changed snapshots (`--update-snapshots`).
-    pub update_snapshots: bool,
+    /// When snapshots are written: `--update-snapshots`, else `INSTA_UPDATE`, else `CI`
+    /// ([`UpdateMode::resolve`]).
+    pub snapshots: UpdateMode,
     /// What to do with snapshot files no journey referenced in a full, passing run.
     pub unreferenced: Unreferenced,
     /// Where each journey's trace is written; `None` writes none.
@@ -52,6 +64,9 @@ pub struct Settings {
     pub control_page: bool,
     /// The profile whose cookies each journey's browser context starts with.
     pub profile: Option<String>,
+    /// Where profiles live ([`Environment::profiles_home`]); `None`: nowhere (a profile
+    /// then fails to load, saying which variables to set).
+    pub home: Option<PathBuf>,
     /// A saved signed-in state each tab starts with (`--state FILE`).
     pub state: Option<PathBuf>,
     /// `run`'s handling of the journeys as a whole: retries, shard, `--last-failed`,
@@ -65,12 +80,13 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             base_url: None,
+            against: None,
             layout: Layout::Classic,
             anchors: None,
             launch: LaunchOptions::default(),
             tools: ToolOptions::default(),
             limits: Limits::default(),
-            update_snapshots: false,
+            snapshots: UpdateMode::New,
             unreferenced: Unreferenced::Ignore,
             trace: None,
             consent: None,
@@ -78,6 +94,7 @@ impl Default for Settings {
             guardrail: None,
             control_page: false,
             profile: None,
+            home: None,
             state: None,
             suite: SuiteOptions::default(),
         }
@@ -96,6 +113,81 @@ impl Settings {
     }
 }
 
+/// `given` as the URL of an app to drive (`--base-url`, `check --against`), or why not: an
+/// `http` or `https` URL with a host and a port (given or the scheme's own). Whether it
+/// answers is the session's to find out.
+pub fn app_url(given: &str) -> Result<Url, String> {
+    let url = Url::parse(given).map_err(|e| e.to_string())?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err("only http and https apps can be driven".into());
+    }
+    if url.host_str().is_none() {
+        return Err("it has no host".into());
+    }
+    if url.port_or_known_default().is_none() {
+        return Err("it has no port".into());
+    }
+    Ok(url)
+}
+
+/// The environment a command reads beside the `WAYMARK_*` fallbacks of its flags (which
+/// clap reads): read once, by [`Environment::read`] when the command line is resolved, and
+/// nowhere else. `RUST_LOG` is the logging crate's own (`logging`), `PATH` the browser
+/// search's (`which`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Environment {
+    /// `INSTA_UPDATE`: insta's snapshot update mode.
+    pub insta_update: Option<String>,
+    /// `CI`: set on a CI machine (unless `0` or `false`).
+    pub ci: Option<String>,
+    /// `WAYMARK_HOME`: where profiles live.
+    pub waymark_home: Option<PathBuf>,
+    /// `XDG_DATA_HOME`: profiles under its `waymark/` when absolute.
+    pub xdg_data_home: Option<PathBuf>,
+    /// `HOME`: profiles under its `.local/share/waymark/`.
+    pub home: Option<PathBuf>,
+}
+
+impl Environment {
+    /// The process's environment; an empty variable counts as unset.
+    pub fn read() -> Environment {
+        let text = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        let path = |name: &str| {
+            std::env::var_os(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        Environment {
+            insta_update: text("INSTA_UPDATE"),
+            ci: text("CI"),
+            waymark_home: path("WAYMARK_HOME"),
+            xdg_data_home: path("XDG_DATA_HOME"),
+            home: path("HOME"),
+        }
+    }
+
+    /// When snapshots are written, given `--update-snapshots` (see [`UpdateMode::resolve`]).
+    pub fn snapshot_mode(&self, update_flag: bool) -> UpdateMode {
+        UpdateMode::resolve(
+            update_flag,
+            self.insta_update.as_deref(),
+            self.ci.as_deref(),
+        )
+    }
+
+    /// Where profiles live: `$WAYMARK_HOME`, else `$XDG_DATA_HOME/waymark`, else
+    /// `~/.local/share/waymark`; `None` when none of them is set.
+    pub fn profiles_home(&self) -> Option<PathBuf> {
+        if let Some(home) = &self.waymark_home {
+            return Some(home.clone());
+        }
+        if let Some(data) = self.xdg_data_home.as_ref().filter(|p| p.is_absolute()) {
+            return Some(data.join("waymark"));
+        }
+        self.home.as_ref().map(|h| h.join(".local/share/waymark"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,5 +201,43 @@ mod tests {
             ..Settings::default()
         };
         assert_eq!(redesign.snapshot_dir(), Path::new("snapshots/redesign"));
+    }
+
+    #[test]
+    fn an_app_url_is_http_with_a_host_and_a_port() {
+        assert_eq!(
+            app_url("http://127.0.0.1:8080/app").unwrap().as_str(),
+            "http://127.0.0.1:8080/app"
+        );
+        assert!(app_url("https://app.example.com").is_ok());
+        assert_eq!(
+            app_url("ftp://h/").unwrap_err(),
+            "only http and https apps can be driven"
+        );
+        assert!(app_url("not a url").is_err());
+    }
+
+    #[test]
+    fn profiles_live_in_waymark_home_then_xdg_data_home_then_home() {
+        let env = |w: Option<&str>, x: Option<&str>, h: Option<&str>| Environment {
+            waymark_home: w.map(PathBuf::from),
+            xdg_data_home: x.map(PathBuf::from),
+            home: h.map(PathBuf::from),
+            ..Environment::default()
+        };
+        let home = |e: Environment| e.profiles_home();
+        assert_eq!(
+            home(env(Some("/w"), Some("/x"), Some("/h"))),
+            Some("/w".into())
+        );
+        assert_eq!(
+            home(env(None, Some("/x"), Some("/h"))),
+            Some("/x/waymark".into())
+        );
+        assert_eq!(
+            home(env(None, Some("rel"), Some("/h"))),
+            Some("/h/.local/share/waymark".into())
+        );
+        assert_eq!(home(env(None, None, None)), None);
     }
 }

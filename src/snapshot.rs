@@ -38,26 +38,24 @@ pub enum UpdateMode {
 }
 
 impl UpdateMode {
-    /// The mode insta would pick: `--update-snapshots` wins, then `INSTA_UPDATE`, then `no`
-    /// when `CI` is set, else `new`.
-    pub fn from_env(update_flag: bool) -> UpdateMode {
+    /// The mode insta would pick: `--update-snapshots` wins, then `INSTA_UPDATE`
+    /// (`insta_update`), then `no` when `CI` is set (`ci`: set, and not `0` or `false`),
+    /// else `new`. Resolved once with the rest of the settings (`crate::settings`).
+    pub fn resolve(update_flag: bool, insta_update: Option<&str>, ci: Option<&str>) -> UpdateMode {
         if update_flag {
             return UpdateMode::Always;
         }
-        match std::env::var("INSTA_UPDATE").as_deref() {
-            Ok("always") | Ok("1") => UpdateMode::Always,
-            Ok("unseen") => UpdateMode::Unseen,
-            Ok("new") => UpdateMode::New,
-            Ok("no") | Ok("0") => UpdateMode::No,
-            Ok("force") => UpdateMode::Force,
-            _ if is_ci() => UpdateMode::No,
+        let ci = ci.is_some_and(|v| !matches!(v, "" | "0" | "false"));
+        match insta_update {
+            Some("always") | Some("1") => UpdateMode::Always,
+            Some("unseen") => UpdateMode::Unseen,
+            Some("new") => UpdateMode::New,
+            Some("no") | Some("0") => UpdateMode::No,
+            Some("force") => UpdateMode::Force,
+            _ if ci => UpdateMode::No,
             _ => UpdateMode::New,
         }
     }
-}
-
-fn is_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"))
 }
 
 /// What to do about snapshot files no journey referenced in a full run (insta's
@@ -573,6 +571,24 @@ mod tests {
 
     #[test]
     fn the_update_flag_wins_over_the_environment() {
-        assert_eq!(UpdateMode::from_env(true), UpdateMode::Always);
+        assert_eq!(UpdateMode::resolve(true, None, None), UpdateMode::Always);
+    }
+
+    #[test]
+    fn insta_update_then_ci_pick_the_mode_as_insta_does() {
+        let mode = UpdateMode::resolve;
+        assert_eq!(mode(true, Some("no"), Some("true")), UpdateMode::Always);
+        assert_eq!(
+            mode(false, Some("unseen"), Some("true")),
+            UpdateMode::Unseen
+        );
+        assert_eq!(mode(false, Some("force"), None), UpdateMode::Force);
+        assert_eq!(mode(false, Some("0"), None), UpdateMode::No);
+        assert_eq!(mode(false, None, Some("true")), UpdateMode::No);
+        assert_eq!(mode(false, Some("bogus"), Some("1")), UpdateMode::No);
+        for off in ["", "0", "false"] {
+            assert_eq!(mode(false, None, Some(off)), UpdateMode::New);
+        }
+        assert_eq!(mode(false, None, None), UpdateMode::New);
     }
 }

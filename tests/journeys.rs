@@ -13,8 +13,8 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use tokio::runtime::Runtime;
 use waymark::journey::Journey;
 use waymark::session::Session;
-use waymark::settings::Settings;
-use waymark::snapshot::{SnapshotStore, UpdateMode};
+use waymark::settings::{Environment, Settings};
+use waymark::snapshot::SnapshotStore;
 
 /// The session (the demo app, the browser, the registry and the gates), started on first
 /// use by whichever journey runs first: the same one `waymark run` builds.
@@ -44,7 +44,7 @@ fn shared() -> Result<&'static Shared, Failed> {
             session,
             snapshots: Arc::new(SnapshotStore::new(
                 settings.snapshot_dir(),
-                UpdateMode::from_env(false),
+                Environment::read().snapshot_mode(false),
             )),
         })
     });

@@ -18,7 +18,7 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
 
     use super::median;
     use crate::run::{plan, run_many};
-    use crate::snapshot::{SnapshotStore, UpdateMode};
+    use crate::snapshot::SnapshotStore;
 
     let planned = plan(&[])?;
     if planned.is_empty() {
@@ -28,7 +28,7 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
     // Snapshots are compared, never written: a bench changes nothing on disk.
     let snapshots = std::sync::Arc::new(SnapshotStore::new(
         settings.snapshot_dir(),
-        UpdateMode::from_env(false),
+        settings.snapshots,
     ));
     // Rates by round: [one job, `jobs` jobs].
     let mut rounds: Vec<[f64; 2]> = Vec::new();

@@ -23,29 +23,12 @@ use std::time::Duration;
 use chromiumoxide::Page;
 use chromiumoxide::types::{Command, Method, MethodId};
 use futures::{StreamExt, TryStreamExt};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::BrowserError;
 use super::commands::{Commands, is_context_lost};
-
-/// How Chromium's accessibility tree exposes one element.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AxView {
-    /// Computed accessible name (empty when none).
-    pub name: String,
-    /// Role as Chromium names it: ARIA names (`button`, `textbox`) and a few internal ones
-    /// (`DisclosureTriangle`, `DateTime`, `image`…).
-    pub role: String,
-    /// The node reports the `disabled` state.
-    pub disabled: bool,
-    /// The node is editable (a text field or content-editable region).
-    pub editable: bool,
-    /// The node is left out of the accessibility tree.
-    pub ignored: bool,
-    /// Why it is left out, in Chromium's words (`ariaHiddenSubtree`, `notRendered`…).
-    pub ignored_reasons: Vec<String>,
-}
+use crate::screen::audit::AxView;
 
 /// Elements asked about at once. The renderer serves them one by one; this only keeps the
 /// connection busy.

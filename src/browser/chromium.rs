@@ -50,7 +50,7 @@ use super::launch::{self, LaunchOptions};
 use super::popups::Family;
 use super::remote;
 use super::{BrowserError, ChromeEvents, Tab};
-use crate::control::cookies::Cookie;
+use crate::protocol::Cookie;
 
 /// A Chromium process owned by this run.
 pub struct Chromium {

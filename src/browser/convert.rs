@@ -1,9 +1,11 @@
 //! What crosses between our types and CDP's by value: a profile's cookie as CDP sets it,
 //! and CDP's base64 of binary results.
 
+use std::net::IpAddr;
+
 use chromiumoxide::cdp::browser_protocol::network::{CookieParam, CookieSameSite, TimeSinceEpoch};
 
-use crate::control::cookies::{Cookie, SameSite, cdp_url_or_domain};
+use crate::protocol::{Cookie, SameSite};
 
 /// A profile's cookie as CDP takes it.
 pub(super) fn cookie_param(cookie: &Cookie) -> CookieParam {
@@ -21,6 +23,21 @@ pub(super) fn cookie_param(cookie: &Cookie) -> CookieParam {
         SameSite::None => CookieSameSite::None,
     });
     param
+}
+
+/// A cookie as Chromium's CDP takes it: host-only cookies by URL (a `domain` would make
+/// them domain cookies), others by a dotted domain.
+fn cdp_url_or_domain(cookie: &Cookie) -> (Option<String>, Option<String>) {
+    let is_ip = cookie.domain.parse::<IpAddr>().is_ok();
+    if cookie.host_only || is_ip {
+        let scheme = if cookie.secure { "https" } else { "http" };
+        (
+            Some(format!("{scheme}://{}{}", cookie.domain, cookie.path)),
+            None,
+        )
+    } else {
+        (None, Some(format!(".{}", cookie.domain)))
+    }
 }
 
 /// Decodes standard base64 (CDP's encoding of binary results); `None` when it is not.

@@ -29,9 +29,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use crate::control::ScreenshotSource;
+use crate::protocol::ScreenshotSource;
 
-pub use accessibility::AxView;
+pub use crate::screen::audit::AxView;
 pub use camera::TabCamera;
 pub use chromium::{Chromium, ChromiumTab};
 pub use device::{ColorScheme, DEVICES, Device};
@@ -256,8 +256,7 @@ pub trait Tab: Send + Sync + 'static {
     /// The cookies the tab's page and frames are sent (for `waymark state save`).
     fn cookies(
         &self,
-    ) -> impl Future<Output = Result<Vec<crate::control::cookies::Cookie>, BrowserError>> + Send
-    {
+    ) -> impl Future<Output = Result<Vec<crate::protocol::Cookie>, BrowserError>> + Send {
         async {
             Err(BrowserError::Protocol(
                 "this tab cannot tell its cookies".into(),

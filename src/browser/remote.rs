@@ -35,25 +35,38 @@ pub enum Remote {
     WebDriver(Url),
 }
 
+/// Why a URL this build cannot open is refused when the command line is read: waymark
+/// links no TLS client (hyper-util's client and async-tungstenite are built without one,
+/// and chromiumoxide connects through async-tungstenite), so `https://` and `wss://` would
+/// only fail later, at the first connection.
+fn no_tls(given: &str, scheme: &str) -> String {
+    format!(
+        "`{given}`: this build of waymark speaks no TLS, so not `{scheme}:`; reach the \
+         browser over `http://` or `ws://` (e.g. through an SSH tunnel or a TLS-ending proxy)"
+    )
+}
+
 impl Remote {
-    /// `--cdp-endpoint URL`: `http(s)://` or `ws(s)://`, with a host.
+    /// `--cdp-endpoint URL`: `http://` or `ws://`, with a host (`https://`, `wss://`:
+    /// refused: the build has no TLS client).
     pub fn cdp(endpoint: &str) -> Result<Remote, String> {
         let url = Url::parse(endpoint).map_err(|e| format!("`{endpoint}` is not a URL: {e}"))?;
         match url.scheme() {
-            "http" | "https" | "ws" | "wss" if url.host().is_some() => {
-                Ok(Remote::Cdp(endpoint.to_string()))
-            }
+            "http" | "ws" if url.host().is_some() => Ok(Remote::Cdp(endpoint.to_string())),
+            tls @ ("https" | "wss") => Err(no_tls(endpoint, tls)),
             other => Err(format!(
                 "`{endpoint}`: a CDP endpoint is `http://host:port` or a `ws://` URL, not `{other}:`"
             )),
         }
     }
 
-    /// `--webdriver-url URL`: the server's `http(s)://` address (e.g. `http://grid:4444`).
+    /// `--webdriver-url URL`: the server's `http://` address (e.g. `http://grid:4444`;
+    /// `https://`: refused, the build has no TLS client).
     pub fn webdriver(server: &str) -> Result<Remote, String> {
         let url = Url::parse(server).map_err(|e| format!("`{server}` is not a URL: {e}"))?;
         match url.scheme() {
-            "http" | "https" if url.host().is_some() => Ok(Remote::WebDriver(url)),
+            "http" if url.host().is_some() => Ok(Remote::WebDriver(url)),
+            "https" => Err(no_tls(server, "https")),
             other => Err(format!(
                 "`{server}`: a WebDriver server is an `http://host:port` URL, not `{other}:`"
             )),
@@ -437,5 +450,15 @@ mod tests {
         assert!(Remote::webdriver("http://grid:4444/wd/hub/").is_ok());
         let e = Remote::webdriver("ws://grid:4444").unwrap_err();
         assert!(e.contains("not `ws:`"), "{e}");
+    }
+
+    #[test]
+    fn tls_endpoints_are_refused_since_the_build_has_no_tls_client() {
+        for given in ["https://h:9222", "wss://h:1/devtools/browser/x"] {
+            let e = Remote::cdp(given).unwrap_err();
+            assert!(e.contains("speaks no TLS"), "{e}");
+        }
+        let e = Remote::webdriver("https://grid:4444").unwrap_err();
+        assert!(e.contains("speaks no TLS, so not `https:`"), "{e}");
     }
 }

@@ -6,7 +6,7 @@ use chromiumoxide::cdp::browser_protocol::network::{CookieSameSite, GetCookiesPa
 
 use super::commands::Commands;
 use super::{BrowserError, ChromiumTab};
-use crate::control::cookies::{Cookie, SameSite};
+use crate::protocol::{Cookie, SameSite};
 
 impl ChromiumTab {
     /// The cookies the tab's page and frames are sent. Their values go nowhere but the

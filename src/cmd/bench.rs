@@ -11,16 +11,6 @@ use crate::session::{Open, RunError, Session};
 use crate::settings::Settings;
 use crate::tools::Attribution;
 
-/// `waymark bench --suite`: the journeys' throughput with one job and with `jobs` (default:
-/// the number of cores).
-pub async fn suite(settings: &Settings, jobs: Option<u32>) -> Result<Exit, RunError> {
-    let jobs = jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |n| n as usize,
-    );
-    crate::bench::suite(settings, jobs).await
-}
-
 /// [`bench`] as a command: an error of the run (the browser, the app) is the caller's to
 /// print; any other is printed here, with its exit code.
 pub async fn command(

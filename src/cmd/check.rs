@@ -22,10 +22,9 @@ struct Report<'a> {
     used_by: &'a std::collections::BTreeMap<String, Vec<String>>,
 }
 
-/// Checks the app at `--base-url` (and the build at `against`); the exit code.
+/// Checks the app at `--base-url` (and the build at `--against`); the exit code.
 pub async fn check(
     settings: &Settings,
-    against: Option<&str>,
     json: bool,
     journeys: &[PathBuf],
 ) -> Result<Exit, RunError> {
@@ -44,10 +43,11 @@ pub async fn check(
     };
     let used_by = usage::scan(&paths, &registry);
     let base = visit(builder.start().await?, &registry).await?;
-    let other = match against {
+    let other = match &settings.against {
         Some(url) => {
+            // The second build's session: the same settings, at its URL.
             let settings = Settings {
-                base_url: Some(url.to_string()),
+                base_url: Some(url.clone()),
                 ..settings.clone()
             };
             let session = Session::builder(&settings)?.start().await?;

@@ -7,18 +7,16 @@ use std::sync::Arc;
 use rmcp::ServiceExt;
 
 use crate::exit::Exit;
-use crate::mcp::{DEFAULT_BUDGET, Server, checked_stdio};
+use crate::mcp::{Server, checked_stdio};
 use crate::session::{RunError, Session};
 use crate::settings::Settings;
 use crate::transcript::{Recorder, TranscriptHeader};
 
 /// Serves the tools over stdio, recording every call to `record` when given; the exit code.
 pub async fn serve(settings: &Settings, record: Option<&Path>) -> Result<Exit, RunError> {
-    let mut settings = settings.clone();
-    settings.tools.budget.get_or_insert(DEFAULT_BUDGET);
     // The control page, when asked for, is the person's way in when the client cannot ask:
     // take the tab, answer, finish a handoff.
-    let session = Session::builder(&settings)?
+    let session = Session::builder(settings)?
         .run_id(format!("mcp-{}", std::process::id()))
         .start()
         .await?;

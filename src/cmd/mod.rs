@@ -65,7 +65,7 @@ pub fn main(cli: Cli) -> Exit {
 /// The command. `run` stops in order when `stop` is asked (the reports of what finished
 /// are written); every other command is dropped then, which closes its browsers.
 async fn execute(cli: &Cli, stop: &Stop) -> Result<Exit, RunError> {
-    let settings = cli.settings();
+    let settings = cli.settings()?;
     let work = async {
         match &cli.command {
             Command::Run { paths, .. } => run::run(paths, &settings, stop).await,
@@ -74,9 +74,9 @@ async fn execute(cli: &Cli, stop: &Stop) -> Result<Exit, RunError> {
                 json,
                 region,
             } => read::read(route, &settings, *json, region.as_deref()).await,
-            Command::Bench {
-                suite: true, jobs, ..
-            } => bench::suite(&settings, *jobs).await,
+            Command::Bench { suite: true, .. } => {
+                crate::bench::suite(&settings, settings.suite.jobs).await
+            }
             Command::Bench {
                 routes,
                 runs,
@@ -99,15 +99,12 @@ async fn execute(cli: &Cli, stop: &Stop) -> Result<Exit, RunError> {
                 };
                 bench::command(routes, &settings, &options).await
             }
-            Command::Check {
-                against,
-                json,
-                journeys,
-            } => check::check(&settings, against.as_deref(), *json, journeys).await,
+            Command::Check { json, journeys, .. } => check::check(&settings, *json, journeys).await,
             Command::Mcp { record } => mcp::serve(&settings, record.as_deref()).await,
             Command::Profile {
                 action: ProfileCommand::ImportCookies { domain, from },
             } => Ok(profile::import_cookies(
+                settings.home.as_deref(),
                 cli.profile.as_deref().unwrap_or("default"),
                 domain,
                 from,

@@ -6,9 +6,10 @@ use std::path::Path;
 use crate::control::cookies::Profile;
 use crate::exit::Exit;
 
-/// Imports `domain`'s cookies from the export at `from` into `profile`; the exit code.
-pub fn import_cookies(profile: &str, domain: &str, from: &Path) -> Exit {
-    let imported = Profile::named(profile).and_then(|p| p.import_cookies(domain, from));
+/// Imports `domain`'s cookies from the export at `from` into `profile` under `home`; the
+/// exit code.
+pub fn import_cookies(home: Option<&Path>, profile: &str, domain: &str, from: &Path) -> Exit {
+    let imported = Profile::named(home, profile).and_then(|p| p.import_cookies(domain, from));
     match imported {
         Ok(report) => {
             println!("{report}");

@@ -14,7 +14,7 @@ use crate::run::{Heard, Planned, plan, run_many, unreferenced};
 use crate::session::{RunError, Session};
 use crate::settings::Settings;
 use crate::signals::Stop;
-use crate::snapshot::{SnapshotStore, UpdateMode};
+use crate::snapshot::SnapshotStore;
 use crate::suite::{History, JourneyRun, SuiteRun, select};
 use crate::tools::trace::TraceDir;
 
@@ -43,7 +43,7 @@ pub async fn run(paths: &[PathBuf], settings: &Settings, stop: &Stop) -> Result<
     let mut done: Vec<(usize, JourneyRun)> = Vec::with_capacity(ids.len());
     let snapshots = Arc::new(SnapshotStore::new(
         settings.snapshot_dir(),
-        UpdateMode::from_env(settings.update_snapshots),
+        settings.snapshots,
     ));
     if !chosen.iter().any(Planned::runnable) {
         // Nothing can run: report the scripts without starting an app or a browser.

@@ -9,7 +9,7 @@ use crate::cli::StateCommand;
 use crate::exit::Exit;
 use crate::session::{Open, RunError, Session};
 use crate::settings::Settings;
-use crate::snapshot::{SnapshotStore, UpdateMode};
+use crate::snapshot::SnapshotStore;
 
 /// Carries out a `state` subcommand; the exit code.
 pub async fn state(action: &StateCommand, settings: &Settings) -> Result<Exit, RunError> {
@@ -35,10 +35,9 @@ async fn save(
         Some(path) => Some(crate::run::prepare_journeys(&[path.to_path_buf()])?.remove(0)),
         None => None,
     };
-    let mut settings = settings.clone();
-    // The person signs in through the control page.
-    settings.control_page |= journey.is_none();
-    let session = Session::builder(&settings)?.start().await?;
+    // Without a journey the person signs in through the control page, which the settings
+    // serve (`Cli::settings`).
+    let session = Session::builder(settings)?.start().await?;
     let surface = match session.open(Open::script("state-save")).await {
         Ok(surface) => surface,
         Err(e) => {
@@ -53,7 +52,10 @@ async fn save(
                 gateway: tools.gateway(),
                 handle: tokio::runtime::Handle::current(),
                 limits: settings.limits.clone(),
-                snapshots: Arc::new(SnapshotStore::new(settings.snapshot_dir(), UpdateMode::No)),
+                snapshots: Arc::new(SnapshotStore::new(
+                    settings.snapshot_dir(),
+                    settings.snapshots,
+                )),
             };
             let outcome =
                 tokio::task::spawn_blocking(move || crate::journey::run_journey(&journey, &env))

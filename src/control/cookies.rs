@@ -13,75 +13,14 @@ pub mod state;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::io::{self, Write};
-use std::net::IpAddr;
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
+pub use crate::protocol::{Cookie, SameSite};
 use export::parse;
-
-/// One cookie of a profile.
-#[derive(Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Cookie {
-    /// Its name.
-    pub name: String,
-    /// Its value: a secret. Never printed (see the `Debug` impl).
-    pub value: String,
-    /// The host it belongs to, lowercase, without a leading dot.
-    pub domain: String,
-    /// Sent to `domain` only, not to its subdomains.
-    pub host_only: bool,
-    /// Its path.
-    pub path: String,
-    /// Sent over HTTPS only.
-    pub secure: bool,
-    /// Hidden from the page's scripts.
-    pub http_only: bool,
-    /// When it expires, in seconds since the Unix epoch; `None` for a session cookie.
-    pub expires: Option<f64>,
-    /// Its `SameSite` attribute, when it has one.
-    pub same_site: Option<SameSite>,
-}
-
-impl fmt::Debug for Cookie {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Cookie")
-            .field("name", &self.name)
-            .field("value", &"<redacted>")
-            .field("domain", &self.domain)
-            .field("host_only", &self.host_only)
-            .field("path", &self.path)
-            .field("secure", &self.secure)
-            .field("http_only", &self.http_only)
-            .field("expires", &self.expires)
-            .field("same_site", &self.same_site)
-            .finish()
-    }
-}
-
-/// A cookie's `SameSite` attribute.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum SameSite {
-    /// `Strict`.
-    Strict,
-    /// `Lax`.
-    Lax,
-    /// `None` (cross-site allowed).
-    None,
-}
-
-impl Cookie {
-    fn key(&self) -> (String, String, String) {
-        (self.domain.clone(), self.path.clone(), self.name.clone())
-    }
-
-    fn expired(&self, now: f64) -> bool {
-        self.expires.is_some_and(|t| t <= now)
-    }
-}
 
 /// Why a profile or an import failed. No variant carries a cookie's value.
 #[derive(Debug, thiserror::Error)]
@@ -175,25 +114,6 @@ impl CookieError {
     }
 }
 
-/// Where profiles live: `$WAYMARK_HOME`, else `$XDG_DATA_HOME/waymark`, else
-/// `~/.local/share/waymark`.
-pub fn home() -> Result<PathBuf, CookieError> {
-    let var = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    if let Some(home) = var("WAYMARK_HOME") {
-        return Ok(home);
-    }
-    if let Some(data) = var("XDG_DATA_HOME").filter(|p| p.is_absolute()) {
-        return Ok(data.join("waymark"));
-    }
-    var("HOME")
-        .map(|h| h.join(".local/share/waymark"))
-        .ok_or(CookieError::NoHome)
-}
-
 /// A named browser profile: the cookies each journey's fresh browser context starts with.
 #[derive(Debug, Clone)]
 pub struct Profile {
@@ -256,9 +176,10 @@ impl fmt::Display for Import {
 }
 
 impl Profile {
-    /// The profile `name` under [`home`].
-    pub fn named(name: &str) -> Result<Profile, CookieError> {
-        Profile::in_home(&home()?, name)
+    /// The profile `name` under `home`, where profiles live (`Settings::home`; `None`:
+    /// nowhere, and so an error naming what to set).
+    pub fn named(home: Option<&Path>, name: &str) -> Result<Profile, CookieError> {
+        Profile::in_home(home.ok_or(CookieError::NoHome)?, name)
     }
 
     /// The profile `name` under `home` (`home/profiles/name`).
@@ -441,21 +362,6 @@ fn within(cookie_domain: &str, domain: &str) -> bool {
         || cookie_domain
             .strip_suffix(domain)
             .is_some_and(|rest| rest.ends_with('.'))
-}
-
-/// A cookie as Chromium's CDP takes it: host-only cookies by URL (a `domain` would make
-/// them domain cookies), others by a dotted domain.
-pub(crate) fn cdp_url_or_domain(cookie: &Cookie) -> (Option<String>, Option<String>) {
-    let is_ip = cookie.domain.parse::<IpAddr>().is_ok();
-    if cookie.host_only || is_ip {
-        let scheme = if cookie.secure { "https" } else { "http" };
-        (
-            Some(format!("{scheme}://{}{}", cookie.domain, cookie.path)),
-            None,
-        )
-    } else {
-        (None, Some(format!(".{}", cookie.domain)))
-    }
 }
 
 #[cfg(test)]

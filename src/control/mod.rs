@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio::sync::{oneshot, watch};
 
+pub use crate::protocol::ScreenshotSource;
 pub use guardrail::{Guardrail, GuardrailError, GuardrailVerdict, Rule};
 
 /// Names a tab within a run.
@@ -130,11 +131,6 @@ struct State {
     /// How to show each tab to the person on the control page.
     screenshots: BTreeMap<TabId, ScreenshotSource>,
 }
-
-/// Takes a PNG of one tab for the control page (or says why it could not). It should hold
-/// the tab weakly: the hub keeps it as long as the tab is registered.
-pub type ScreenshotSource =
-    Arc<dyn Fn() -> futures::future::BoxFuture<'static, Result<Vec<u8>, String>> + Send + Sync>;
 
 /// The run's control state. Cheap to share (`Arc<Hub>`).
 pub struct Hub {

@@ -75,7 +75,7 @@ pub async fn serve(hub: Arc<Hub>) -> Result<ControlPage, io::Error> {
         ],
     });
     let app = Router::new().fallback(handle).with_state(page);
-    let shutdown = crate::demo::serve_until_dropped(listener, app, "the control page");
+    let shutdown = crate::serve::serve_until_dropped(listener, app, "the control page");
     Ok(ControlPage {
         url: format!("http://{addr}/{token}/"),
         shutdown: Some(shutdown),

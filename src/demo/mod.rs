@@ -4,14 +4,13 @@
 //! bench. Every interactive control carries `data-anchor`, repeated ones `data-anchor-key`,
 //! and each sits inside one `data-anchor-region`; `anchors.yaml` at the repository root is
 //! its registry. It is served in one of two [`Layout`]s: `classic`, and a `redesign` that
-//! changes what a redesign changes (see [`layout`](self::layout)'s docs).
+//! changes what a redesign changes (see [`layout`](crate::layout)'s docs).
 
 mod chrome;
 mod claims;
 mod dense;
 mod dispatch;
 mod home;
-mod layout;
 mod orders;
 mod pricing;
 mod redesign;
@@ -21,7 +20,6 @@ mod server;
 mod state;
 mod widgets;
 
+pub use crate::layout::Layout;
 pub use dense::{dense_matched, dense_page};
-pub use layout::Layout;
-pub(crate) use server::serve_until_dropped;
 pub use server::{DemoApp, DemoError};

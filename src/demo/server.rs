@@ -14,6 +14,7 @@ use super::Layout;
 use super::chrome::not_found;
 use super::state::{AppState, Shared};
 use super::{claims, dense, dispatch, home, orders, pricing, returns, widgets};
+use crate::serve::serve_until_dropped;
 
 /// A running demo app on a free `127.0.0.1` port; dropping it stops the server.
 pub struct DemoApp {
@@ -140,28 +141,6 @@ async fn api_saves(State(state): State<AppState>) -> Response {
         "by_form": store.by_form,
     }))
     .into_response()
-}
-
-/// Serves `app` on `listener` in the background until the returned sender is dropped or
-/// signalled; `what` names the server in the warning if it stops with an error.
-pub(crate) fn serve_until_dropped(
-    listener: TcpListener,
-    app: axum::Router,
-    what: &'static str,
-) -> oneshot::Sender<()> {
-    let (shutdown, stop) = oneshot::channel::<()>();
-    tokio::spawn(async move {
-        let served = axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                // Either an explicit signal or the handle was dropped.
-                let _ = stop.await;
-            })
-            .await;
-        if let Err(err) = served {
-            tracing::warn!(%err, "{what} stopped with an error");
-        }
-    });
-    shutdown
 }
 
 #[cfg(test)]

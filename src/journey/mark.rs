@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use crate::demo::Layout;
+use crate::layout::Layout;
 use crate::protocol::{Attribution, ExpectedFailure, Failure, FailureCode, FailureKind, Outcome};
 
 /// The directive prefix, after `//`.

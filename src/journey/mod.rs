@@ -177,7 +177,7 @@ let x = 1;
         assert_eq!(journeys[0].expect_fail.len(), 1);
         assert_eq!(
             journeys[0].expect_fail[0].layout,
-            crate::demo::Layout::Redesign
+            crate::layout::Layout::Redesign
         );
         let failure = journeys[1].compiled.as_ref().unwrap_err();
         assert_eq!((failure.kind, failure.line), (FailureKind::Syntax, Some(1)));

@@ -18,8 +18,26 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::{RawControl, Role};
-use crate::browser::AxView;
 use crate::protocol::{Attribution, cut, quoted};
+
+/// How Chromium's accessibility tree exposes one element: the second reading the audit
+/// compares the collector's with (the browser module reads it, `browser::accessibility`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AxView {
+    /// Computed accessible name (empty when none).
+    pub name: String,
+    /// Role as Chromium names it: ARIA names (`button`, `textbox`) and a few internal ones
+    /// (`DisclosureTriangle`, `DateTime`, `image`…).
+    pub role: String,
+    /// The node reports the `disabled` state.
+    pub disabled: bool,
+    /// The node is editable (a text field or content-editable region).
+    pub editable: bool,
+    /// The node is left out of the accessibility tree.
+    pub ignored: bool,
+    /// Why it is left out, in Chromium's words (`ariaHiddenSubtree`, `notRendered`…).
+    pub ignored_reasons: Vec<String>,
+}
 
 /// What the audit of one read found.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

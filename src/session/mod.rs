@@ -420,7 +420,7 @@ impl SessionBuilder {
         };
         // A screen behind a sign-in is met with the profile's cookies, as a journey meets it.
         let mut cookies = match &settings.profile {
-            Some(name) => Profile::named(name)?.cookies()?,
+            Some(name) => Profile::named(settings.home.as_deref(), name)?.cookies()?,
             None => Vec::new(),
         };
         // A saved state's cookies come after the profile's (the same cookie: the state's
@@ -438,7 +438,7 @@ impl SessionBuilder {
             true => Some(control_page(&hub).await?),
             false => None,
         };
-        let app = App::start(settings.base_url.as_deref(), settings.layout).await?;
+        let app = App::start(settings.base_url.as_ref(), settings.layout).await?;
         Ok(Session {
             registry: self.registry,
             guardrail,

@@ -131,7 +131,7 @@ impl Viewer {
             .route("/trace/{*rel}", get(trace))
             .route("/file/{*rel}", get(file))
             .with_state(Arc::new(traces));
-        let shutdown = crate::demo::serve_until_dropped(listener, app, "trace viewer");
+        let shutdown = crate::serve::serve_until_dropped(listener, app, "trace viewer");
         Ok(Viewer {
             url: format!("http://{addr}/"),
             _shutdown: shutdown,

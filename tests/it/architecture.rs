@@ -1,9 +1,11 @@
 //! The tree keeps the design: no two top-level modules import each other (directly or round
-//! a longer loop), no file grows past a redesign's size, each command's entry point stays
-//! small, and ARCHITECTURE.md's module map names every top-level module there is.
+//! a longer loop), each imports only modules listed above it in ARCHITECTURE.md's
+//! "Modules, leaves first" (or a leaf), only `browser` names chromiumoxide, no file grows
+//! past a redesign's size, each command's entry point stays small, and ARCHITECTURE.md's
+//! module map names every top-level module there is.
 //!
 //! The imports are read from the source (every `crate::name` outside tests and comments), so
-//! a cycle fails here, naming the loop and one import on each step of it.
+//! a cycle or an import against the order fails here, naming one place that imports.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -149,6 +151,157 @@ fn cycle(graph: &BTreeMap<String, BTreeMap<String, String>>) -> Option<Vec<Strin
         .find_map(|start| visit(start, graph, &mut Vec::new(), &mut done))
 }
 
+/// ARCHITECTURE.md.
+fn architecture() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md"))
+        .expect("read ARCHITECTURE.md")
+}
+
+/// The modules of the table under "## Modules, leaves first", in its order.
+fn documented_order(map: &str) -> Vec<String> {
+    let section = map
+        .split("## Modules, leaves first")
+        .nth(1)
+        .expect("ARCHITECTURE.md has a \"Modules, leaves first\" section");
+    let section = section.split("\n## ").next().unwrap_or_default();
+    section
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `")?.split_once('`'))
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
+/// Each import of a module listed below the importer in `order` (a leaf, a module that
+/// imports none, may be listed anywhere), as `from -> to (place)`; and each module of the
+/// graph the order does not list.
+fn against_the_order(
+    graph: &BTreeMap<String, BTreeMap<String, String>>,
+    order: &[String],
+) -> Vec<String> {
+    let at = |m: &str| order.iter().position(|o| o == m);
+    let leaf = |m: &str| graph.get(m).is_none_or(|edges| edges.is_empty());
+    let mut wrong = Vec::new();
+    for (from, edges) in graph {
+        let Some(from_at) = at(from) else {
+            wrong.push(format!("  {from} is not in the table"));
+            continue;
+        };
+        for (to, place) in edges {
+            match at(to) {
+                Some(to_at) if to_at < from_at || leaf(to) => {}
+                Some(_) => wrong.push(format!("  {from} -> {to} ({place})")),
+                None => wrong.push(format!(
+                    "  {from} -> {to}, which is not in the table ({place})"
+                )),
+            }
+        }
+    }
+    wrong
+}
+
+#[test]
+fn each_module_imports_only_modules_above_it_in_the_documented_order() {
+    let order = documented_order(&architecture());
+    assert!(order.len() > 10, "the table was not read: {order:?}");
+    let wrong = against_the_order(&graph(), &order);
+    assert!(
+        wrong.is_empty(),
+        "imports against ARCHITECTURE.md's order (\"Modules, leaves first\": a module may \
+         import only those above it, and leaves):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_order_check_finds_an_import_of_a_module_listed_below() {
+    let order: Vec<String> = ["leaf", "low", "high"].map(String::from).into();
+    let edges = |to: &[&str]| -> BTreeMap<String, String> {
+        to.iter()
+            .map(|t| (t.to_string(), "src/x.rs".into()))
+            .collect()
+    };
+    let mut graph = BTreeMap::from([
+        ("leaf".to_string(), edges(&[])),
+        ("low".to_string(), edges(&["leaf"])),
+        ("high".to_string(), edges(&["low", "leaf"])),
+    ]);
+    assert!(against_the_order(&graph, &order).is_empty());
+    graph.insert("low".into(), edges(&["high"]));
+    assert_eq!(
+        against_the_order(&graph, &order),
+        ["  low -> high (src/x.rs)"]
+    );
+    let map = "# A\n## Modules, leaves first\n\n| module | job |\n|---|---|\n| `leaf` | x |\n\
+               | `low` | y |\n\n## Next\n| `other` | z |\n";
+    assert_eq!(documented_order(map), ["leaf", "low"]);
+}
+
+/// Each place in `text` that names the crate `chromiumoxide` as a path (`chromiumoxide::…`,
+/// `use chromiumoxide`), outside comments: its line.
+fn names_chromiumoxide(text: &str) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| {
+            let code = line.split("//").next().unwrap_or_default();
+            code.match_indices("chromiumoxide").any(|(at, word)| {
+                let before = code[..at].chars().next_back();
+                let after = &code[at + word.len()..];
+                !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '"')
+                    && (after.trim_start().starts_with("::")
+                        || after.trim_start().starts_with(';')
+                        || code[..at].trim_end().ends_with("use"))
+            })
+        })
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+#[test]
+fn only_the_browser_module_names_chromiumoxide() {
+    let browser = src().join("browser");
+    let outside: Vec<String> = sources(&src())
+        .into_iter()
+        .filter(|path| !path.starts_with(&browser))
+        .flat_map(|path| {
+            let text = std::fs::read_to_string(&path).expect("read a source file");
+            names_chromiumoxide(&text).into_iter().map(move |line| {
+                let place = path.strip_prefix(src()).unwrap_or(&path).display();
+                format!("src/{place}:{line}")
+            })
+        })
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "only src/browser/ speaks CDP through chromiumoxide; named at {outside:?}"
+    );
+    assert_eq!(
+        names_chromiumoxide(
+            "use chromiumoxide::Page;\nlet t = \"chromiumoxide=debug\";\n// chromiumoxide::x\n\
+             fn names_chromiumoxide() {}\nlet p: chromiumoxide :: Page;"
+        ),
+        [1, 5]
+    );
+}
+
+/// The modules that may import the embedded demo app: `session` serves it as the default
+/// app, `cmd` as `waymark demo`. The product (journeys, settings, the command line) does
+/// not depend on the demo app; what it names of it, the layout, is a leaf of its own.
+const DEMO_USERS: [&str; 2] = ["session", "cmd"];
+
+#[test]
+fn only_the_session_and_the_commands_import_the_demo_app() {
+    let users: Vec<String> = graph()
+        .into_iter()
+        .filter_map(|(from, edges)| Some((edges.get("demo")?.clone(), from)))
+        .filter(|(_, from)| !DEMO_USERS.contains(&from.as_str()))
+        .map(|(place, from)| format!("{from} ({place})"))
+        .collect();
+    assert!(
+        users.is_empty(),
+        "only {DEMO_USERS:?} may import `demo`; so do {users:?}"
+    );
+}
+
 #[test]
 fn no_two_top_level_modules_import_each_other_round_a_loop() {
     let graph = graph();
@@ -225,9 +378,7 @@ fn each_command_entry_point_is_small() {
 
 #[test]
 fn the_module_map_names_every_top_level_module() {
-    let map =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md"))
-            .expect("read ARCHITECTURE.md");
+    let map = architecture();
     let modules: BTreeSet<String> = sources(&src())
         .iter()
         .filter_map(|p| top_module(p))

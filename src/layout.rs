@@ -1,5 +1,9 @@
-//! The demo app's two layouts, so that what a redesign does to a registry's promises can be
-//! shown, checked and tested on one app:
+//! The layout of the app under test: a setting (`--layout`) that journey marks
+//! (`expect-fail layout=…`) and the snapshot folder follow, and that the embedded demo app
+//! serves. A leaf: the product names a layout without depending on the demo app.
+//!
+//! The demo app's two layouts show, check and test on one app what a redesign does to a
+//! registry's promises:
 //!
 //! - `classic`: the app the registry (`anchors.yaml`) and the journeys were written against;
 //! - `redesign`: the same screens and data rebuilt the way a redesign goes. The nav is a
@@ -17,7 +21,8 @@
 
 use std::fmt;
 
-/// Which layout the demo app serves.
+/// A layout of the app under test (the one the demo app serves, or the one an app at
+/// `--base-url` is known to serve).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Layout {
     /// The layout the registry and the journeys were written against.
