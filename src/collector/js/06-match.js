@@ -281,7 +281,7 @@
     // With no matcher applying on the screen the address is on (see onScreen), no root is
     // searched for candidates: on a 10,000-control screen whose anchors the page carries
     // itself (a screen the registry declares without matchers), that search named and
-    // labelled every control for nothing, a fifth of a whole read.
+    // labelled every control for nothing (~15 % of a whole read's time in the page).
     var searched = list.some(onScreen);
     var labels = null, names = new Map(), tcache = null, ariaSeen = new Map(), anyAriaHidden;
     // What the last pass learnt of each candidate (role, name), less what the

@@ -456,7 +456,7 @@
   // rest of the page loads (style sheets, images, scripts), not after the load, where it
   // waited behind the page's first frame. The runner's first read then finds the records
   // made and sends them, gathering again only what changed since (see read). On a
-  // 10,000-control page that read went from ~300 ms after the load to ~100 (issue 53).
+  // 10,000-control page that read went from ~300 ms after the load to 65-100 (issue 53).
   // Top documents only (a frame is read as a root of its top document), once, and only
   // when no read came first; what it finds of unreadable sheets is left for the next read
   // to name (see W.priming).
