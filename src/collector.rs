@@ -30,11 +30,17 @@ pub(crate) fn expression(op: &str, args: &serde_json::Value) -> String {
 /// scripts: it installs the collector and watches the value setters (and the listeners
 /// and animation frames) from the start, so a page script that keeps the setter it found
 /// (as React does for each field it mounts) still keeps one that tells the collector.
-/// With the registry's `matchers`, it gives them to the document too.
-pub(crate) fn early(matchers: Option<&crate::registry::Matchers>) -> String {
+/// With the registry's `matchers`, it gives them to the document too. `first` holds what
+/// the document's first read asks (`max`, `evidence`: the runner's read arguments): the
+/// page takes that read itself once its DOM is parsed, while the rest of it loads, and the
+/// runner's first read after the load finds it done (see `prime` in the collector).
+pub(crate) fn early(
+    matchers: Option<&crate::registry::Matchers>,
+    first: &serde_json::Value,
+) -> String {
     match matchers {
-        Some(m) => expression("early", &json!({ "matchers": m })),
-        None => expression("early", &json!({})),
+        Some(m) => expression("early", &json!({ "matchers": m, "prime": first })),
+        None => expression("early", &json!({ "prime": first })),
     }
 }
 

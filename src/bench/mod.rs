@@ -268,7 +268,9 @@ pub(crate) async fn measure<T: Tab>(
     };
     let ping_failed = || failed("a trivial round trip".into());
     let mut cuts = Cuts::default();
-    let first = screen(tools.navigate(&plan.route).await).map_err(failed("navigate".into()))?;
+    let opened = tools.navigate(&plan.route).await;
+    let navigate_ms = round(opened.elapsed_ms);
+    let first = screen(opened).map_err(failed("navigate".into()))?;
     cuts.see(&first);
     let first_in_page_ms = tools.last_in_page_ms().map(round);
 
@@ -393,6 +395,7 @@ pub(crate) async fn measure<T: Tab>(
         read: ReadTimes {
             first_ms: round(first.elapsed_ms),
             first_in_page_ms,
+            navigate_ms: Some(navigate_ms),
             median_ms,
             min_ms,
             max_ms,

@@ -325,6 +325,7 @@ impl<T: Tab> Tools<T> {
                 .tab
                 .on_new_document(&collector::early(
                     self.registry.matchers().map(|m| m.as_ref()),
+                    &json!({"max": self.options.max_controls, "evidence": self.evidence()}),
                 ))
                 .await
         {

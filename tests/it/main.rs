@@ -25,6 +25,7 @@ mod frames;
 mod gates;
 mod generate;
 mod gestures;
+mod helpdesk;
 mod hostile;
 mod injection;
 mod invoke;

@@ -123,6 +123,15 @@
   var SHIFTS = {};
   ['load', 'error', 'toggle', 'beforetoggle', 'animationstart', 'animationend', 'animationcancel',
     'animationiteration'].forEach(function (t) { SHIFTS[t] = boxesMoved; });
+  // A frame's load is a new document in it, whose controls no mutation of this one shows:
+  // the roots are found again (as after a shadow root attached, see rootsAttached), and the
+  // new root's controls gathered. (A frame loading after the page's first read, taken as
+  // its DOM was parsed, was missed.)
+  SHIFTS.load = function (e) {
+    var t = e.target;
+    if (t && (t.tagName === 'IFRAME' || t.tagName === 'FRAME')) W.rootsUnknown = W.dirty = W.matchStale = true;
+    W.moved = true;
+  };
   ['transitionrun', 'transitionend', 'transitioncancel'].forEach(function (t) { SHIFTS[t] = transitioned; });
   SHIFTS.scroll = scrolled;
   ['mouseover', 'mouseout', 'mousedown', 'mouseup', 'click', 'focusin', 'focusout', 'keydown',

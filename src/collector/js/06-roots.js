@@ -89,9 +89,11 @@
   var MARKED = '[aria-disabled="true"]';
   var TESTED = HIDERS + ',' + MARKED;
   var SCANNED = '[data-anchor],label,dialog[open],[role=dialog],[role=alertdialog],[data-anchor-region],' + TESTED;
-  // What a scan looks for: SCANNED, and every element a registry matcher can anchor.
+  // What a scan looks for: SCANNED, and every element a registry matcher can anchor (none
+  // when the last matcher pass anchored nothing: a pass that anchors something after it
+  // says so, see matchMoved, and the scan is taken again).
   function scanned() {
-    return W.M ? SCANNED + ',' + W.M.sel : SCANNED;
+    return W.M && !(W.matchOf && !W.matchOf.of.size) ? SCANNED + ',' + W.M.sel : SCANNED;
   }
   function scan(root, budget) {
     var found = root.querySelectorAll(scanned());

@@ -40,6 +40,7 @@
       watchListeners(window);
       watchFrames(window);
       watchHits(window);
+      if (args.prime) prime(args.prime);
       return '"ok"';
     case 'secrets':
       return stringify(secretsShown());
