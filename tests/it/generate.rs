@@ -368,6 +368,13 @@ impl Gen {
             if self.rng.chance(40) {
                 self.ask_text(&text);
             }
+            // A row and a cell are named from their content, as Chromium names them.
+            if self.rng.chance(50) {
+                self.ask_role("row", Some(&text));
+            }
+            if self.rng.chance(30) {
+                self.ask_role("cell", Some(&text));
+            }
             let hide = self.hiding();
             rows += &format!("<tr{rm}{hide}><td{cm}>{html}</td></tr>");
         }

@@ -149,7 +149,7 @@
   var NAME_FROM_CONTENT = {
     button: 1, link: 1, checkbox: 1, radio: 1, menuitem: 1, menuitemcheckbox: 1,
     menuitemradio: 1, option: 1, tab: 1, treeitem: 1, switch: 1, cell: 1, columnheader: 1,
-    rowheader: 1, heading: 1, tooltip: 1, gridcell: 1
+    rowheader: 1, row: 1, heading: 1, tooltip: 1, gridcell: 1
   };
 
   // Elements whose value or checked state changes without a mutation.
