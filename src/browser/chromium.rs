@@ -282,6 +282,8 @@ pub struct ChromiumTab {
     chrome: Arc<Mutex<ChromeEvents>>,
     /// JavaScript dialogs answered since the tab opened.
     answered: Arc<AtomicU64>,
+    /// How dialogs are answered, and those answered since the last call.
+    dialog_book: Arc<super::dialogs::DialogBook>,
     /// The request that brought each style sheet, by address (see `style_sheet_facts`).
     pub(super) sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     /// Where the last click left the pointer, in a headless browser (in a headed one a
@@ -314,6 +316,7 @@ impl ChromiumTab {
             timeout: options.command_timeout,
             chrome: set.chrome,
             answered: set.answered,
+            dialog_book: set.dialog_book,
             sheets: set.sheets,
             pointer: Mutex::new(None),
             headed: options.headed,
@@ -642,6 +645,20 @@ impl Tab for ChromiumTab {
 
     fn dialogs_answered(&self) -> u64 {
         self.answered.load(Ordering::Relaxed)
+    }
+
+    fn answer_dialogs(&self, answer: &super::DialogAnswer) {
+        if let Ok(mut how) = self.dialog_book.answer.lock() {
+            *how = answer.clone();
+        }
+    }
+
+    fn take_answered(&self) -> Vec<super::AnsweredDialog> {
+        self.dialog_book
+            .answered
+            .lock()
+            .map(|mut log| std::mem::take(&mut *log))
+            .unwrap_or_default()
     }
 
     async fn browser_answers(&self, bound: Duration) -> bool {

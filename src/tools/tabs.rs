@@ -426,6 +426,7 @@ impl<T: Tab> Tools<T> {
             .attributed(Attribution::App));
         }
         let number = self.tabs.next_number();
+        tab.answer_dialogs(&self.dialog_answer());
         let tab = Arc::new(tab);
         let control = opener.control.as_ref().map(|c| {
             let journey = c.hub.tab(c.tab).map(|v| v.journey).unwrap_or_default();

@@ -547,6 +547,8 @@ struct StepResult<'a> {
     opened: Option<&'a super::TabOpened>,
     #[serde(skip_serializing_if = "Option::is_none")]
     closed: Option<usize>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    dialogs: &'a [super::DialogAnswered],
 }
 
 fn is_first_tab(tab: &usize) -> bool {
@@ -567,6 +569,7 @@ impl<'a> StepResult<'a> {
             elapsed_ms: rt.elapsed_ms,
             opened: rt.opened.as_ref(),
             closed: rt.closed,
+            dialogs: &rt.dialogs,
         }
     }
 }
