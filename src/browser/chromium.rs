@@ -698,6 +698,23 @@ impl Tab for ChromiumTab {
         self.family.as_ref().is_some_and(Family::is_closed)
     }
 
+    async fn shut(&self) -> Result<(), BrowserError> {
+        // As `close` does, by the browser; the journey's context stays, with its other tabs.
+        let target = CloseTargetParams::new(self.page.target_id().clone());
+        self.page
+            .command(self.timeout, "closing a tab", target)
+            .await?;
+        if let Some(family) = &self.family {
+            tokio::time::timeout(self.timeout, family.gone())
+                .await
+                .map_err(|_| BrowserError::Timeout {
+                    what: "a closed tab to go".into(),
+                    after: self.timeout,
+                })?;
+        }
+        Ok(())
+    }
+
     fn take_chrome(&self) -> ChromeEvents {
         match self.chrome.lock() {
             Ok(mut chrome) => {

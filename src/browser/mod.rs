@@ -188,6 +188,16 @@ pub trait Tab: Send + Sync + 'static {
         async { Ok(()) }
     }
 
+    /// Closes the tab in place, as a journey asked (`close_tab`), and waits, up to the tab's
+    /// own command timeout, until it is gone ([`is_closed`](Tab::is_closed) then says so).
+    fn shut(&self) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        async {
+            Err(BrowserError::Protocol(
+                "this tab cannot be closed in place".into(),
+            ))
+        }
+    }
+
     /// Whether the tab is gone: its page closed it (`window.close()`), or the browser did.
     fn is_closed(&self) -> bool {
         false

@@ -18,6 +18,7 @@
 //! | `upload` | `(anchor, path)` — a file of the journey's `fixtures/` folder |
 //! | `tabs` | `()` — returns the tabs (`#{tab, route, title, current, opener}`) |
 //! | `switch_tab` | `(tab)` |
+//! | `close_tab` | `()`, `(tab)` |
 //! | `on_dialog` | `("accept" or "dismiss")`, `(#{action, text})` |
 //! | `handoff` | `(reason)` — returns `#{finished, route}` |
 
@@ -73,6 +74,7 @@ fn forms(verb: Verb) -> &'static [&'static [Param]] {
         Verb::Upload => &[&[Text("anchor"), Text("path")]],
         Verb::Tabs => &[&[]],
         Verb::SwitchTab => &[&[Number("tab")]],
+        Verb::CloseTab => &[&[], &[Number("tab")]],
         Verb::OnDialog => &[&[Text("action")], &[Map]],
         Verb::Handoff => &[&[Text("reason")]],
         Verb::Finish => &[],

@@ -69,10 +69,7 @@ impl<T: Tab> Tools<T> {
                 .map(|s| (None, s, None))
                 .map_err(|e| (None, e))
         };
-        let mut rt = self.call(Verb::OnDialog, Some(shown), None, work).await;
-        // The action's target is the answer, not a control.
-        rt.anchor = None;
-        rt
+        self.call(Verb::OnDialog, Some(shown), None, work).await
     }
 
     /// The answer the journey set, for a tab that joins it.

@@ -86,6 +86,10 @@ impl<T: Tab> Gateway<T> {
                 t.switch_tab(usize::try_from(a.tab).unwrap_or(usize::MAX))
                     .await
             }
+            Call::CloseTab(a) => {
+                let tab = a.tab.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+                t.close_tab(tab).await
+            }
             Call::OnDialog(a) => t.on_dialog(a).await,
             Call::Handoff(a) => t.handoff(&a.reason).await,
             Call::Finish(_) => return None,

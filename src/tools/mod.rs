@@ -55,9 +55,9 @@ pub use shots::Screenshots;
 pub use tabs::{MAX_TABS, TabInfo, TabOpened};
 pub use target::TargetRef;
 pub use verbs::{
-    Args, ArgsVisitor, Call, DialogAction, DragArgs, FillArgs, FinishArgs, HandoffArgs, HoverArgs,
-    InvokeArgs, NavigateArgs, OnDialogArgs, PressArgs, REDACTED, ReadArgs, SwitchTabArgs, TabsArgs,
-    UploadArgs, Verb, WaitForArgs, tools_schema,
+    Args, ArgsVisitor, Call, CloseTabArgs, DialogAction, DragArgs, FillArgs, FinishArgs,
+    HandoffArgs, HoverArgs, InvokeArgs, NavigateArgs, OnDialogArgs, PressArgs, REDACTED, ReadArgs,
+    SwitchTabArgs, TabsArgs, UploadArgs, Verb, WaitForArgs, tools_schema,
 };
 pub use wait::Condition;
 

@@ -192,6 +192,16 @@ pub struct SwitchTabArgs {
     pub tab: u64,
 }
 
+/// `close_tab`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CloseTabArgs {
+    /// The tab's number, as `tabs` lists it (left out: the current tab). The journey's
+    /// first tab (0) stays open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tab: Option<u64>,
+}
+
 /// How a JavaScript dialog is answered.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -442,6 +452,8 @@ verbs! {
     Tabs(TabsArgs) = "tabs", tool "tabs", class Read;
     /// Move to another of the journey's tabs.
     SwitchTab(SwitchTabArgs) = "switch_tab", tool "switch_tab", class Read;
+    /// Close one of the journey's tabs.
+    CloseTab(CloseTabArgs) = "close_tab", tool "close_tab", class Act;
     /// Say how the following JavaScript dialogs are answered.
     OnDialog(OnDialogArgs) = "on_dialog", tool "on_dialog", class Act;
     /// Hand the tab to the person.
@@ -760,6 +772,7 @@ mod tests {
                 "fill",
                 "drag",
                 "upload",
+                "close_tab",
                 "on_dialog",
                 "handoff"
             ]

@@ -247,6 +247,7 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
         assert_eq!(
             names,
             [
+                "close_tab",
                 "drag",
                 "fill",
                 "finish",
