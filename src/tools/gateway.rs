@@ -169,6 +169,11 @@ impl<T: Tab> Gateway<T> {
         self.tools.control()
     }
 
+    /// The app's base URL (a journey's `base_url()`).
+    pub fn base(&self) -> &url::Url {
+        self.tools.base()
+    }
+
     /// Whether the surface offers `verb` at all (a read-only one offers no acting verb).
     pub fn offers(&self, verb: Verb) -> bool {
         !(self.tools.options().read_only && verb.acts())

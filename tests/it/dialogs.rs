@@ -246,3 +246,46 @@ fn the_dialogs_journey_passes_and_its_trace_and_report_list_the_answers() {
         "the step lists the prompt it answered"
     );
 }
+
+/// Variables: `--var`, `WAYMARK_VAR_*`, `--secret-var`, `var()` and `base_url()` in a
+/// journey; the secret's value never reaches the trace, the console or the failure.
+#[test]
+fn a_journey_reads_its_variables_and_a_secret_one_is_redacted_from_what_is_written() {
+    let cwd = tempfile::tempdir().expect("a temp dir");
+    let url = answers_base();
+    let secret = "s3cr3t-t0ken";
+    let given = format!("TOKEN={secret}");
+    let journey = answers().join("journeys/vars.rhai");
+    let args = [
+        "run".as_ref(),
+        journey.as_os_str(),
+        "--base-url".as_ref(),
+        url.as_str().as_ref(),
+        "--var".as_ref(),
+        "USER=ada".as_ref(),
+        "--secret-var".as_ref(),
+        given.as_ref(),
+    ];
+    let region = [("WAYMARK_VAR_REGION", std::ffi::OsStr::new("eu"))];
+    waymark(cwd.path(), args, &region).exits(0).says("1 passed");
+    let trace = std::fs::read_to_string(cwd.path().join("target/waymark/traces/vars.jsonl"))
+        .expect("the journey's trace");
+    assert!(!trace.contains(secret), "the secret reached the trace");
+    assert!(
+        trace.contains("[redacted]"),
+        "the field's value is redacted"
+    );
+
+    let journey = answers().join("journeys/vars_fail.rhai");
+    let args = [
+        "run".as_ref(),
+        journey.as_os_str(),
+        "--base-url".as_ref(),
+        url.as_str().as_ref(),
+        "--secret-var".as_ref(),
+        given.as_ref(),
+    ];
+    let run = waymark(cwd.path(), args, &[]);
+    run.exits(1).says("the token [redacted] was refused");
+    assert!(!run.all().contains(secret), "{}", run.all());
+}
