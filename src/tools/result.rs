@@ -45,7 +45,9 @@ pub struct RoundTrip {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closed: Option<usize>,
     /// The JavaScript dialogs answered during the call (and any the page opened since the
-    /// previous one), as the journey's `on_dialog` said: the first 20.
+    /// previous one), as the journey's `on_dialog` said: the first 20. Left out of JSON
+    /// when there were none (a script's round trip always has it, see `journey::engine`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub dialogs: Vec<super::DialogAnswered>,
     /// The journey's tabs, for `tabs`.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -383,7 +383,7 @@ fn an_agents_on_dialog_is_asked_like_invoke_and_its_answers_are_listed() {
         let s = Session::start(Person::new(true, true), &[]).await;
         ok(&s.call("navigate", json!({"route": "/widgets"})).await);
         let set = s.call("on_dialog", json!({"action": "dismiss"})).await;
-        assert_eq!(ok(&set)["dialogs"], json!([]));
+        assert!(ok(&set).get("dialogs").is_none(), "none answered: left out");
         assert_eq!(s.asked().len(), 1, "{:?}", s.asked());
         assert!(s.asked()[0].contains("on_dialog"), "{:?}", s.asked());
         let alert = s.call("invoke", json!({"anchor": "widgets.alert"})).await;
