@@ -61,6 +61,14 @@ pub struct Cli {
     #[arg(long, global = true, env = "WAYMARK_MAX_CONTROLS", default_value_t = 5000, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
     max_controls: u32,
+    /// A variable the journeys read with `var("NAME")`, as NAME=VALUE (given as often as
+    /// needed; over `WAYMARK_VAR_NAME`).
+    #[arg(long = "var", global = true, value_name = "NAME=VALUE", value_parser = crate::journey::parse_var)]
+    vars: Vec<(String, String)>,
+    /// A variable as `--var` gives one, whose value is redacted wherever a secret field's
+    /// value is: the trace, the reports, what a journey prints.
+    #[arg(long = "secret-var", global = true, value_name = "NAME=VALUE", value_parser = crate::journey::parse_var)]
+    secret_vars: Vec<(String, String)>,
     /// Description budget: at most this many characters of controls are shown to a script,
     /// an agent or a person per read; the rest is reported as dropped, by region and role.
     #[arg(long, global = true, env = "WAYMARK_BUDGET", value_name = "CHARS",
@@ -528,6 +536,7 @@ impl Cli {
                 deadline: Duration::from_secs(self.journey_timeout),
                 ..Limits::default()
             },
+            vars: crate::journey::Vars::resolve(&env.vars, &self.vars, &self.secret_vars),
         })
     }
 }
@@ -558,6 +567,23 @@ mod tests {
             Some(10)
         );
         assert_eq!(settings(&["read", "/"], &env).tools.budget, None);
+    }
+
+    #[test]
+    fn variables_come_from_the_flags_over_the_environment_and_secrets_are_known() {
+        let env = Environment {
+            vars: [("USER", "env"), ("REGION", "eu")]
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .into(),
+            ..Environment::default()
+        };
+        let args = ["--var", "USER=ada", "--secret-var", "TOKEN=t0k", "run"];
+        let vars = settings(&args, &env).vars;
+        assert_eq!(vars.get("USER"), Some("ada"));
+        assert_eq!(vars.get("REGION"), Some("eu"));
+        assert_eq!(vars.secret_values(), ["t0k"]);
+        let bad = Cli::try_parse_from(["waymark", "--var", "no-equals", "run"]);
+        assert!(bad.is_err());
     }
 
     #[test]

@@ -344,6 +344,7 @@ pub async fn run_one(
         handle: tokio::runtime::Handle::current(),
         limits: session.settings().limits.clone(),
         snapshots: Arc::clone(snapshots),
+        vars: Arc::new(session.settings().vars.clone()),
     };
     let joined = tokio::task::spawn_blocking(move || journey::run_journey(&journey, &env)).await;
     let mut outcome = match joined {

@@ -15,7 +15,7 @@ use url::Url;
 
 use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
-use crate::journey::Limits;
+use crate::journey::{Limits, Vars};
 use crate::layout::Layout;
 use crate::snapshot::{Unreferenced, UpdateMode};
 use crate::suite::SuiteOptions;
@@ -72,6 +72,8 @@ pub struct Settings {
     /// `run`'s handling of the journeys as a whole: retries, shard, `--last-failed`,
     /// reports.
     pub suite: SuiteOptions,
+    /// The journeys' variables (`--var`, `WAYMARK_VAR_*`, `--secret-var`).
+    pub vars: Vars,
 }
 
 impl Default for Settings {
@@ -97,6 +99,7 @@ impl Default for Settings {
             home: None,
             state: None,
             suite: SuiteOptions::default(),
+            vars: Vars::default(),
         }
     }
 }
@@ -146,6 +149,8 @@ pub struct Environment {
     pub xdg_data_home: Option<PathBuf>,
     /// `HOME`: profiles under its `.local/share/waymark/`.
     pub home: Option<PathBuf>,
+    /// `WAYMARK_VAR_NAME`: the journeys' variable `NAME` (see [`Vars`]).
+    pub vars: std::collections::BTreeMap<String, String>,
 }
 
 impl Environment {
@@ -163,6 +168,12 @@ impl Environment {
             waymark_home: path("WAYMARK_HOME"),
             xdg_data_home: path("XDG_DATA_HOME"),
             home: path("HOME"),
+            vars: std::env::vars()
+                .filter_map(|(name, value)| {
+                    let name = name.strip_prefix("WAYMARK_VAR_")?;
+                    (!name.is_empty()).then(|| (name.to_string(), value))
+                })
+                .collect(),
         }
     }
 

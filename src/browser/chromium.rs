@@ -282,6 +282,8 @@ pub struct ChromiumTab {
     chrome: Arc<Mutex<ChromeEvents>>,
     /// JavaScript dialogs answered since the tab opened.
     answered: Arc<AtomicU64>,
+    /// How dialogs are answered, and those answered since the last call.
+    dialog_book: Arc<super::dialogs::DialogBook>,
     /// The request that brought each style sheet, by address (see `style_sheet_facts`).
     pub(super) sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     /// Where the last click left the pointer, in a headless browser (in a headed one a
@@ -314,6 +316,7 @@ impl ChromiumTab {
             timeout: options.command_timeout,
             chrome: set.chrome,
             answered: set.answered,
+            dialog_book: set.dialog_book,
             sheets: set.sheets,
             pointer: Mutex::new(None),
             headed: options.headed,
@@ -644,6 +647,20 @@ impl Tab for ChromiumTab {
         self.answered.load(Ordering::Relaxed)
     }
 
+    fn answer_dialogs(&self, answer: &super::DialogAnswer) {
+        if let Ok(mut how) = self.dialog_book.answer.lock() {
+            *how = answer.clone();
+        }
+    }
+
+    fn take_answered(&self) -> Vec<super::AnsweredDialog> {
+        self.dialog_book
+            .answered
+            .lock()
+            .map(|mut log| std::mem::take(&mut *log))
+            .unwrap_or_default()
+    }
+
     async fn browser_answers(&self, bound: Duration) -> bool {
         let Some(browser) = self.family.as_ref().and_then(Family::browser) else {
             return false;
@@ -679,6 +696,23 @@ impl Tab for ChromiumTab {
 
     fn is_closed(&self) -> bool {
         self.family.as_ref().is_some_and(Family::is_closed)
+    }
+
+    async fn shut(&self) -> Result<(), BrowserError> {
+        // As `close` does, by the browser; the journey's context stays, with its other tabs.
+        let target = CloseTargetParams::new(self.page.target_id().clone());
+        self.page
+            .command(self.timeout, "closing a tab", target)
+            .await?;
+        if let Some(family) = &self.family {
+            tokio::time::timeout(self.timeout, family.gone())
+                .await
+                .map_err(|_| BrowserError::Timeout {
+                    what: "a closed tab to go".into(),
+                    after: self.timeout,
+                })?;
+        }
+        Ok(())
     }
 
     fn take_chrome(&self) -> ChromeEvents {

@@ -35,6 +35,7 @@ pub use crate::screen::audit::AxView;
 pub use camera::TabCamera;
 pub use chromium::{Chromium, ChromiumTab};
 pub use device::{ColorScheme, DEVICES, Device};
+pub use dialogs::{AnsweredDialog, DialogAnswer};
 pub use files::Download;
 pub use launch::{LaunchOptions, find_browser, is_headless_shell, kill_launched_browsers, settle};
 pub use naive::NaiveElement;
@@ -187,6 +188,16 @@ pub trait Tab: Send + Sync + 'static {
         async { Ok(()) }
     }
 
+    /// Closes the tab in place, as a journey asked (`close_tab`), and waits, up to the tab's
+    /// own command timeout, until it is gone ([`is_closed`](Tab::is_closed) then says so).
+    fn shut(&self) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        async {
+            Err(BrowserError::Protocol(
+                "this tab cannot be closed in place".into(),
+            ))
+        }
+    }
+
     /// Whether the tab is gone: its page closed it (`window.close()`), or the browser did.
     fn is_closed(&self) -> bool {
         false
@@ -209,6 +220,17 @@ pub trait Tab: Send + Sync + 'static {
     /// call compares it before and after, to tell a page that loops on dialogs).
     fn dialogs_answered(&self) -> u64 {
         0
+    }
+
+    /// Answers the JavaScript dialogs the tab's pages open from now on as `answer` says
+    /// (they are accepted until told otherwise).
+    fn answer_dialogs(&self, answer: &DialogAnswer) {
+        let _ = answer;
+    }
+
+    /// The JavaScript dialogs answered since this was last asked (the first 20).
+    fn take_answered(&self) -> Vec<AnsweredDialog> {
+        Vec::new()
     }
 
     /// Chromium's accessibility view of the elements `elements` evaluates to (a JavaScript

@@ -42,6 +42,8 @@ pub(super) struct SetUp {
     pub(super) chrome: Arc<Mutex<ChromeEvents>>,
     /// JavaScript dialogs answered since the tab opened.
     pub(super) answered: Arc<AtomicU64>,
+    /// How dialogs are answered, and those answered since the last call.
+    pub(super) dialog_book: Arc<super::dialogs::DialogBook>,
     /// The request that brought each style sheet, by address.
     pub(super) sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     pub(super) downloads: Arc<Mutex<DownloadLog>>,
@@ -140,10 +142,12 @@ pub(super) async fn set_up(
     };
     let chrome = Arc::new(Mutex::new(ChromeEvents::default()));
     let answered = Arc::new(AtomicU64::new(0));
+    let dialog_book = Arc::new(super::dialogs::DialogBook::default());
     let dialogs = super::dialogs::answer_all(
         page.clone(),
         opening,
         Arc::clone(&chrome),
+        Arc::clone(&dialog_book),
         Arc::clone(&answered),
         timeout,
     );
@@ -197,6 +201,7 @@ pub(super) async fn set_up(
         main_frame,
         chrome,
         answered,
+        dialog_book,
         sheets,
         downloads,
         load_error,

@@ -56,6 +56,7 @@ async fn save(
                     settings.snapshot_dir(),
                     settings.snapshots,
                 )),
+                vars: Arc::new(settings.vars.clone()),
             };
             let outcome =
                 tokio::task::spawn_blocking(move || crate::journey::run_journey(&journey, &env))

@@ -18,6 +18,8 @@
 //! | `upload` | `(anchor, path)` — a file of the journey's `fixtures/` folder |
 //! | `tabs` | `()` — returns the tabs (`#{tab, route, title, current, opener}`) |
 //! | `switch_tab` | `(tab)` |
+//! | `close_tab` | `()`, `(tab)` |
+//! | `on_dialog` | `("accept" or "dismiss")`, `(#{action, text})` |
 //! | `handoff` | `(reason)` — returns `#{finished, route}` |
 
 use std::any::TypeId;
@@ -72,6 +74,8 @@ fn forms(verb: Verb) -> &'static [&'static [Param]] {
         Verb::Upload => &[&[Text("anchor"), Text("path")]],
         Verb::Tabs => &[&[]],
         Verb::SwitchTab => &[&[Number("tab")]],
+        Verb::CloseTab => &[&[], &[Number("tab")]],
+        Verb::OnDialog => &[&[Text("action")], &[Map]],
         Verb::Handoff => &[&[Text("reason")]],
         Verb::Finish => &[],
     }
@@ -178,6 +182,8 @@ mod tests {
                 let mut values: Vec<Dynamic> = form
                     .iter()
                     .map(|p| match p {
+                        // `on_dialog`'s action is one of two words.
+                        Param::Text("action") => Dynamic::from("dismiss"),
                         Param::Text(_) => Dynamic::from("a.b"),
                         Param::Number(_) => Dynamic::from(1_i64),
                         Param::Any(_) => Dynamic::from(1042_i64),

@@ -61,6 +61,9 @@ pub(super) fn sandboxed_engine(limits: &Limits) -> Engine {
         .set_max_map_size(limits.max_map_size)
         .set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new())
         .disable_symbol("eval");
+    // `var(name)` is a syntax of its own (see `vars`): scripts compile with it; the run's
+    // engine registers it again with the run's variables.
+    super::vars::register_var(&mut engine, Arc::new(super::Vars::default()));
     engine
 }
 
@@ -75,6 +78,8 @@ pub struct JourneyEnv<T: Tab> {
     pub limits: Limits,
     /// Where `snapshot(name)` asserts.
     pub snapshots: Arc<SnapshotStore>,
+    /// What `var(name)` reads; its secret values are redacted from what the script prints.
+    pub vars: Arc<super::Vars>,
 }
 
 /// Runs one compiled journey. Call it on a blocking thread: every tool call blocks on
@@ -95,6 +100,12 @@ pub fn run_journey<T: Tab + 'static>(journey: &Journey, env: &JourneyEnv<T>) -> 
                 .map(|f| read_only_refusal(f, env.gateway.options().read_only))
         }
     };
+    // A failure's message may quote what the script threw or expected: a secret
+    // variable's value is redacted from it as from what the script printed.
+    let failure = failure.map(|mut f| {
+        f.message = env.vars.redact(&f.message);
+        f
+    });
     let output = output.lock().map(|o| o.clone()).unwrap_or_default();
     Outcome {
         name: journey.name.clone(),
@@ -116,17 +127,21 @@ fn journey_engine<T: Tab + 'static>(
     let deadline = start + limits.deadline;
     engine.on_progress(move |_| (Instant::now() > deadline).then(|| Dynamic::from("deadline")));
     let printed = Arc::clone(&output);
-    // What a script prints may hold any page text it read: shown cut to a message's length.
+    let (vars, secret) = (Arc::clone(&env.vars), Arc::clone(&env.vars));
+    // What a script prints may hold any page text it read: shown cut to a message's length,
+    // a secret variable's value redacted.
     engine.on_print(move |s| {
         if let Ok(mut o) = printed.lock() {
-            o.push(crate::protocol::shown_message(s.to_string()));
+            o.push(crate::protocol::shown_message(vars.redact(s)));
         }
     });
     engine.on_debug(move |s, _, pos| {
         if let Ok(mut o) = output.lock() {
+            let s = secret.redact(s);
             o.push(crate::protocol::shown_message(format!("{pos:?}: {s}")));
         }
     });
+    super::vars::register_vars(&mut engine, &env.vars, gateway.base());
 
     let blocker = Blocker::new(handle.clone(), gateway.clone(), start, limits.deadline);
     super::calls::register_calls(&mut engine, &gateway, &blocker);
@@ -301,7 +316,15 @@ fn expect(cond: bool, message: &str) -> Result<(), Box<EvalAltResult>> {
 /// Success returns the round-trip map; failure throws its `error` map.
 pub(super) fn round_trip(rt: RoundTrip) -> Result<Dynamic, Box<EvalAltResult>> {
     if rt.ok {
-        to_dynamic(&rt)
+        // JSON leaves an empty `dialogs` out; a script reading a missing field would get
+        // `()`, so its round trip always lists them.
+        let mut map = to_dynamic(&rt)?;
+        if let Some(mut m) = map.write_lock::<rhai::Map>()
+            && !m.contains_key("dialogs")
+        {
+            m.insert("dialogs".into(), Dynamic::from_array(Vec::new()));
+        }
+        Ok(map)
     } else {
         Err(thrown(&rt.error))
     }

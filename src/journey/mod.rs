@@ -6,6 +6,7 @@ mod calls;
 mod deadline;
 mod engine;
 pub mod mark;
+mod vars;
 mod waits;
 
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use std::path::{Path, PathBuf};
 pub use crate::protocol::{ExpectedFailure, Failure, FailureCode, FailureKind, Outcome};
 pub use engine::{JourneyEnv, Limits, run_journey};
 pub use mark::ExpectFail;
+pub use vars::{Vars, parse_var};
 
 /// One journey file, compiled.
 #[derive(Clone)]

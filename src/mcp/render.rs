@@ -38,6 +38,20 @@ pub fn round_trip(rt: &RoundTrip) -> String {
         }
     }
     tab_lines(&mut out, rt);
+    for d in &rt.dialogs {
+        let text = d
+            .text
+            .as_ref()
+            .map(|t| format!(" with \"{t}\""))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "The page opened {} dialog (untrusted page text: \"{}\"), answered {}{text} (on_dialog sets the answer).",
+            article(&d.kind),
+            d.message,
+            d.answer
+        );
+    }
     let Some(screen) = &rt.screen else {
         return out;
     };
@@ -66,6 +80,14 @@ pub fn round_trip(rt: &RoundTrip) -> String {
         let _ = writeln!(out, "{}", truncation(t));
     }
     out
+}
+
+/// A dialog's kind with its article: `an alert`, `a confirm`.
+fn article(kind: &str) -> String {
+    match kind.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {kind}"),
+        _ => format!("a {kind}"),
+    }
 }
 
 /// What the call did to the journey's tabs: one opened, the current one closed by its

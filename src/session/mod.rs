@@ -321,6 +321,7 @@ impl Session {
                     &open.name,
                     journey,
                     (browser.version(), device),
+                    self.settings.vars.secret_values(),
                 )
                 .await
             }
@@ -573,7 +574,7 @@ fn run_id() -> String {
     format!("run-{}-{nanos:08x}", std::process::id())
 }
 
-/// Opens a journey's trace and writes its header. A trace that cannot be written is a
+/// Opens a journey's trace, redacting `secrets`, and writes its header. A trace that cannot be written is a
 /// warning, not a failed journey.
 async fn start_trace(
     tools: &Tools<ChromiumTab>,
@@ -581,6 +582,7 @@ async fn start_trace(
     name: &str,
     journey: &Path,
     (browser, device): (&str, Option<String>),
+    secrets: Vec<String>,
 ) -> Option<Arc<Trace>> {
     let mut header = TraceHeader::new(
         name,
@@ -591,7 +593,7 @@ async fn start_trace(
     );
     header.device = device;
     match Trace::create(path, &header) {
-        Ok(trace) => Some(Arc::new(trace)),
+        Ok(trace) => Some(Arc::new(trace.redacting(secrets))),
         Err(e) => {
             eprintln!("warning: {e}; `{name}` runs untraced");
             None

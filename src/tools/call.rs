@@ -120,6 +120,8 @@ impl<T: Tab> Tools<T> {
             .await;
         let reads = self.here().memory.reads.load(Ordering::Relaxed);
         let anchor = match verb.class() {
+            // Their targets are a tab and an answer, not controls.
+            _ if matches!(verb, Verb::CloseTab | Verb::OnDialog) => None,
             ActionClass::Act | ActionClass::Type => action.target.clone(),
             _ if verb == Verb::Hover => action.target.clone(),
             _ => None,
@@ -152,7 +154,14 @@ impl<T: Tab> Tools<T> {
             }
         };
         rt.tab = self.current_tab();
-        rt.closed = rt.closed.or(closed_before);
+        let closed_now = self
+            .shared
+            .closed_tab
+            .lock()
+            .ok()
+            .and_then(|mut c| c.take());
+        rt.closed = closed_now.or(rt.closed).or(closed_before);
+        rt.dialogs = self.take_dialogs();
         rt.waited_ms = self.shared.waited_ms.lock().map(|w| *w).unwrap_or(0.0);
         // A handoff answers only where the page is: nothing of the person's time with it.
         let handed = verb == Verb::Handoff;

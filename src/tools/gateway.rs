@@ -86,6 +86,11 @@ impl<T: Tab> Gateway<T> {
                 t.switch_tab(usize::try_from(a.tab).unwrap_or(usize::MAX))
                     .await
             }
+            Call::CloseTab(a) => {
+                let tab = a.tab.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+                t.close_tab(tab).await
+            }
+            Call::OnDialog(a) => t.on_dialog(a).await,
             Call::Handoff(a) => t.handoff(&a.reason).await,
             Call::Finish(_) => return None,
         })
@@ -162,6 +167,11 @@ impl<T: Tab> Gateway<T> {
     /// The hub, tab and policies the current tab's calls are gated by, if any.
     pub fn control(&self) -> Option<TabGates> {
         self.tools.control()
+    }
+
+    /// The app's base URL (a journey's `base_url()`).
+    pub fn base(&self) -> &url::Url {
+        self.tools.base()
     }
 
     /// Whether the surface offers `verb` at all (a read-only one offers no acting verb).

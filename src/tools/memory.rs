@@ -53,6 +53,10 @@ pub(super) struct Shared {
     pub(super) files: Mutex<Option<super::FileScope>>,
     /// The download the current call started, for its round trip.
     pub(super) download: Mutex<Option<super::DownloadReport>>,
+    /// The tab the current call closed (`close_tab`), for its round trip.
+    pub(super) closed_tab: Mutex<Option<usize>>,
+    /// How the journey's JavaScript dialogs are answered (`on_dialog`).
+    pub(super) dialogs: Mutex<crate::browser::DialogAnswer>,
 }
 
 /// What style sheets hold, on its way to the page: for the document `doc`, by address

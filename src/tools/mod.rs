@@ -16,6 +16,7 @@ mod bench;
 mod call;
 mod consent;
 mod describe;
+mod dialogs;
 mod files;
 mod gate;
 mod gateway;
@@ -42,6 +43,7 @@ use url::Url;
 pub use crate::protocol::{Attribution, ErrorCode, ToolError};
 pub use crate::screen::Changes;
 pub use describe::{Found, Marked, NodeFacts};
+pub use dialogs::DialogAnswered;
 pub use files::{DOWNLOAD_DIR, DownloadReport, FileScope};
 pub use gate::{
     Action, ActionClass, AllowedSet, Gate, GateContext, GateVerdict, Passage, UnknownClass,
@@ -53,9 +55,9 @@ pub use shots::Screenshots;
 pub use tabs::{MAX_TABS, TabInfo, TabOpened};
 pub use target::TargetRef;
 pub use verbs::{
-    Args, ArgsVisitor, Call, DragArgs, FillArgs, FinishArgs, HandoffArgs, HoverArgs, InvokeArgs,
-    NavigateArgs, PressArgs, REDACTED, ReadArgs, SwitchTabArgs, TabsArgs, UploadArgs, Verb,
-    WaitForArgs, tools_schema,
+    Args, ArgsVisitor, Call, CloseTabArgs, DialogAction, DragArgs, FillArgs, FinishArgs,
+    HandoffArgs, HoverArgs, InvokeArgs, NavigateArgs, OnDialogArgs, PressArgs, REDACTED, ReadArgs,
+    SwitchTabArgs, TabsArgs, UploadArgs, Verb, WaitForArgs, tools_schema,
 };
 pub use wait::Condition;
 

@@ -44,6 +44,11 @@ pub struct RoundTrip {
     /// The tab the page closed during the call: the round trip is then its opener's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closed: Option<usize>,
+    /// The JavaScript dialogs answered during the call (and any the page opened since the
+    /// previous one), as the journey's `on_dialog` said: the first 20. Left out of JSON
+    /// when there were none (a script's round trip always has it, see `journey::engine`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dialogs: Vec<super::DialogAnswered>,
     /// The journey's tabs, for `tabs`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tabs: Option<Vec<super::TabInfo>>,
@@ -78,6 +83,12 @@ impl RoundTrip {
         }
         if let Some(opened) = &mut self.opened {
             cut_mut(&mut opened.url);
+        }
+        for dialog in &mut self.dialogs {
+            cut_mut(&mut dialog.message);
+            if let Some(text) = &mut dialog.text {
+                cut_mut(text);
+            }
         }
         for tab in self.tabs.iter_mut().flatten() {
             cut_mut(&mut tab.route);

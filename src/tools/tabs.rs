@@ -298,6 +298,61 @@ impl<T: Tab> Tools<T> {
         rt
     }
 
+    /// Closes tab `number` (`None`: the current one). Closing the current tab returns the
+    /// calls to its opener (or the opener's, if that one closed), as when a page closes
+    /// its own, and the round trip says `closed` and shows the opener. The journey's first
+    /// tab, which nothing opened, stays open: the journey ends where its script does.
+    pub async fn close_tab(&self, number: Option<usize>) -> RoundTrip {
+        let number = number.unwrap_or_else(|| self.current_tab());
+        let shown = number.to_string();
+        let open = self.tabs.get(number).filter(|t| !t.tab.is_closed());
+        let refused = match &open {
+            None => Some(format!(
+                "there is no open tab {number}; the journey's tabs: {}",
+                self.numbers().join(", ")
+            )),
+            Some(open) if open.opener.is_none() => Some(format!(
+                "tab {number} is the journey's first and stays open: the journey ends where its script does"
+            )),
+            Some(_) => None,
+        };
+        let work = async {
+            let open = match (refused, open) {
+                (None, Some(open)) => open,
+                (why, _) => {
+                    let why = why.unwrap_or_default();
+                    return Err((None, ToolError::new(ErrorCode::InvalidArgument, why)));
+                }
+            };
+            if let Err(e) = open.tab.shut().await {
+                return Err((None, super::browser_error(e)));
+            }
+            drop(open);
+            if let Ok(mut closed) = self.shared.closed_tab.lock() {
+                *closed = Some(number);
+            }
+            // The current tab gives way to its opener; a tab closed behind it leaves.
+            if self.follow_closed().is_some() {
+                let _ = self.here().tab.bring_to_front().await;
+            }
+            self.read()
+                .await
+                .map(|s| (None, s, None))
+                .map_err(|e| (None, e))
+        };
+        self.call(Verb::CloseTab, Some(&shown), None, work).await
+    }
+
+    /// The open tabs' numbers, for messages.
+    fn numbers(&self) -> Vec<String> {
+        self.tabs
+            .all()
+            .iter()
+            .filter(|t| !t.tab.is_closed())
+            .map(|t| t.number.to_string())
+            .collect()
+    }
+
     /// Waits, up to the load timeout, for a tab opened at an address to have left its
     /// first blank document and loaded the next.
     async fn loaded(&self, open: &OpenTab<T>) {
@@ -426,6 +481,7 @@ impl<T: Tab> Tools<T> {
             .attributed(Attribution::App));
         }
         let number = self.tabs.next_number();
+        tab.answer_dialogs(&self.dialog_answer());
         let tab = Arc::new(tab);
         let control = opener.control.as_ref().map(|c| {
             let journey = c.hub.tab(c.tab).map(|v| v.journey).unwrap_or_default();

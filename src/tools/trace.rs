@@ -288,6 +288,8 @@ pub struct Trace {
     side: PathBuf,
     started: Instant,
     inline_max: usize,
+    /// Values written as `[redacted]` wherever they appear (secret variables').
+    secrets: Vec<String>,
     state: Mutex<State>,
 }
 
@@ -317,12 +319,13 @@ impl Trace {
             std::fs::remove_dir_all(&side).map_err(fail)?;
         }
         let mut out = BufWriter::new(File::create(path).map_err(fail)?);
-        line(&mut out, header).map_err(fail)?;
+        line(&mut out, &[], header).map_err(fail)?;
         Ok(Trace {
             path: path.to_path_buf(),
             side,
             started: Instant::now(),
             inline_max: RAW_INLINE_MAX,
+            secrets: Vec::new(),
             state: Mutex::new(State {
                 out,
                 steps: 0,
@@ -330,6 +333,13 @@ impl Trace {
                 error: None,
             }),
         })
+    }
+
+    /// The same trace, writing each of `secrets` (a secret variable's value) as
+    /// `[redacted]` wherever it would appear, as a secret field's value is.
+    pub fn redacting(mut self, secrets: Vec<String>) -> Trace {
+        self.secrets = secrets;
+        self
     }
 
     /// The same trace, storing raw layers larger than `bytes` in side files.
@@ -366,6 +376,7 @@ impl Trace {
             if let Some(allowed) = refused_with {
                 line(
                     &mut state.out,
+                    &self.secrets,
                     &Event {
                         kind: "event",
                         event: "unauthorized_action",
@@ -386,6 +397,7 @@ impl Trace {
             };
             line(
                 &mut state.out,
+                &self.secrets,
                 &Step {
                     kind: "step",
                     n,
@@ -409,6 +421,7 @@ impl Trace {
         self.write(|state| {
             line(
                 &mut state.out,
+                &self.secrets,
                 &Event {
                     kind: "event",
                     event: "allowed_set",
@@ -450,7 +463,7 @@ impl Trace {
             screenshot: self.state.lock().ok().and_then(|s| s.failure_shot.clone()),
             elapsed_ms: elapsed.as_secs_f64() * 1000.0,
         };
-        self.write(|state| line(&mut state.out, &end));
+        self.write(|state| line(&mut state.out, &self.secrets, &end));
     }
 
     /// Milliseconds since the header, to the microsecond.
@@ -479,6 +492,10 @@ impl Trace {
         if json.len() <= self.inline_max {
             return Ok(RawLayer::Inline(raw));
         }
+        let json = match self.secrets.is_empty() {
+            true => json,
+            false => redact_json(&String::from_utf8_lossy(&json), &self.secrets).into_bytes(),
+        };
         Ok(RawLayer::Ref {
             r#ref: self.side_file(&format!("{n}.json"), &json)?,
             bytes: json.len(),
@@ -499,10 +516,41 @@ impl Trace {
 }
 
 /// Writes one value as one line and flushes it.
-fn line(out: &mut BufWriter<File>, value: &impl Serialize) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, value)?;
+fn line(out: &mut BufWriter<File>, secrets: &[String], value: &impl Serialize) -> io::Result<()> {
+    if secrets.is_empty() {
+        serde_json::to_writer(&mut *out, value)?;
+    } else {
+        let text = serde_json::to_string(value)?;
+        out.write_all(redact_json(&text, secrets).as_bytes())?;
+    }
     out.write_all(b"\n")?;
     out.flush()
+}
+
+/// JSON `text` with each of `secrets` in its strings written as `[redacted]`: a secret as
+/// JSON writes it inside a string (its escapes, without its quotes).
+fn redact_json(text: &str, secrets: &[String]) -> String {
+    let inside: Vec<String> = secrets
+        .iter()
+        .filter_map(|s| serde_json::to_string(s).ok())
+        .map(|q| q[1..q.len() - 1].to_string())
+        .filter(|q| !q.is_empty())
+        .collect();
+    redact(text, &inside)
+}
+
+/// `text` with every one of `secrets` in it replaced by `[redacted]`
+/// ([`REDACTED`](super::REDACTED)), the longest first so one holding another goes whole.
+pub fn redact(text: &str, secrets: &[String]) -> String {
+    let mut secrets: Vec<&String> = secrets.iter().filter(|s| !s.is_empty()).collect();
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    let mut text = text.to_string();
+    for secret in secrets {
+        if text.contains(secret.as_str()) {
+            text = text.replace(secret.as_str(), super::REDACTED);
+        }
+    }
+    text
 }
 
 #[derive(Serialize)]
@@ -547,6 +595,8 @@ struct StepResult<'a> {
     opened: Option<&'a super::TabOpened>,
     #[serde(skip_serializing_if = "Option::is_none")]
     closed: Option<usize>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    dialogs: &'a [super::DialogAnswered],
 }
 
 fn is_first_tab(tab: &usize) -> bool {
@@ -567,6 +617,7 @@ impl<'a> StepResult<'a> {
             elapsed_ms: rt.elapsed_ms,
             opened: rt.opened.as_ref(),
             closed: rt.closed,
+            dialogs: &rt.dialogs,
         }
     }
 }

@@ -192,6 +192,42 @@ pub struct SwitchTabArgs {
     pub tab: u64,
 }
 
+/// `close_tab`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CloseTabArgs {
+    /// The tab's number, as `tabs` lists it (left out: the current tab). The journey's
+    /// first tab (0) stays open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tab: Option<u64>,
+}
+
+/// How a JavaScript dialog is answered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DialogAction {
+    /// OK: an alert closed, a confirm or `beforeunload` said yes, a prompt given its text.
+    #[default]
+    Accept,
+    /// Cancel: a confirm said no (`false`), a prompt `null`, a page kept (`beforeunload`).
+    Dismiss,
+}
+
+/// `on_dialog`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OnDialogArgs {
+    /// How the page's following JavaScript dialogs (`alert`, `confirm`, `prompt`,
+    /// `beforeunload`) are answered: `accept` (the default until told otherwise) or
+    /// `dismiss`.
+    #[serde(default)]
+    pub action: DialogAction,
+    /// What is typed into a `prompt` before it is accepted (none: the prompt's own
+    /// default text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
 /// `wait_for`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -416,6 +452,10 @@ verbs! {
     Tabs(TabsArgs) = "tabs", tool "tabs", class Read;
     /// Move to another of the journey's tabs.
     SwitchTab(SwitchTabArgs) = "switch_tab", tool "switch_tab", class Read;
+    /// Close one of the journey's tabs.
+    CloseTab(CloseTabArgs) = "close_tab", tool "close_tab", class Act;
+    /// Say how the following JavaScript dialogs are answered.
+    OnDialog(OnDialogArgs) = "on_dialog", tool "on_dialog", class Act;
     /// Hand the tab to the person.
     Handoff(HandoffArgs) = "handoff", tool "handoff", class Pause;
     /// End the journey.
@@ -645,6 +685,24 @@ mod tests {
     }
 
     #[test]
+    fn a_dialog_is_accepted_or_dismissed_and_nothing_else() {
+        let call = Call::parse(
+            "on_dialog",
+            serde_json::json!({"action": "dismiss", "text": "x"}),
+        )
+        .unwrap();
+        assert_eq!(call.verb(), Verb::OnDialog);
+        let err = Call::parse("on_dialog", serde_json::json!({"action": "maybe"})).unwrap_err();
+        assert!(err.contains("unknown variant `maybe`"), "{err}");
+        let mut map = rhai::Map::new();
+        map.insert("action".into(), "accept".into());
+        let Call::OnDialog(args) = Call::from_rhai(Verb::OnDialog, map).unwrap() else {
+            panic!("on_dialog reads into on_dialog");
+        };
+        assert_eq!(args.action, DialogAction::Accept);
+    }
+
+    #[test]
     fn agents_name_anchors_only() {
         let err = Call::parse("invoke", serde_json::json!({"node": 17})).unwrap_err();
         assert!(err.contains("unknown field `node`"), "{err}");
@@ -708,7 +766,16 @@ mod tests {
             .collect();
         assert_eq!(
             acting,
-            ["invoke", "press", "fill", "drag", "upload", "handoff"]
+            [
+                "invoke",
+                "press",
+                "fill",
+                "drag",
+                "upload",
+                "close_tab",
+                "on_dialog",
+                "handoff"
+            ]
         );
     }
 }

@@ -247,6 +247,7 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
         assert_eq!(
             names,
             [
+                "close_tab",
                 "drag",
                 "fill",
                 "finish",
@@ -254,6 +255,7 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
                 "hover",
                 "invoke",
                 "navigate",
+                "on_dialog",
                 "press",
                 "read_screen",
                 "switch_tab",
@@ -371,6 +373,35 @@ fn an_agent_navigates_reads_fills_and_invokes_with_the_person_approving() {
                 "Press \"Claim 1042\" (claims.open[1042]) on /claims?",
             ]
         );
+        s.stop().await;
+    });
+}
+
+#[test]
+fn an_agents_on_dialog_is_asked_like_invoke_and_its_answers_are_listed() {
+    run(async {
+        let s = Session::start(Person::new(true, true), &[]).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        let set = s.call("on_dialog", json!({"action": "dismiss"})).await;
+        assert!(ok(&set).get("dialogs").is_none(), "none answered: left out");
+        assert_eq!(s.asked().len(), 1, "{:?}", s.asked());
+        assert!(s.asked()[0].contains("on_dialog"), "{:?}", s.asked());
+        let alert = s.call("invoke", json!({"anchor": "widgets.alert"})).await;
+        assert_eq!(
+            ok(&alert)["dialogs"],
+            json!([{"type": "alert", "message": "Heads up", "answer": "dismiss", "text": null}])
+        );
+        assert!(
+            text(&alert).contains("The page opened an alert dialog (untrusted page text: \"Heads up\"), answered dismiss"),
+            "{}",
+            text(&alert)
+        );
+        s.stop().await;
+
+        let s = Session::start(Person::new(true, false), &[]).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        let refused = s.call("on_dialog", json!({"action": "dismiss"})).await;
+        failed(&refused, "consent_denied");
         s.stop().await;
     });
 }

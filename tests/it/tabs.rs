@@ -186,6 +186,72 @@ fn a_popup_off_the_apps_origin_is_refused_and_closed() {
 }
 
 #[test]
+fn close_tab_closes_the_current_tab_or_another_and_returns_to_the_opener() {
+    let tools = tools();
+    block_on(async {
+        ok(&tools.navigate("/").await);
+        ok(&tools.invoke("help.open", None).await);
+        ok(&tools.switch_tab(1).await);
+        let rt = tools.close_tab(None).await;
+        let screen = ok(&rt);
+        assert_eq!(rt.tool, "close_tab");
+        assert_eq!(rt.closed, Some(1), "the round trip says which closed");
+        assert_eq!(rt.tab, 0, "the calls are on its opener");
+        assert_eq!(screen.route, "/");
+        assert_eq!(tools.tabs().await.len(), 1, "the closed tab is gone");
+
+        // Another tab than the current one: the calls stay.
+        let opened = tools
+            .invoke("help.open", None)
+            .await
+            .opened
+            .expect("a tab opened");
+        let rt = tools.close_tab(Some(opened.tab)).await;
+        ok(&rt);
+        assert_eq!((rt.closed, rt.tab), (Some(opened.tab), 0));
+        assert_eq!(tools.tabs().await.len(), 1);
+
+        let rt = tools.close_tab(None).await;
+        let err = failed(&rt, ErrorCode::InvalidArgument);
+        assert!(
+            err.message.contains("the journey's first"),
+            "{}",
+            err.message
+        );
+        let rt = tools.close_tab(Some(7)).await;
+        let err = failed(&rt, ErrorCode::InvalidArgument);
+        assert!(
+            err.message.contains("no open tab 7; the journey's tabs: 0"),
+            "{}",
+            err.message
+        );
+        assert_eq!(tools.tabs().await.len(), 1, "tab 0 is still open");
+    });
+    block_on(tools.close());
+}
+
+#[test]
+fn the_close_tab_journey_passes_and_its_trace_records_the_close() {
+    let cwd = tempfile::tempdir().expect("a temp dir");
+    let journey = dir().join("journeys/close.rhai");
+    let url = base();
+    let args = [
+        "run".as_ref(),
+        journey.as_os_str(),
+        "--base-url".as_ref(),
+        url.as_str().as_ref(),
+    ];
+    waymark(cwd.path(), args, &[]).exits(0).says("1 passed");
+    let trace = std::fs::read_to_string(cwd.path().join("target/waymark/traces/close.jsonl"))
+        .expect("the journey's trace");
+    assert!(
+        trace.contains("\"verb\":\"close_tab\""),
+        "close_tab is a step"
+    );
+    assert!(trace.contains("\"closed\":1"), "its close is recorded");
+}
+
+#[test]
 fn the_tabs_journey_passes_and_its_trace_names_each_steps_tab() {
     let cwd = tempfile::tempdir().expect("a temp dir");
     let journey = dir().join("journeys/tabs.rhai");

@@ -192,6 +192,28 @@ fn step_row(out: &mut String, key: &str, step: &Value) {
         esc(result["route"].as_str().unwrap_or("")),
         step["elapsed_ms"].as_f64().unwrap_or(0.0),
     );
+    if let Some(dialogs) = result["dialogs"].as_array().filter(|d| !d.is_empty()) {
+        let answered: Vec<String> = dialogs
+            .iter()
+            .map(|d| {
+                let text = match d["text"].as_str() {
+                    Some(t) => format!(" with “{t}”"),
+                    None => String::new(),
+                };
+                format!(
+                    "{} “{}”: {}{text}",
+                    d["type"].as_str().unwrap_or("?"),
+                    d["message"].as_str().unwrap_or(""),
+                    d["answer"].as_str().unwrap_or("?"),
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "<tr><td></td><td colspan=\"5\" class=\"muted\">dialogs answered: {}</td></tr>",
+            esc(&answered.join("; "))
+        );
+    }
     let acting = matches!(action["class"].as_str(), Some("act" | "type"));
     if acting && let Some(controls) = step["inferred"]["controls"].as_array() {
         let _ = write!(
