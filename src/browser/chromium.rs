@@ -298,6 +298,8 @@ pub struct ChromiumTab {
     /// that navigate the tab (see `wire.rs`), made at its first navigation.
     pub(super) address: String,
     pub(super) navigator: tokio::sync::OnceCell<(Arc<super::wire::Wire>, String)>,
+    /// What answers its routed requests (see `routes.rs`), from its first route on.
+    router: super::routes::Router,
     watchers: Vec<JoinHandle<()>>,
 }
 
@@ -322,6 +324,7 @@ impl ChromiumTab {
             load_error: set.load_error,
             address,
             navigator: tokio::sync::OnceCell::new(),
+            router: super::routes::Router::default(),
             watchers: set.watchers,
         })
     }
@@ -589,6 +592,10 @@ impl Tab for ChromiumTab {
         if let Some(family) = &self.family {
             family.close_context().await;
         }
+    }
+
+    async fn route(&self, book: &Arc<super::RouteBook>) -> Result<(), BrowserError> {
+        self.router.apply(&self.page, book, self.timeout).await
     }
 
     async fn accessibility(

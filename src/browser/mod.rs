@@ -19,6 +19,7 @@ mod naive;
 mod navigation;
 mod popups;
 mod remote;
+mod routes;
 mod setup;
 mod sheets;
 mod storage;
@@ -40,6 +41,7 @@ pub use launch::{LaunchOptions, find_browser, is_headless_shell, kill_launched_b
 pub use naive::NaiveElement;
 pub use remote::{Remote, end_leases};
 pub(crate) use remote::{Unanswered, exchange};
+pub use routes::{Abort, Reply, Route, RouteBook, Routed};
 
 /// Whether `name` is a key [`Tab::press_key`] can press.
 pub fn is_known_key(name: &str) -> bool {
@@ -270,6 +272,20 @@ pub trait Tab: Send + Sync + 'static {
         async {
             Err(BrowserError::Protocol(
                 "this tab cannot take screenshots".into(),
+            ))
+        }
+    }
+
+    /// Routes the tab's requests by `book` as it stands now (see [`RouteBook`]): called
+    /// again after each change to it.
+    fn route(
+        &self,
+        book: &Arc<RouteBook>,
+    ) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        let _ = book;
+        async {
+            Err(BrowserError::Protocol(
+                "this tab cannot route requests".into(),
             ))
         }
     }

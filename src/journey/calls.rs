@@ -18,6 +18,8 @@
 //! | `upload` | `(anchor, path)` — a file of the journey's `fixtures/` folder |
 //! | `tabs` | `()` — returns the tabs (`#{tab, route, title, current, opener}`) |
 //! | `switch_tab` | `(tab)` |
+//! | `route` | `(pattern, #{method, status, body, json, headers, content_type, delay_ms})`, `(pattern, #{abort})`, `(pattern, #{"continue": #{headers}})` |
+//! | `unroute` | `(pattern)` |
 //! | `handoff` | `(reason)` — returns `#{finished, route}` |
 
 use std::any::TypeId;
@@ -72,6 +74,8 @@ fn forms(verb: Verb) -> &'static [&'static [Param]] {
         Verb::Upload => &[&[Text("anchor"), Text("path")]],
         Verb::Tabs => &[&[]],
         Verb::SwitchTab => &[&[Number("tab")]],
+        Verb::Route => &[&[Text("pattern"), Map]],
+        Verb::Unroute => &[&[Text("pattern")]],
         Verb::Handoff => &[&[Text("reason")]],
         Verb::Finish => &[],
     }

@@ -109,6 +109,14 @@ fn described(verb: Verb) -> (&'static str, ToolAnnotations) {
             "Move to another of the journey's tabs, by the number tabs or `opened` gave, and read its screen once it has loaded. The following calls act in that tab. A tab whose page closes itself (a sign-in popup when it is done) hands back to the tab that opened it; the result then says `closed`.",
             ToolAnnotations::from_raw(None, Some(true), None, None, Some(false)),
         ),
+        Verb::Route => (
+            "Answer the requests the app's pages make whose URL matches `pattern` (a glob on the app-relative path, `/api/items/**`, or on an absolute URL; optionally only of `method`), from now on, in every tab of this journey: with a response (`status`, `body` or `json`, `headers`, `content_type`, `delay_ms`), by failing them (`abort`: failed, timedout, refused), or by letting them through with headers set (`continue`). For trying an app's error, empty or slow states. Every round trip after says how many requests each route answered (`routed`). Confirmed with the person like invoke.",
+            ToolAnnotations::from_raw(None, None, Some(true), Some(true), Some(false)),
+        ),
+        Verb::Unroute => (
+            "Stop answering the requests of a pattern given to route (every method's): they go to the server again.",
+            ToolAnnotations::from_raw(None, None, Some(false), Some(true), Some(false)),
+        ),
         Verb::Handoff => (
             "Hand the tab to the person for something only they may do (log in, a password, 2FA, a CAPTCHA), with the reason. Waits until they finish (ok, with the route now; nothing they typed is returned) or the handoff times out (handoff_timed_out). Every other call fails with paused_by_user meanwhile.",
             ToolAnnotations::from_raw(None, None, Some(false), None, Some(false)),

@@ -154,6 +154,7 @@ impl<T: Tab> Tools<T> {
         rt.tab = self.current_tab();
         rt.closed = rt.closed.or(closed_before);
         rt.waited_ms = self.shared.waited_ms.lock().map(|w| *w).unwrap_or(0.0);
+        (rt.routed, rt.routed_requests) = self.take_routed();
         // A handoff answers only where the page is: nothing of the person's time with it.
         let handed = verb == Verb::Handoff;
         if handed {

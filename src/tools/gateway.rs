@@ -86,6 +86,8 @@ impl<T: Tab> Gateway<T> {
                 t.switch_tab(usize::try_from(a.tab).unwrap_or(usize::MAX))
                     .await
             }
+            Call::Route(a) => t.route(a).await,
+            Call::Unroute(a) => t.unroute(&a.pattern).await,
             Call::Handoff(a) => t.handoff(&a.reason).await,
             Call::Finish(_) => return None,
         })

@@ -53,6 +53,8 @@ pub(super) struct Shared {
     pub(super) files: Mutex<Option<super::FileScope>>,
     /// The download the current call started, for its round trip.
     pub(super) download: Mutex<Option<super::DownloadReport>>,
+    /// The journey's routes, which each of its tabs routes by.
+    pub(super) routes: std::sync::Arc<crate::browser::RouteBook>,
 }
 
 /// What style sheets hold, on its way to the page: for the document `doc`, by address

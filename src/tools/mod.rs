@@ -21,6 +21,7 @@ mod gate;
 mod gateway;
 mod gesture;
 mod guard;
+mod intercept;
 mod memory;
 mod refusal;
 mod result;
@@ -48,6 +49,7 @@ pub use gate::{
     pass as pass_gates,
 };
 pub use gateway::{Backstage, Gateway};
+pub use intercept::RouteCount;
 pub use result::RoundTrip;
 pub use shots::Screenshots;
 pub use tabs::{MAX_TABS, TabInfo, TabOpened};

@@ -235,6 +235,76 @@ impl WaitForArgs {
     }
 }
 
+/// `route`: how the journey's tabs answer the requests a pattern matches, from now on.
+/// Exactly one of: a response (`status`, `body` or `json`, `headers`, `content_type`,
+/// `delay_ms`), `abort`, or `continue`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RouteArgs {
+    /// The requests it answers: a glob on the app-relative path (`/api/items/**`: `*`
+    /// within a path segment, `**` across them) or on an absolute URL
+    /// (`https://cdn.example/**`). A query is part of what is matched (`/api/items?page=2`).
+    /// The route of the same pattern and method before it is replaced.
+    pub pattern: String,
+    /// Only requests of this method (`POST`); any method when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// The response's status (default 200).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The response's body, as text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// The response's body as JSON (its content type `application/json` then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json: Option<serde_json::Value>,
+    /// The response's headers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+    /// The response's content type (default `text/plain`, or `application/json` with
+    /// `json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// Hold the response this long first, in milliseconds (at most 60000): a slow server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_ms: Option<u64>,
+    /// Fail the requests instead, as the network would: `failed`, `timedout` or `refused`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abort: Option<AbortArg>,
+    /// Let the requests through to the server, changed: `{headers}` set on them.
+    #[serde(default, rename = "continue", skip_serializing_if = "Option::is_none")]
+    pub pass: Option<ContinueArgs>,
+}
+
+/// How `route` fails a request.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AbortArg {
+    /// `net::ERR_FAILED`.
+    Failed,
+    /// `net::ERR_TIMED_OUT`.
+    Timedout,
+    /// `net::ERR_CONNECTION_REFUSED`.
+    Refused,
+}
+
+/// `route`'s `continue`: what is changed on a request let through.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContinueArgs {
+    /// Headers set on the request (added, or replacing its own of the same name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+}
+
+/// `unroute`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnrouteArgs {
+    /// The pattern of the routes to remove, as `route` was given it (every method's).
+    pub pattern: String,
+}
+
 /// `handoff`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -416,6 +486,10 @@ verbs! {
     Tabs(TabsArgs) = "tabs", tool "tabs", class Read;
     /// Move to another of the journey's tabs.
     SwitchTab(SwitchTabArgs) = "switch_tab", tool "switch_tab", class Read;
+    /// Answer the requests a pattern matches, from now on.
+    Route(RouteArgs) = "route", tool "route", class Act;
+    /// Stop answering the requests a pattern matches.
+    Unroute(UnrouteArgs) = "unroute", tool "unroute", class Act;
     /// Hand the tab to the person.
     Handoff(HandoffArgs) = "handoff", tool "handoff", class Pause;
     /// End the journey.
@@ -708,7 +782,9 @@ mod tests {
             .collect();
         assert_eq!(
             acting,
-            ["invoke", "press", "fill", "drag", "upload", "handoff"]
+            [
+                "invoke", "press", "fill", "drag", "upload", "route", "unroute", "handoff"
+            ]
         );
     }
 }

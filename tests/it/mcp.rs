@@ -256,8 +256,10 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
                 "navigate",
                 "press",
                 "read_screen",
+                "route",
                 "switch_tab",
                 "tabs",
+                "unroute",
                 "upload",
                 "wait_for"
             ]

@@ -1,0 +1,314 @@
+//! The network (issue 52): routes answer, fail or change the requests a journey's pages
+//! make, per journey; against `items.html` and the API the fixture server serves under
+//! `/api/` (a list, saves, an error, a slow answer, the headers a request came with).
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Json, Response};
+use axum::routing::get;
+
+use crate::cli::waymark;
+use crate::fixtures::base;
+
+/// The items the API lists.
+const ITEMS: &str =
+    r#"[{"id":1,"name":"Apple"},{"id":2,"name":"Banana"},{"id":3,"name":"Cherry"}]"#;
+
+/// What the API saved, as (body, cookie header), in order.
+static SAVED: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+
+/// The test API: `GET /api/items` lists, `POST /api/items` saves, `/api/error` fails,
+/// `/api/slow` answers after 1.5 s, `/api/echo-headers` answers the request's headers.
+pub fn api() -> axum::Router {
+    axum::Router::new()
+        .route("/api/items", get(items).post(save))
+        .route(
+            "/api/error",
+            get(|| async { (StatusCode::INTERNAL_SERVER_ERROR, "broken") }),
+        )
+        .route(
+            "/api/slow",
+            get(|| async {
+                tokio::time::sleep(Duration::from_millis(1500)).await;
+                Json(serde_json::json!({"slow": true}))
+            }),
+        )
+        .route("/api/echo-headers", get(echo_headers))
+}
+
+async fn items() -> Response {
+    ([("content-type", "application/json")], ITEMS).into_response()
+}
+
+async fn save(headers: HeaderMap, body: String) -> Response {
+    let cookie = headers
+        .get("cookie")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    let id = SAVED.lock().map_or(0, |mut saved| {
+        saved.push((body, cookie));
+        saved.len()
+    });
+    (StatusCode::CREATED, Json(serde_json::json!({"id": id}))).into_response()
+}
+
+async fn echo_headers(headers: HeaderMap) -> Json<serde_json::Value> {
+    let map: serde_json::Map<String, serde_json::Value> = headers
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or_default().into()))
+        .collect();
+    Json(serde_json::Value::Object(map))
+}
+
+/// The fixture server's base URL without its last slash, as `--base-url` takes it.
+fn fixtures() -> String {
+    base().to_string().trim_end_matches('/').to_string()
+}
+
+/// A Rhai function counting the requests a round trip's routes answered.
+const ANSWERED: &str = r#"
+fn answered(rt) {
+    let routed = rt.routed;
+    if routed == () { return 0; }
+    let n = 0;
+    for r in routed { n += r.answered; }
+    n
+}
+"#;
+
+#[test]
+fn a_route_answers_fails_delays_or_changes_the_requests_it_matches_and_unroute_ends_it() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let source = format!(
+        r#"{ANSWERED}
+navigate("/items.html");
+invoke("items.load");
+wait_for(#{{text: "Loaded 3 items: Apple, Banana, Cherry"}});
+
+// The app's error state, from a route.
+route("/api/items", #{{status: 500, body: "database down"}});
+let a = invoke("items.load");
+let b = wait_for(#{{text: "Error 500: database down"}});
+expect(answered(a) + answered(b) == 1, `one request answered: ${{a.routed}} ${{b.routed}}`);
+
+// Its own data, as JSON; a later route of the same pattern replaces the one before.
+route("/api/items", #{{json: [#{{id: 9, name: "Mocked"}}]}});
+invoke("items.load");
+wait_for(#{{text: "Loaded 1 items: Mocked"}});
+
+// The network failing.
+route("/api/items", #{{abort: "failed"}});
+invoke("items.load");
+wait_for(#{{text: "Network error"}});
+
+// A slow answer: held as long as asked (the invoke waits for the page to settle on it).
+route("/api/items", #{{json: [], delay_ms: 1500}});
+let a = invoke("items.load");
+let b = wait_for(#{{text: "Loaded 0 items"}});
+expect(a.elapsed_ms + b.elapsed_ms >= 1400.0, `held: ${{a.elapsed_ms}} + ${{b.elapsed_ms}} ms`);
+
+// Only the method named: a save goes to the server, a list is answered.
+unroute("/api/items");
+route("/api/items", #{{method: "POST", status: 503}});
+invoke("items.save");
+wait_for(#{{text: "Save failed: 503"}});
+invoke("items.load");
+wait_for(#{{text: "Loaded 3 items"}});
+unroute("/api/items");
+
+// A request let through, changed.
+invoke("items.tenant");
+wait_for(#{{text: "Tenant: none"}});
+route("/api/echo-headers", #{{"continue": #{{headers: #{{"x-tenant": "acme"}}}}}});
+invoke("items.tenant");
+wait_for(#{{text: "Tenant: acme"}});
+"#
+    );
+    std::fs::write(dir.path().join("routes.rhai"), source).expect("write the journey");
+    let run = waymark(
+        dir.path(),
+        [
+            "--base-url",
+            fixtures().as_str(),
+            "run",
+            "--trace",
+            "traces",
+            "routes.rhai",
+        ],
+        &[],
+    );
+    run.exits(0);
+    // The trace records each routed request, with the route that answered it.
+    let trace = std::fs::read_to_string(dir.path().join("traces/routes.jsonl"))
+        .unwrap_or_else(|e| panic!("read the trace: {e}\n{}", run.all()));
+    let routed: Vec<serde_json::Value> = trace
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|l| l.get("routed").cloned())
+        .flat_map(|r| r.as_array().cloned().unwrap_or_default())
+        .collect();
+    let answers: Vec<&str> = routed.iter().filter_map(|r| r["answer"].as_str()).collect();
+    assert_eq!(
+        answers,
+        [
+            "fulfilled 500",
+            "fulfilled 200",
+            "aborted failed",
+            "fulfilled 200",
+            "fulfilled 503",
+            "continued"
+        ],
+        "{routed:?}"
+    );
+    assert!(
+        routed[0]["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("/api/items")),
+        "{routed:?}"
+    );
+    assert_eq!(routed[4]["method"], "POST", "{routed:?}");
+}
+
+#[test]
+fn a_route_pattern_that_is_neither_a_path_nor_a_url_or_two_replies_is_invalid() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let source = r#"
+navigate("/items.html");
+let e1 = "";
+try { route("api/items", #{status: 500}); } catch (e) { e1 = e.code; }
+expect(e1 == "invalid_argument", `a relative pattern: ${e1}`);
+let e2 = "";
+try { route("/api/items", #{status: 500, abort: "failed"}); } catch (e) { e2 = e.code; }
+expect(e2 == "invalid_argument", `two replies: ${e2}`);
+let e3 = "";
+try { unroute("/api/never"); } catch (e) { e3 = e.code; }
+expect(e3 == "invalid_argument", `no such route: ${e3}`);
+"#;
+    std::fs::write(dir.path().join("invalid.rhai"), source).expect("write the journey");
+    waymark(
+        dir.path(),
+        [
+            "--base-url",
+            fixtures().as_str(),
+            "run",
+            "--no-trace",
+            "invalid.rhai",
+        ],
+        &[],
+    )
+    .exits(0);
+}
+
+/// Two journeys mock the same path differently, run together on two workers: each sees
+/// only its own route, and a third without one sees the server.
+#[test]
+fn routes_are_per_journey_under_two_jobs() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let journey = |name: &str, delay: u64| {
+        format!(
+            r#"route("/api/items", #{{json: [#{{name: "{name}"}}], delay_ms: {delay}}});
+navigate("/items.html");
+for i in 0..6 {{
+    invoke("items.load");
+    wait_for(#{{text: "Loaded 1 items: {name}"}});
+}}
+"#
+        )
+    };
+    let plain = r#"navigate("/items.html");
+for i in 0..6 {
+    invoke("items.load");
+    wait_for(#{text: "Loaded 3 items: Apple, Banana, Cherry"});
+}
+"#;
+    for (name, source) in [
+        ("alpha.rhai", journey("Alpha", 150)),
+        ("beta.rhai", journey("Beta", 100)),
+        ("plain.rhai", plain.to_string()),
+    ] {
+        std::fs::write(dir.path().join(name), source).expect("write a journey");
+    }
+    waymark(
+        dir.path(),
+        [
+            "--base-url",
+            fixtures().as_str(),
+            "run",
+            "--no-trace",
+            "--jobs",
+            "2",
+            ".",
+        ],
+        &[],
+    )
+    .exits(0)
+    .says("3 passed");
+}
+
+/// The routes of one journey's tools, in one browser beside another journey's: each tab
+/// (a browser context of its own) is answered by its own routes only, at the same time.
+#[test]
+fn two_journeys_in_one_browser_each_see_only_their_own_route() {
+    use std::sync::Arc;
+    use waymark::tools::{Call, Gateway};
+
+    let (one, _) = crate::harness::probed_tools_at(
+        base(),
+        Arc::clone(crate::harness::shared().registry()),
+        waymark::tools::ToolOptions::default(),
+    );
+    let (two, _) = crate::harness::probed_tools_at(
+        base(),
+        Arc::clone(crate::harness::shared().registry()),
+        waymark::tools::ToolOptions::default(),
+    );
+    let journey = |tools: Gateway<crate::harness::ProbedTab>, name: &'static str| async move {
+        let args = serde_json::json!({
+            "pattern": "/api/items",
+            "json": [{"name": name}],
+            "delay_ms": 100,
+        });
+        let route = Call::parse("route", args).expect("route arguments");
+        let routed = tools.call(&route).await.expect("a round trip");
+        crate::harness::ok(&routed);
+        let opened = tools
+            .call(&Call::parse("navigate", serde_json::json!({"route": "/items.html"})).unwrap())
+            .await
+            .expect("a round trip");
+        crate::harness::ok(&opened);
+        let mut answered = 0;
+        for _ in 0..5 {
+            let load = Call::parse("invoke", serde_json::json!({"anchor": "items.load"})).unwrap();
+            let rt = tools.call(&load).await.expect("a round trip");
+            answered += rt.routed.iter().map(|r| r.answered).sum::<u64>();
+            let args = serde_json::json!({"text": format!("Loaded 1 items: {name}")});
+            let rt = tools
+                .call(&Call::parse("wait_for", args).unwrap())
+                .await
+                .expect("a round trip");
+            crate::harness::ok(&rt);
+            answered += rt.routed.iter().map(|r| r.answered).sum::<u64>();
+        }
+        answered
+    };
+    let (one, two) = (Arc::new(one), Arc::new(two));
+    // On the runtime's workers, whose stacks hold a whole call's future (a test thread's
+    // does not, unoptimised).
+    let alpha = crate::harness::spawn(journey(Gateway::new(Arc::clone(&one)), "Alpha"));
+    let beta = crate::harness::spawn(journey(Gateway::new(Arc::clone(&two)), "Beta"));
+    let (a, b) = crate::harness::block_on(async { tokio::join!(alpha, beta) });
+    let (a, b) = (a.expect("alpha ran"), b.expect("beta ran"));
+    assert_eq!(
+        (a, b),
+        (5, 5),
+        "each route answered its own journey's five loads"
+    );
+    for tools in [one, two] {
+        if let Ok(tools) = Arc::try_unwrap(tools) {
+            crate::harness::block_on(tools.close());
+        }
+    }
+}
