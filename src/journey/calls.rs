@@ -20,6 +20,7 @@
 //! | `switch_tab` | `(tab)` |
 //! | `route` | `(pattern, #{method, status, body, json, headers, content_type, delay_ms})`, `(pattern, #{abort})`, `(pattern, #{"continue": #{headers}})` |
 //! | `unroute` | `(pattern)` |
+//! | `request` | `(#{method, route, json, form, headers})` — returns `#{status, headers, json}` or `#{status, headers, text}` |
 //! | `handoff` | `(reason)` — returns `#{finished, route}` |
 
 use std::any::TypeId;
@@ -76,6 +77,7 @@ fn forms(verb: Verb) -> &'static [&'static [Param]] {
         Verb::SwitchTab => &[&[Number("tab")]],
         Verb::Route => &[&[Text("pattern"), Map]],
         Verb::Unroute => &[&[Text("pattern")]],
+        Verb::Request => &[&[Map]],
         Verb::Handoff => &[&[Text("reason")]],
         Verb::Finish => &[],
     }
@@ -158,6 +160,11 @@ fn returned(verb: Verb, rt: RoundTrip) -> Result<Dynamic, Box<EvalAltResult>> {
             let _ = round_trip(rt)?;
             rhai::serde::to_dynamic(tabs)
         }
+        Verb::Request => {
+            let response = rt.response.clone();
+            let _ = round_trip(rt)?;
+            rhai::serde::to_dynamic(response)
+        }
         Verb::Handoff => {
             if !rt.ok {
                 return Err(thrown(&rt.error));
@@ -196,6 +203,10 @@ mod tests {
                     Ok(call) => assert_eq!(call.verb(), verb),
                     // An empty target map names nothing: refused, as a journey is told.
                     Err(e) if empty_target => assert!(e.contains("a target is"), "{e}"),
+                    // A request names its route inside its map: an empty one names none.
+                    Err(e) if verb == Verb::Request => {
+                        assert!(e.contains("missing field `route`"), "{e}");
+                    }
                     Err(e) => panic!("{verb:?} {form:?}: {e}"),
                 }
             }

@@ -86,8 +86,11 @@ impl<T: Tab> Gateway<T> {
                 t.switch_tab(usize::try_from(a.tab).unwrap_or(usize::MAX))
                     .await
             }
-            Call::Route(a) => t.route(a).await,
-            Call::Unroute(a) => t.unroute(&a.pattern).await,
+            // Boxed: the network's calls are rarer than a page's, and would otherwise grow
+            // every call's future (the largest arm's size) on the stacks that hold it.
+            Call::Route(a) => Box::pin(t.route(a)).await,
+            Call::Unroute(a) => Box::pin(t.unroute(&a.pattern)).await,
+            Call::Request(a) => Box::pin(t.request(a)).await,
             Call::Handoff(a) => t.handoff(&a.reason).await,
             Call::Finish(_) => return None,
         })

@@ -55,6 +55,8 @@ pub(super) struct Shared {
     pub(super) download: Mutex<Option<super::DownloadReport>>,
     /// The journey's routes, which each of its tabs routes by.
     pub(super) routes: std::sync::Arc<crate::browser::RouteBook>,
+    /// What the server answered the current call's `request`, for its round trip.
+    pub(super) response: Mutex<Option<super::Response>>,
 }
 
 /// What style sheets hold, on its way to the page: for the document `doc`, by address

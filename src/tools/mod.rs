@@ -24,6 +24,7 @@ mod guard;
 mod intercept;
 mod memory;
 mod refusal;
+mod request;
 mod result;
 mod route;
 mod shots;
@@ -50,6 +51,7 @@ pub use gate::{
 };
 pub use gateway::{Backstage, Gateway};
 pub use intercept::RouteCount;
+pub use request::Response;
 pub use result::RoundTrip;
 pub use shots::Screenshots;
 pub use tabs::{MAX_TABS, TabInfo, TabOpened};

@@ -51,6 +51,9 @@ pub struct RoundTrip {
     /// since the call before); none is not written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub routed: Vec<super::RouteCount>,
+    /// What the server answered a `request`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response: Option<super::Response>,
     /// Each of those requests, for the trace.
     #[serde(skip)]
     pub routed_requests: Vec<crate::browser::Routed>,

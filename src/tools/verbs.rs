@@ -305,6 +305,45 @@ pub struct UnrouteArgs {
     pub pattern: String,
 }
 
+/// `request`: an HTTP request to the app, made from the journey's page with its cookies.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequestArgs {
+    /// The method (default `GET`). `GET` and `HEAD` are reads; any other acts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// Where: an app-relative route (`/api/items`), or an absolute URL on the app's origin.
+    pub route: String,
+    /// A JSON body (sent as `application/json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json: Option<serde_json::Value>,
+    /// A form body, field by field (sent as `application/x-www-form-urlencoded`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<std::collections::BTreeMap<String, String>>,
+    /// Request headers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+}
+
+impl RequestArgs {
+    /// The method, upper case.
+    pub(crate) fn method(&self) -> String {
+        self.method
+            .as_deref()
+            .unwrap_or("GET")
+            .trim()
+            .to_ascii_uppercase()
+    }
+
+    /// Its class: `read` for `GET` and `HEAD`, `act` for any other method.
+    pub(crate) fn class(&self) -> ActionClass {
+        match self.method().as_str() {
+            "GET" | "HEAD" => ActionClass::Read,
+            _ => ActionClass::Act,
+        }
+    }
+}
+
 /// `handoff`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -490,6 +529,9 @@ verbs! {
     Route(RouteArgs) = "route", tool "route", class Act;
     /// Stop answering the requests a pattern matches.
     Unroute(UnrouteArgs) = "unroute", tool "unroute", class Act;
+    /// Make an HTTP request to the app with the journey's cookies (class `act`: a read
+    /// for `GET` and `HEAD`).
+    Request(RequestArgs) = "request", tool "request", class Act;
     /// Hand the tab to the person.
     Handoff(HandoffArgs) = "handoff", tool "handoff", class Pause;
     /// End the journey.
@@ -591,6 +633,11 @@ impl Call {
                 ..a.clone()
             })
             .to_json(),
+            Call::Request(a) => {
+                let mut json = serde_json::to_value(a).unwrap_or_default();
+                super::request::redact(&mut json);
+                json
+            }
             _ => self.to_json(),
         }
     }
@@ -783,7 +830,8 @@ mod tests {
         assert_eq!(
             acting,
             [
-                "invoke", "press", "fill", "drag", "upload", "route", "unroute", "handoff"
+                "invoke", "press", "fill", "drag", "upload", "route", "unroute", "request",
+                "handoff"
             ]
         );
     }

@@ -256,6 +256,7 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
                 "navigate",
                 "press",
                 "read_screen",
+                "request",
                 "route",
                 "switch_tab",
                 "tabs",

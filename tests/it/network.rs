@@ -272,31 +272,26 @@ fn two_journeys_in_one_browser_each_see_only_their_own_route() {
             "delay_ms": 100,
         });
         let route = Call::parse("route", args).expect("route arguments");
-        let routed = tools.call(&route).await.expect("a round trip");
+        let routed = Box::pin(tools.call(&route)).await.expect("a round trip");
         crate::harness::ok(&routed);
-        let opened = tools
-            .call(&Call::parse("navigate", serde_json::json!({"route": "/items.html"})).unwrap())
-            .await
-            .expect("a round trip");
+        let open = Call::parse("navigate", serde_json::json!({"route": "/items.html"})).unwrap();
+        let opened = Box::pin(tools.call(&open)).await.expect("a round trip");
         crate::harness::ok(&opened);
         let mut answered = 0;
         for _ in 0..5 {
             let load = Call::parse("invoke", serde_json::json!({"anchor": "items.load"})).unwrap();
-            let rt = tools.call(&load).await.expect("a round trip");
+            let rt = Box::pin(tools.call(&load)).await.expect("a round trip");
             answered += rt.routed.iter().map(|r| r.answered).sum::<u64>();
             let args = serde_json::json!({"text": format!("Loaded 1 items: {name}")});
-            let rt = tools
-                .call(&Call::parse("wait_for", args).unwrap())
-                .await
-                .expect("a round trip");
+            let wait = Call::parse("wait_for", args).unwrap();
+            let rt = Box::pin(tools.call(&wait)).await.expect("a round trip");
             crate::harness::ok(&rt);
             answered += rt.routed.iter().map(|r| r.answered).sum::<u64>();
         }
         answered
     };
     let (one, two) = (Arc::new(one), Arc::new(two));
-    // On the runtime's workers, whose stacks hold a whole call's future (a test thread's
-    // does not, unoptimised).
+    // On the runtime's workers (a test thread's stack is smaller), each call boxed.
     let alpha = crate::harness::spawn(journey(Gateway::new(Arc::clone(&one)), "Alpha"));
     let beta = crate::harness::spawn(journey(Gateway::new(Arc::clone(&two)), "Beta"));
     let (a, b) = crate::harness::block_on(async { tokio::join!(alpha, beta) });
@@ -311,4 +306,72 @@ fn two_journeys_in_one_browser_each_see_only_their_own_route() {
             crate::harness::block_on(tools.close());
         }
     }
+}
+
+/// `request` calls the app's API as the journey's page would, its cookies sent: lists,
+/// saves, errors and slow answers of the real server, the journey's routes, and a network
+/// that fails; `GET` is a read and `POST` an act for the allowed set.
+#[test]
+fn a_request_calls_the_api_with_the_journeys_cookies() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let source = r#"
+let code = "";
+try { request(#{route: "/api/items"}); } catch (e) { code = e.code; }
+expect(code == "invalid_argument", `from no page of the app: ${code}`);
+navigate("/items.html");
+let list = request(#{route: "/api/items"});
+expect(list.status == 200, `list: ${list}`);
+expect(list.json.len() == 3 && list.json[0].name == "Apple", `list: ${list}`);
+expect(list.headers["content-type"] == "application/json", `headers: ${list.headers}`);
+let saved = request(#{method: "POST", route: "/api/items", json: #{name: "Durian", password: "hunter2"}});
+expect(saved.status == 201 && saved.json.id > 0, `saved: ${saved}`);
+let form = request(#{method: "post", route: "/api/items", form: #{name: "Elder"}});
+expect(form.status == 201, `form: ${form}`);
+let broken = request(#{route: "/api/error"});
+expect(broken.status == 500 && broken.text == "broken", `error: ${broken}`);
+let slow = request(#{route: "/api/slow"});
+expect(slow.json.slow == true, `slow: ${slow}`);
+route("/api/items", #{status: 404, json: #{missing: true}});
+let mocked = request(#{route: "/api/items"});
+expect(mocked.status == 404 && mocked.json.missing == true, `mocked: ${mocked}`);
+route("/api/items", #{abort: "refused"});
+code = "";
+try { request(#{route: "/api/items"}); } catch (e) { code = e.code; }
+expect(code == "request_failed", `refused: ${code}`);
+unroute("/api/items");
+code = "";
+try { request(#{route: "http://example.invalid/api"}); } catch (e) { code = e.code; }
+expect(code == "off_origin", `elsewhere: ${code}`);
+allow(["read"]);
+expect(request(#{route: "/api/items"}).status == 200, "a GET is a read");
+code = "";
+try { request(#{method: "POST", route: "/api/items", json: #{name: "Fig"}}); } catch (e) { code = e.code; }
+expect(code == "not_allowed", `a POST acts: ${code}`);
+"#;
+    std::fs::write(dir.path().join("request.rhai"), source).expect("write the journey");
+    let before = SAVED.lock().map_or(0, |s| s.len());
+    waymark(
+        dir.path(),
+        [
+            "--base-url",
+            fixtures().as_str(),
+            "run",
+            "--no-trace",
+            "request.rhai",
+        ],
+        &[],
+    )
+    .exits(0);
+    let saved = SAVED.lock().expect("the saves").clone();
+    let ours: Vec<&(String, String)> = saved[before..]
+        .iter()
+        .filter(|(_, cookie)| cookie.contains("session=items-user"))
+        .collect();
+    assert_eq!(
+        ours.len(),
+        2,
+        "both saves came with the page's cookie: {saved:?}"
+    );
+    assert!(ours[0].0.contains("\"Durian\""), "{ours:?}");
+    assert_eq!(ours[1].0, "name=Elder", "{ours:?}");
 }
