@@ -17,6 +17,7 @@ mod input;
 mod launch;
 mod naive;
 mod navigation;
+mod network;
 mod popups;
 mod remote;
 mod routes;
@@ -39,6 +40,7 @@ pub use device::{ColorScheme, DEVICES, Device};
 pub use files::Download;
 pub use launch::{LaunchOptions, find_browser, is_headless_shell, kill_launched_browsers, settle};
 pub use naive::NaiveElement;
+pub use network::{NetworkConditions, NetworkPreset, Throttle};
 pub use remote::{Remote, end_leases};
 pub(crate) use remote::{Unanswered, exchange};
 pub use routes::{Abort, Reply, Route, RouteBook, Routed};
@@ -286,6 +288,21 @@ pub trait Tab: Send + Sync + 'static {
         async {
             Err(BrowserError::Protocol(
                 "this tab cannot route requests".into(),
+            ))
+        }
+    }
+
+    /// Changes the network the tab's pages see: `offline` when given, the throttle when
+    /// given (`Some(None)`: none); the other part stays as it was.
+    fn emulate_network(
+        &self,
+        offline: Option<bool>,
+        throttle: Option<Option<Throttle>>,
+    ) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        let _ = (offline, throttle);
+        async {
+            Err(BrowserError::Protocol(
+                "this tab cannot change its network".into(),
             ))
         }
     }

@@ -91,6 +91,8 @@ impl<T: Tab> Gateway<T> {
             Call::Route(a) => Box::pin(t.route(a)).await,
             Call::Unroute(a) => Box::pin(t.unroute(&a.pattern)).await,
             Call::Request(a) => Box::pin(t.request(a)).await,
+            Call::SetOffline(a) => Box::pin(t.set_offline(a.offline)).await,
+            Call::SetNetwork(a) => Box::pin(t.set_network(a)).await,
             Call::Handoff(a) => t.handoff(&a.reason).await,
             Call::Finish(_) => return None,
         })

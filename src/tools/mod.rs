@@ -23,6 +23,7 @@ mod gesture;
 mod guard;
 mod intercept;
 mod memory;
+mod network;
 mod refusal;
 mod request;
 mod result;

@@ -359,6 +359,7 @@ impl<T: Tab> Tools<T> {
                 continue;
             }
             self.route_joined(&tab).await;
+            self.network_joined(&tab).await;
             match self.join(tab, &url, &here) {
                 Ok(opened) => {
                     rt.opened.get_or_insert(opened);

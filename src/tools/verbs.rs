@@ -344,6 +344,30 @@ impl RequestArgs {
     }
 }
 
+/// `set_offline`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetOfflineArgs {
+    /// `true`: the journey's tabs lose the network (every request fails, `navigator.onLine`
+    /// is false); `false`: they have it again (with the throttle they had).
+    pub offline: bool,
+}
+
+/// `set_network`: the throttle of the journey's tabs; with no field, none.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetNetworkArgs {
+    /// Latency added to every request, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<f64>,
+    /// Download bandwidth in kilobits per second (unlimited when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub download_kbps: Option<f64>,
+    /// Upload bandwidth in kilobits per second (unlimited when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upload_kbps: Option<f64>,
+}
+
 /// `handoff`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -532,6 +556,10 @@ verbs! {
     /// Make an HTTP request to the app with the journey's cookies (class `act`: a read
     /// for `GET` and `HEAD`).
     Request(RequestArgs) = "request", tool "request", class Act;
+    /// Take the network away from the journey's tabs, or give it back.
+    SetOffline(SetOfflineArgs) = "set_offline", tool "set_offline", class Act;
+    /// Throttle the network of the journey's tabs.
+    SetNetwork(SetNetworkArgs) = "set_network", tool "set_network", class Act;
     /// Hand the tab to the person.
     Handoff(HandoffArgs) = "handoff", tool "handoff", class Pause;
     /// End the journey.
@@ -830,7 +858,16 @@ mod tests {
         assert_eq!(
             acting,
             [
-                "invoke", "press", "fill", "drag", "upload", "route", "unroute", "request",
+                "invoke",
+                "press",
+                "fill",
+                "drag",
+                "upload",
+                "route",
+                "unroute",
+                "request",
+                "set_offline",
+                "set_network",
                 "handoff"
             ]
         );

@@ -375,3 +375,108 @@ expect(code == "not_allowed", `a POST acts: ${code}`);
     assert!(ours[0].0.contains("\"Durian\""), "{ours:?}");
     assert_eq!(ours[1].0, "name=Elder", "{ours:?}");
 }
+
+/// `set_offline` takes the network away from the journey's page and gives it back;
+/// `set_network` adds latency (at least what it asked, never less), and none once cleared.
+#[test]
+fn set_offline_and_set_network_change_what_the_page_gets() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let source = r#"
+navigate("/items.html");
+set_offline(true);
+invoke("items.load");
+wait_for(#{text: "Network error"});
+set_offline(false);
+invoke("items.load");
+wait_for(#{text: "Loaded 3 items"});
+set_network(#{latency_ms: 1500, download_kbps: 400});
+let a = invoke("items.tenant");
+let b = wait_for(#{text: "Tenant: none"});
+expect(a.elapsed_ms + b.elapsed_ms >= 1400.0, `latency: ${a.elapsed_ms} + ${b.elapsed_ms} ms`);
+let r = request(#{route: "/api/items"});
+expect(r.status == 200, "a throttled request still answers");
+set_network(#{});
+set_offline(true);
+let code = "";
+try { request(#{route: "/api/items"}); } catch (e) { code = e.code; }
+expect(code == "request_failed", `offline: ${code}`);
+code = "";
+try { set_network(#{latency_ms: -1}); } catch (e) { code = e.code; }
+expect(code == "invalid_argument", `a negative latency: ${code}`);
+"#;
+    std::fs::write(dir.path().join("network.rhai"), source).expect("write the journey");
+    waymark(
+        dir.path(),
+        [
+            "--base-url",
+            fixtures().as_str(),
+            "run",
+            "--no-trace",
+            "network.rhai",
+        ],
+        &[],
+    )
+    .exits(0);
+}
+
+/// `--network` sets every tab's network from the start: offline, no page loads; slow 3G,
+/// a request takes its 2 s of latency.
+#[test]
+fn the_network_flag_starts_every_tab_offline_or_slow() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let offline = r#"
+let code = "";
+try { navigate("/items.html"); } catch (e) { code = e.code; }
+expect(code == "navigation_failed", `offline: ${code}`);
+"#;
+    std::fs::write(dir.path().join("offline.rhai"), offline).expect("write the journey");
+    waymark(
+        dir.path(),
+        [
+            "--base-url",
+            fixtures().as_str(),
+            "--network",
+            "offline",
+            "run",
+            "--no-trace",
+            "offline.rhai",
+        ],
+        &[],
+    )
+    .exits(0);
+    let slow = r#"
+navigate("/items.html");
+let r = request(#{route: "/api/items"});
+expect(r.status == 200, "slow, not gone");
+set_network(#{});
+"#;
+    let slow = format!(
+        "{slow}let t = request(#{{route: \"/api/items\"}});\nexpect(t.status == 200, \"fast again\");\n"
+    );
+    std::fs::write(dir.path().join("slow.rhai"), slow).expect("write the journey");
+    let run = waymark(
+        dir.path(),
+        [
+            "--base-url",
+            fixtures().as_str(),
+            "--network",
+            "slow-3g",
+            "run",
+            "--trace",
+            "traces",
+            "slow.rhai",
+        ],
+        &[],
+    );
+    run.exits(0);
+    let trace = std::fs::read_to_string(dir.path().join("traces/slow.jsonl"))
+        .unwrap_or_else(|e| panic!("read the trace: {e}\n{}", run.all()));
+    let requests: Vec<f64> = trace
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|l| l["action"]["verb"] == "request")
+        .filter_map(|l| l["elapsed_ms"].as_f64())
+        .collect();
+    assert_eq!(requests.len(), 2, "{trace}");
+    assert!(requests[0] >= 1900.0, "slow 3G's latency: {requests:?}");
+}
