@@ -300,6 +300,10 @@ pub struct ChromiumTab {
     /// that navigate the tab (see `wire.rs`), made at its first navigation.
     pub(super) address: String,
     pub(super) navigator: tokio::sync::OnceCell<(Arc<super::wire::Wire>, String)>,
+    /// What answers its routed requests (see `routes.rs`), from its first route on.
+    router: super::routes::Router,
+    /// The network its pages see now.
+    network: tokio::sync::Mutex<super::NetworkConditions>,
     watchers: Vec<JoinHandle<()>>,
 }
 
@@ -325,6 +329,8 @@ impl ChromiumTab {
             load_error: set.load_error,
             address,
             navigator: tokio::sync::OnceCell::new(),
+            router: super::routes::Router::default(),
+            network: tokio::sync::Mutex::new(options.network),
             watchers: set.watchers,
         })
     }
@@ -592,6 +598,28 @@ impl Tab for ChromiumTab {
         if let Some(family) = &self.family {
             family.close_context().await;
         }
+    }
+
+    async fn emulate_network(
+        &self,
+        offline: Option<bool>,
+        throttle: Option<Option<super::Throttle>>,
+    ) -> Result<(), BrowserError> {
+        let mut now = self.network.lock().await;
+        let mut next = *now;
+        if let Some(offline) = offline {
+            next.offline = offline;
+        }
+        if let Some(throttle) = throttle {
+            next.throttle = throttle;
+        }
+        super::network::emulate(&self.page, next, self.timeout).await?;
+        *now = next;
+        Ok(())
+    }
+
+    async fn route(&self, book: &Arc<super::RouteBook>) -> Result<(), BrowserError> {
+        self.router.apply(&self.page, book, self.timeout).await
     }
 
     async fn accessibility(

@@ -83,6 +83,8 @@ pub struct LaunchOptions {
     pub device: Option<String>,
     /// The colour scheme pages see (`--color-scheme`).
     pub color_scheme: super::ColorScheme,
+    /// The network every tab starts with (`--network`).
+    pub network: super::NetworkConditions,
     /// Bound on every CDP command.
     pub command_timeout: Duration,
     /// Bound on starting the browser (or on getting one from `remote`).
@@ -101,6 +103,7 @@ impl Default for LaunchOptions {
             mobile: false,
             device: None,
             color_scheme: super::ColorScheme::Light,
+            network: super::NetworkConditions::default(),
             command_timeout: Duration::from_secs(10),
             launch_timeout: Duration::from_secs(20),
             remote: None,

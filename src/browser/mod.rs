@@ -17,8 +17,10 @@ mod input;
 mod launch;
 mod naive;
 mod navigation;
+mod network;
 mod popups;
 mod remote;
+mod routes;
 mod setup;
 mod sheets;
 mod storage;
@@ -39,8 +41,10 @@ pub use dialogs::{AnsweredDialog, DialogAnswer};
 pub use files::Download;
 pub use launch::{LaunchOptions, find_browser, is_headless_shell, kill_launched_browsers, settle};
 pub use naive::NaiveElement;
+pub use network::{NetworkConditions, NetworkPreset, Throttle};
 pub use remote::{Remote, end_leases};
 pub(crate) use remote::{Unanswered, exchange};
+pub use routes::{Abort, Reply, Route, RouteBook, Routed};
 
 /// Whether `name` is a key [`Tab::press_key`] can press.
 pub fn is_known_key(name: &str) -> bool {
@@ -292,6 +296,35 @@ pub trait Tab: Send + Sync + 'static {
         async {
             Err(BrowserError::Protocol(
                 "this tab cannot take screenshots".into(),
+            ))
+        }
+    }
+
+    /// Routes the tab's requests by `book` as it stands now (see [`RouteBook`]): called
+    /// again after each change to it.
+    fn route(
+        &self,
+        book: &Arc<RouteBook>,
+    ) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        let _ = book;
+        async {
+            Err(BrowserError::Protocol(
+                "this tab cannot route requests".into(),
+            ))
+        }
+    }
+
+    /// Changes the network the tab's pages see: `offline` when given, the throttle when
+    /// given (`Some(None)`: none); the other part stays as it was.
+    fn emulate_network(
+        &self,
+        offline: Option<bool>,
+        throttle: Option<Option<Throttle>>,
+    ) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        let _ = (offline, throttle);
+        async {
+            Err(BrowserError::Protocol(
+                "this tab cannot change its network".into(),
             ))
         }
     }

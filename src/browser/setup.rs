@@ -127,9 +127,21 @@ pub(super) async fn set_up(
             ),
         )
     };
+    // The network `--network` asks for, before the first request (nothing to send for the
+    // network as it is).
+    let network = async {
+        match options.network == super::NetworkConditions::default() {
+            true => Ok(()),
+            false => super::network::emulate(page, options.network, timeout).await,
+        }
+    };
     let watching = super::files::watch_downloads(page, context, &downloads, timeout);
-    let (subscribed, commanded, (downloads, saving)) =
-        tokio::join!(subscribed, commanded, watching);
+    let (subscribed, commanded, (downloads, saving), network) =
+        tokio::join!(subscribed, commanded, watching, network);
+    if let Err(e) = network {
+        saving.abort();
+        return Err(e);
+    }
     let (
         (opening, mut crashed, choosers, mut responses, mut failures),
         (_, _, (), (), main_frame, _, _),

@@ -3,7 +3,7 @@
 
 use clap::Args;
 
-use crate::browser::{ColorScheme, Device, LaunchOptions};
+use crate::browser::{ColorScheme, Device, LaunchOptions, NetworkPreset};
 
 /// What the tab is emulated as.
 #[derive(Debug, Clone, Args)]
@@ -35,6 +35,17 @@ pub(crate) struct DeviceFlags {
         help_heading = "Device"
     )]
     color_scheme: Option<ColorScheme>,
+    /// The network every tab starts with: `offline`, `slow-3g` (2000 ms latency, 400 kbit/s)
+    /// or `fast-3g` (563 ms, 1440 kbit/s down, 675 up) [default: as it is].
+    #[arg(
+        long,
+        global = true,
+        env = "WAYMARK_NETWORK",
+        value_enum,
+        value_name = "PRESET",
+        help_heading = "Device"
+    )]
+    network: Option<NetworkPreset>,
 }
 
 impl DeviceFlags {
@@ -55,6 +66,9 @@ impl DeviceFlags {
         launch.mobile |= self.mobile;
         if let Some(scheme) = self.color_scheme {
             launch.color_scheme = scheme;
+        }
+        if let Some(preset) = self.network {
+            launch.network = preset.conditions();
         }
     }
 }
@@ -106,8 +120,10 @@ mod tests {
             device_scale: None,
             mobile: false,
             color_scheme: Some(ColorScheme::Dark),
+            network: Some(NetworkPreset::Slow3g),
         }
         .apply(&mut launch);
+        assert_eq!(launch.network, NetworkPreset::Slow3g.conditions());
         assert_eq!(launch.color_scheme, ColorScheme::Dark);
         assert_eq!(launch.viewport, (400, 800));
         assert_eq!(launch.device_scale, 2.625);

@@ -20,6 +20,11 @@
 //! | `switch_tab` | `(tab)` |
 //! | `close_tab` | `()`, `(tab)` |
 //! | `on_dialog` | `("accept" or "dismiss")`, `(#{action, text})` |
+//! | `route` | `(pattern, #{method, status, body, json, headers, content_type, delay_ms})`, `(pattern, #{abort})`, `(pattern, #{"continue": #{headers}})` |
+//! | `unroute` | `(pattern)` |
+//! | `request` | `(#{method, route, json, form, headers})` — returns `#{status, headers, json}` or `#{status, headers, text}` |
+//! | `set_offline` | `(offline)` |
+//! | `set_network` | `(#{latency_ms, download_kbps, upload_kbps})` |
 //! | `handoff` | `(reason)` — returns `#{finished, route}` |
 
 use std::any::TypeId;
@@ -41,6 +46,8 @@ enum Param {
     Number(&'static str),
     /// Any value, the argument of that name (a key: `1042` or `"1042"`).
     Any(&'static str),
+    /// A boolean, the argument of that name.
+    Flag(&'static str),
     /// A map, merged into the arguments.
     Map,
 }
@@ -51,6 +58,7 @@ impl Param {
             Param::Text(_) => TypeId::of::<rhai::ImmutableString>(),
             Param::Number(_) => TypeId::of::<rhai::INT>(),
             Param::Any(_) => TypeId::of::<Dynamic>(),
+            Param::Flag(_) => TypeId::of::<bool>(),
             Param::Map => TypeId::of::<rhai::Map>(),
         }
     }
@@ -58,7 +66,7 @@ impl Param {
 
 /// The Rhai forms of `verb`. `finish` has none: a journey ends where its script does.
 fn forms(verb: Verb) -> &'static [&'static [Param]] {
-    use Param::{Any, Map, Number, Text};
+    use Param::{Any, Flag, Map, Number, Text};
     match verb {
         Verb::Navigate => &[&[Text("route")]],
         Verb::Read => &[&[], &[Map]],
@@ -76,6 +84,11 @@ fn forms(verb: Verb) -> &'static [&'static [Param]] {
         Verb::SwitchTab => &[&[Number("tab")]],
         Verb::CloseTab => &[&[], &[Number("tab")]],
         Verb::OnDialog => &[&[Text("action")], &[Map]],
+        Verb::Route => &[&[Text("pattern"), Map]],
+        Verb::Unroute => &[&[Text("pattern")]],
+        Verb::Request => &[&[Map]],
+        Verb::SetOffline => &[&[Flag("offline")]],
+        Verb::SetNetwork => &[&[Map]],
         Verb::Handoff => &[&[Text("reason")]],
         Verb::Finish => &[],
     }
@@ -119,7 +132,7 @@ fn arguments(form: &[Param], args: &mut [&mut Dynamic]) -> rhai::Map {
     let mut map = rhai::Map::new();
     for (param, value) in form.iter().zip(args.iter()) {
         match param {
-            Param::Text(name) | Param::Number(name) | Param::Any(name) => {
+            Param::Text(name) | Param::Number(name) | Param::Any(name) | Param::Flag(name) => {
                 map.insert((*name).into(), (**value).clone());
             }
             Param::Map => {
@@ -135,7 +148,8 @@ fn arguments(form: &[Param], args: &mut [&mut Dynamic]) -> rhai::Map {
     {
         *key = key.to_string().into();
     }
-    for axis in ["x", "y"] {
+    // A coordinate, a latency or a bandwidth written as an integer is that float.
+    for axis in ["x", "y", "latency_ms", "download_kbps", "upload_kbps"] {
         if let Some(v) = map.get_mut(axis)
             && let Ok(i) = v.as_int()
         {
@@ -157,6 +171,11 @@ fn returned(verb: Verb, rt: RoundTrip) -> Result<Dynamic, Box<EvalAltResult>> {
             let tabs = rt.tabs.clone().unwrap_or_default();
             let _ = round_trip(rt)?;
             rhai::serde::to_dynamic(tabs)
+        }
+        Verb::Request => {
+            let response = rt.response.clone();
+            let _ = round_trip(rt)?;
+            rhai::serde::to_dynamic(response)
         }
         Verb::Handoff => {
             if !rt.ok {
@@ -187,6 +206,7 @@ mod tests {
                         Param::Text(_) => Dynamic::from("a.b"),
                         Param::Number(_) => Dynamic::from(1_i64),
                         Param::Any(_) => Dynamic::from(1042_i64),
+                        Param::Flag(_) => Dynamic::from(true),
                         Param::Map => Dynamic::from(rhai::Map::new()),
                     })
                     .collect();
@@ -198,6 +218,10 @@ mod tests {
                     Ok(call) => assert_eq!(call.verb(), verb),
                     // An empty target map names nothing: refused, as a journey is told.
                     Err(e) if empty_target => assert!(e.contains("a target is"), "{e}"),
+                    // A request names its route inside its map: an empty one names none.
+                    Err(e) if verb == Verb::Request => {
+                        assert!(e.contains("missing field `route`"), "{e}");
+                    }
                     Err(e) => panic!("{verb:?} {form:?}: {e}"),
                 }
             }

@@ -54,11 +54,13 @@ pub enum ErrorCode {
     InvalidArgument,
     /// The in-page collector itself failed: a perception fault, not the journey's.
     CaptureFailed,
+    /// A journey's `request` got no answer: the network failed (a status is an answer).
+    RequestFailed,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/design.md's list.
-    pub const ALL: [ErrorCode; 22] = [
+    pub const ALL: [ErrorCode; 23] = [
         ErrorCode::UnknownAnchor,
         ErrorCode::NotOnScreen,
         ErrorCode::AmbiguousAnchor,
@@ -81,6 +83,7 @@ impl ErrorCode {
         ErrorCode::ReadOnlySurface,
         ErrorCode::InvalidArgument,
         ErrorCode::CaptureFailed,
+        ErrorCode::RequestFailed,
     ];
 
     /// The code spelled `code` in output, if it is one.
@@ -113,6 +116,7 @@ impl ErrorCode {
             ErrorCode::ReadOnlySurface => "read_only_surface",
             ErrorCode::InvalidArgument => "invalid_argument",
             ErrorCode::CaptureFailed => "capture_failed",
+            ErrorCode::RequestFailed => "request_failed",
         }
     }
 }
@@ -156,9 +160,10 @@ impl ToolError {
     /// [`MESSAGE_CHARS`](super::MESSAGE_CHARS) (each string it quotes is cut on its own).
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ToolError {
         let attribution = match code {
-            ErrorCode::Timeout | ErrorCode::NavigationFailed | ErrorCode::PageUnresponsive => {
-                Attribution::App
-            }
+            ErrorCode::Timeout
+            | ErrorCode::NavigationFailed
+            | ErrorCode::PageUnresponsive
+            | ErrorCode::RequestFailed => Attribution::App,
             ErrorCode::BrowserCrashed => Attribution::Environment,
             ErrorCode::CaptureFailed => Attribution::Capture,
             ErrorCode::PausedByUser

@@ -97,9 +97,25 @@ impl<T: Tab> Tools<T> {
     /// `target` through, and records the call. A refused call's round trip has no screen:
     /// nothing was read, because nothing may touch the page; its route is the last one read.
     /// The round trip returned is [shown](RoundTrip::shown): its page text and inputs cut.
-    pub(super) async fn call(
+    ///
+    /// Not an `async fn`: one would hold `work` twice (its argument, and `call_as`'s) in
+    /// the future of every call.
+    pub(super) fn call<'a>(
+        &'a self,
+        verb: Verb,
+        target: Option<&'a str>,
+        subject: Option<Subject<'a>>,
+        work: impl Future<Output = Outcome> + 'a,
+    ) -> impl Future<Output = RoundTrip> + 'a {
+        self.call_as(verb, verb.class(), target, subject, work)
+    }
+
+    /// [`call`](Tools::call) of a verb whose class this call decides (`request`: a read
+    /// for `GET`, an act for `POST`).
+    pub(super) async fn call_as(
         &self,
         verb: Verb,
+        class: ActionClass,
         target: Option<&str>,
         subject: Option<Subject<'_>>,
         work: impl Future<Output = Outcome>,
@@ -112,18 +128,21 @@ impl<T: Tab> Tools<T> {
         }
         let started_in = self.current_tab();
         let route_before = self.current_route();
-        let action = Action::new(verb, target.map(str::to_string));
+        let action = Action {
+            class,
+            ..Action::new(verb, target.map(str::to_string))
+        };
         let allowed = self.allowed();
         // Check the gates.
         let passage = self
             .pass_gates(&action, allowed, subject, &route_before)
             .await;
         let reads = self.here().memory.reads.load(Ordering::Relaxed);
-        let anchor = match verb.class() {
-            // Their targets are a tab and an answer, not controls.
-            _ if matches!(verb, Verb::CloseTab | Verb::OnDialog) => None,
-            ActionClass::Act | ActionClass::Type => action.target.clone(),
-            _ if verb == Verb::Hover => action.target.clone(),
+        // The control an action targets: not a tab, an answer, a pattern or a request.
+        let anchor = match verb {
+            Verb::Invoke | Verb::Press | Verb::Fill | Verb::Drag | Verb::Upload | Verb::Hover => {
+                action.target.clone()
+            }
             _ => None,
         };
         let mut rt = match &passage.refusal {
@@ -163,6 +182,7 @@ impl<T: Tab> Tools<T> {
         rt.closed = closed_now.or(rt.closed).or(closed_before);
         rt.dialogs = self.take_dialogs();
         rt.waited_ms = self.shared.waited_ms.lock().map(|w| *w).unwrap_or(0.0);
+        (rt.routed, rt.routed_requests) = self.take_routed();
         // A handoff answers only where the page is: nothing of the person's time with it.
         let handed = verb == Verb::Handoff;
         if handed {
@@ -186,7 +206,7 @@ impl<T: Tab> Tools<T> {
             };
             let acted = passage.refusal.is_none()
                 && matches!(
-                    verb.class(),
+                    class,
                     ActionClass::Navigate | ActionClass::Act | ActionClass::Type
                 );
             let shot = match self.options.screenshots {

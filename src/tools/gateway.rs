@@ -91,6 +91,13 @@ impl<T: Tab> Gateway<T> {
                 t.close_tab(tab).await
             }
             Call::OnDialog(a) => t.on_dialog(a).await,
+            // Boxed: the network's calls are rarer than a page's, and would otherwise grow
+            // every call's future (the largest arm's size) on the stacks that hold it.
+            Call::Route(a) => Box::pin(t.route(a)).await,
+            Call::Unroute(a) => Box::pin(t.unroute(&a.pattern)).await,
+            Call::Request(a) => Box::pin(t.request(a)).await,
+            Call::SetOffline(a) => Box::pin(t.set_offline(a.offline)).await,
+            Call::SetNetwork(a) => Box::pin(t.set_network(a)).await,
             Call::Handoff(a) => t.handoff(&a.reason).await,
             Call::Finish(_) => return None,
         })

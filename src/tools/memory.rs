@@ -57,6 +57,13 @@ pub(super) struct Shared {
     pub(super) closed_tab: Mutex<Option<usize>>,
     /// How the journey's JavaScript dialogs are answered (`on_dialog`).
     pub(super) dialogs: Mutex<crate::browser::DialogAnswer>,
+    /// The journey's routes, which each of its tabs routes by.
+    pub(super) routes: std::sync::Arc<crate::browser::RouteBook>,
+    /// What the server answered the current call's `request`, for its round trip.
+    pub(super) response: Mutex<Option<super::Response>>,
+    /// The network the journey set for its tabs: offline, and the throttle, each when set
+    /// (else as the run started them).
+    pub(super) network: Mutex<(Option<bool>, Option<Option<crate::browser::Throttle>>)>,
 }
 
 /// What style sheets hold, on its way to the page: for the document `doc`, by address

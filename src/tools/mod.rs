@@ -22,8 +22,11 @@ mod gate;
 mod gateway;
 mod gesture;
 mod guard;
+mod intercept;
 mod memory;
+mod network;
 mod refusal;
+mod request;
 mod result;
 mod route;
 mod shots;
@@ -50,6 +53,8 @@ pub use gate::{
     pass as pass_gates,
 };
 pub use gateway::{Backstage, Gateway};
+pub use intercept::RouteCount;
+pub use request::Response;
 pub use result::RoundTrip;
 pub use shots::Screenshots;
 pub use tabs::{MAX_TABS, TabInfo, TabOpened};

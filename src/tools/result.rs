@@ -52,6 +52,16 @@ pub struct RoundTrip {
     /// The journey's tabs, for `tabs`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tabs: Option<Vec<super::TabInfo>>,
+    /// How many requests each of the journey's routes answered during the call (and
+    /// since the call before); none is not written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub routed: Vec<super::RouteCount>,
+    /// What the server answered a `request`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response: Option<super::Response>,
+    /// Each of those requests, for the trace.
+    #[serde(skip)]
+    pub routed_requests: Vec<crate::browser::Routed>,
 }
 
 impl RoundTrip {

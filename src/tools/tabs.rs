@@ -413,6 +413,8 @@ impl<T: Tab> Tools<T> {
                 tokio::spawn(tab.close());
                 continue;
             }
+            self.route_joined(&tab).await;
+            self.network_joined(&tab).await;
             match self.join(tab, &url, &here) {
                 Ok(opened) => {
                     rt.opened.get_or_insert(opened);

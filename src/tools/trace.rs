@@ -408,6 +408,7 @@ impl Trace {
                     result: StepResult::of(rt),
                     tab: rt.tab,
                     screenshot,
+                    routed: &rt.routed_requests,
                     elapsed_ms: rt.elapsed_ms,
                     at_ms,
                 },
@@ -568,6 +569,9 @@ struct Step<'a> {
     /// The screen after an acting step, as a PNG beside the trace (`--screenshots on`).
     #[serde(skip_serializing_if = "Option::is_none")]
     screenshot: Option<String>,
+    /// Each request a route answered during the step.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    routed: &'a [crate::browser::Routed],
     elapsed_ms: f64,
     at_ms: f64,
 }

@@ -271,6 +271,139 @@ impl WaitForArgs {
     }
 }
 
+/// `route`: how the journey's tabs answer the requests a pattern matches, from now on.
+/// Exactly one of: a response (`status`, `body` or `json`, `headers`, `content_type`,
+/// `delay_ms`), `abort`, or `continue`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RouteArgs {
+    /// The requests it answers: a glob on the app-relative path (`/api/items/**`: `*`
+    /// within a path segment, `**` across them) or on an absolute URL
+    /// (`https://cdn.example/**`). A query is part of what is matched (`/api/items?page=2`).
+    /// The route of the same pattern and method before it is replaced.
+    pub pattern: String,
+    /// Only requests of this method (`POST`); any method when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// The response's status (default 200).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The response's body, as text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// The response's body as JSON (its content type `application/json` then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json: Option<serde_json::Value>,
+    /// The response's headers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+    /// The response's content type (default `text/plain`, or `application/json` with
+    /// `json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// Hold the response this long first, in milliseconds (at most 60000): a slow server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_ms: Option<u64>,
+    /// Fail the requests instead, as the network would: `failed`, `timedout` or `refused`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abort: Option<AbortArg>,
+    /// Let the requests through to the server, changed: `{headers}` set on them.
+    #[serde(default, rename = "continue", skip_serializing_if = "Option::is_none")]
+    pub pass: Option<ContinueArgs>,
+}
+
+/// How `route` fails a request.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AbortArg {
+    /// `net::ERR_FAILED`.
+    Failed,
+    /// `net::ERR_TIMED_OUT`.
+    Timedout,
+    /// `net::ERR_CONNECTION_REFUSED`.
+    Refused,
+}
+
+/// `route`'s `continue`: what is changed on a request let through.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContinueArgs {
+    /// Headers set on the request (added, or replacing its own of the same name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+}
+
+/// `unroute`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnrouteArgs {
+    /// The pattern of the routes to remove, as `route` was given it (every method's).
+    pub pattern: String,
+}
+
+/// `request`: an HTTP request to the app, made from the journey's page with its cookies.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequestArgs {
+    /// The method (default `GET`). `GET` and `HEAD` are reads; any other acts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// Where: an app-relative route (`/api/items`), or an absolute URL on the app's origin.
+    pub route: String,
+    /// A JSON body (sent as `application/json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json: Option<serde_json::Value>,
+    /// A form body, field by field (sent as `application/x-www-form-urlencoded`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<std::collections::BTreeMap<String, String>>,
+    /// Request headers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+}
+
+impl RequestArgs {
+    /// The method, upper case.
+    pub(crate) fn method(&self) -> String {
+        self.method
+            .as_deref()
+            .unwrap_or("GET")
+            .trim()
+            .to_ascii_uppercase()
+    }
+
+    /// Its class: `read` for `GET` and `HEAD`, `act` for any other method.
+    pub(crate) fn class(&self) -> ActionClass {
+        match self.method().as_str() {
+            "GET" | "HEAD" => ActionClass::Read,
+            _ => ActionClass::Act,
+        }
+    }
+}
+
+/// `set_offline`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetOfflineArgs {
+    /// `true`: the journey's tabs lose the network (every request fails, `navigator.onLine`
+    /// is false); `false`: they have it again (with the throttle they had).
+    pub offline: bool,
+}
+
+/// `set_network`: the throttle of the journey's tabs; with no field, none.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetNetworkArgs {
+    /// Latency added to every request, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<f64>,
+    /// Download bandwidth in kilobits per second (unlimited when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub download_kbps: Option<f64>,
+    /// Upload bandwidth in kilobits per second (unlimited when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upload_kbps: Option<f64>,
+}
+
 /// `handoff`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -456,6 +589,17 @@ verbs! {
     CloseTab(CloseTabArgs) = "close_tab", tool "close_tab", class Act;
     /// Say how the following JavaScript dialogs are answered.
     OnDialog(OnDialogArgs) = "on_dialog", tool "on_dialog", class Act;
+    /// Answer the requests a pattern matches, from now on.
+    Route(RouteArgs) = "route", tool "route", class Act;
+    /// Stop answering the requests a pattern matches.
+    Unroute(UnrouteArgs) = "unroute", tool "unroute", class Act;
+    /// Make an HTTP request to the app with the journey's cookies (class `act`: a read
+    /// for `GET` and `HEAD`).
+    Request(RequestArgs) = "request", tool "request", class Act;
+    /// Take the network away from the journey's tabs, or give it back.
+    SetOffline(SetOfflineArgs) = "set_offline", tool "set_offline", class Act;
+    /// Throttle the network of the journey's tabs.
+    SetNetwork(SetNetworkArgs) = "set_network", tool "set_network", class Act;
     /// Hand the tab to the person.
     Handoff(HandoffArgs) = "handoff", tool "handoff", class Pause;
     /// End the journey.
@@ -557,6 +701,11 @@ impl Call {
                 ..a.clone()
             })
             .to_json(),
+            Call::Request(a) => {
+                let mut json = serde_json::to_value(a).unwrap_or_default();
+                super::request::redact(&mut json);
+                json
+            }
             _ => self.to_json(),
         }
     }
@@ -774,6 +923,11 @@ mod tests {
                 "upload",
                 "close_tab",
                 "on_dialog",
+                "route",
+                "unroute",
+                "request",
+                "set_offline",
+                "set_network",
                 "handoff"
             ]
         );

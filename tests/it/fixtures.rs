@@ -1,6 +1,6 @@
 //! Fixture pages (`tests/fixtures/audit/*.html`, the accessible-name ones under
 //! `/accname/`, the hostile ones under `/hostile/`, the
-//! secret fields under `/secrets/`), served on 127.0.0.1 by a small static server on the shared runtime (started
+//! secret fields under `/secrets/`, the API of `crate::network` under `/api/`), served on 127.0.0.1 by a small static server on the shared runtime (started
 //! once); the known-answer ones beside the read they must give (`NAME.expected.json`).
 
 use std::path::{Path, PathBuf};
@@ -34,7 +34,8 @@ pub fn base() -> Url {
                 .route("/{name}", axum::routing::get(page))
                 .route("/accname/{name}", axum::routing::get(accname_page))
                 .route("/hostile/{name}", axum::routing::get(hostile_page))
-                .route("/secrets/{name}", axum::routing::get(secrets_page));
+                .route("/secrets/{name}", axum::routing::get(secrets_page))
+                .merge(crate::network::api());
             // Each request's peer, for a test that must tell which browser asked.
             let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
             tokio::spawn(async move {

@@ -10,7 +10,8 @@ use std::time::Duration;
 use tokio::runtime::Runtime;
 use url::Url;
 use waymark::browser::{
-    AxView, BrowserError, ChromeEvents, Chromium, ChromiumTab, Tab, kill_launched_browsers,
+    AxView, BrowserError, ChromeEvents, Chromium, ChromiumTab, RouteBook, Tab, Throttle,
+    kill_launched_browsers,
 };
 use waymark::registry::Registry;
 use waymark::screen::{Control, InferredState};
@@ -180,6 +181,18 @@ impl Tab for ProbedTab {
 
     async fn navigate(&self, url: &str, timeout: Duration) -> Result<(), BrowserError> {
         self.0.navigate(url, timeout).await
+    }
+
+    async fn route(&self, book: &Arc<RouteBook>) -> Result<(), BrowserError> {
+        self.0.route(book).await
+    }
+
+    async fn emulate_network(
+        &self,
+        offline: Option<bool>,
+        throttle: Option<Option<Throttle>>,
+    ) -> Result<(), BrowserError> {
+        self.0.emulate_network(offline, throttle).await
     }
 
     async fn click(&self, x: f64, y: f64) -> Result<(), BrowserError> {

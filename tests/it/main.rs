@@ -35,6 +35,7 @@ mod matchers;
 mod mcp;
 mod mcp_input;
 mod navigate;
+mod network;
 mod page_frame;
 mod press;
 mod properties;

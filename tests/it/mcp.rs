@@ -258,8 +258,13 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
                 "on_dialog",
                 "press",
                 "read_screen",
+                "request",
+                "route",
+                "set_network",
+                "set_offline",
                 "switch_tab",
                 "tabs",
+                "unroute",
                 "upload",
                 "wait_for"
             ]
