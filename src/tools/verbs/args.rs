@@ -1,0 +1,427 @@
+//! The arguments of each verb of the one list (`super`), as both surfaces send them: each
+//! field's doc comment is its description in the JSON schema MCP clients list and
+//! `tools.schema.json` holds.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::ActionClass;
+use crate::screen::View;
+use crate::tools::Condition;
+
+/// `navigate`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NavigateArgs {
+    /// The route to open, relative to the app (`/claims/1042`), or an absolute URL on the
+    /// app's own origin. Other origins are refused with `off_origin`.
+    pub route: String,
+}
+
+/// `read_screen`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadArgs {
+    /// How many characters of control descriptions to return at most. Controls past the
+    /// budget are not dropped silently: the result says how many, and in which regions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<u64>,
+    /// Read only this region of the screen, in full (region names are in every control's
+    /// `region` and in a cut read's `truncation.dropped_by_region`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+    /// Also list the controls that have no anchor (as `nodes`), for telling a person what
+    /// is there; they cannot be acted on by anchor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<bool>,
+    /// Every control gathered, whatever the run's budget (a snapshot's read). Never read
+    /// from a surface's arguments.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub whole: bool,
+}
+
+impl ReadArgs {
+    /// The view these arguments ask for; `budget` is the run's, for a read that names none.
+    pub(crate) fn view(&self, budget: Option<usize>) -> View {
+        let budget = match (self.whole, self.budget) {
+            (true, _) => None,
+            (false, Some(b)) => Some(usize::try_from(b).unwrap_or(usize::MAX)),
+            (false, None) => budget,
+        };
+        View {
+            budget,
+            region: self.region.clone(),
+            nodes: self.nodes.unwrap_or(false),
+        }
+    }
+}
+
+/// `invoke`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = anchor_required)]
+pub struct InvokeArgs {
+    /// The control's anchor exactly as `read_screen` listed it (`claim.approve`), never a
+    /// label, selector or position. A repeated control may carry its key inline:
+    /// `claims.open[1042]`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub anchor: String,
+    /// The key of a repeated control (`1042`), when it is not written inside `anchor`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// A journey's other target: a node id from a read's `nodes` (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub node: Option<u64>,
+    /// A journey's other target: a point's horizontal coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub x: Option<f64>,
+    /// A journey's other target: a point's vertical coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub y: Option<f64>,
+}
+
+/// `press`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = anchor_required)]
+pub struct PressArgs {
+    /// The control's anchor as `read_screen` listed it (`claims.search`, or
+    /// `claims.open[1042]` for a repeated control).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub anchor: String,
+    /// The key to press on it: `Enter`, `Escape`, `Tab`, `ArrowDown`, `Space`, a letter…
+    pub key_name: String,
+    /// A journey's other target: a node id from a read's `nodes` (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub node: Option<u64>,
+    /// A journey's other target: a point's horizontal coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub x: Option<f64>,
+    /// A journey's other target: a point's vertical coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub y: Option<f64>,
+}
+
+/// `fill`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = anchor_required)]
+pub struct FillArgs {
+    /// The field's anchor as `read_screen` listed it (an editable control).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub anchor: String,
+    /// The whole new value; it replaces what the field held. A select is filled by its
+    /// option's label.
+    pub text: String,
+    /// A journey's other target: a node id from a read's `nodes` (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub node: Option<u64>,
+    /// A journey's other target: a point's horizontal coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub x: Option<f64>,
+    /// A journey's other target: a point's vertical coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub y: Option<f64>,
+}
+
+/// `hover`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HoverArgs {
+    /// The control's anchor as `read_screen` listed it (`nav.products`), or
+    /// `claims.open[1042]` for a repeated control.
+    pub anchor: String,
+    /// The key of a repeated control, when it is not written inside `anchor` (a journey's
+    /// `hover(anchor, key)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub key: Option<String>,
+}
+
+/// `drag`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DragArgs {
+    /// The anchor of the control to drag (`board.card[7]`).
+    pub from: String,
+    /// The anchor of the control to drop it on (`board.column[done]`).
+    pub to: String,
+}
+
+/// `upload`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UploadArgs {
+    /// The anchor of a file input, or of a control that opens a file chooser.
+    pub anchor: String,
+    /// The file, relative to the project's `fixtures/` folder (`receipt.pdf`). Files
+    /// elsewhere are refused with `invalid_argument`.
+    pub path: String,
+}
+
+/// `tabs`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TabsArgs {}
+
+/// `switch_tab`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchTabArgs {
+    /// The tab's number, as `tabs` lists it and as `opened.tab` named it (0: the first).
+    pub tab: u64,
+}
+
+/// `close_tab`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CloseTabArgs {
+    /// The tab's number, as `tabs` lists it (left out: the current tab). The journey's
+    /// first tab (0) stays open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tab: Option<u64>,
+}
+
+/// How a JavaScript dialog is answered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DialogAction {
+    /// OK: an alert closed, a confirm or `beforeunload` said yes, a prompt given its text.
+    #[default]
+    Accept,
+    /// Cancel: a confirm said no (`false`), a prompt `null`, a page kept (`beforeunload`).
+    Dismiss,
+}
+
+/// `on_dialog`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OnDialogArgs {
+    /// How the page's following JavaScript dialogs (`alert`, `confirm`, `prompt`,
+    /// `beforeunload`) are answered: `accept` (the default until told otherwise) or
+    /// `dismiss`.
+    #[serde(default)]
+    pub action: DialogAction,
+    /// What is typed into a `prompt` before it is accepted (none: the prompt's own
+    /// default text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// `wait_for`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitForArgs {
+    /// Wait until this control is shown (an anchor as `read_screen` lists it, or one the
+    /// registry promises; `claims.open[1042]` for a repeated control).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<String>,
+    /// The key of a repeated control, when it is not written inside `anchor`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Wait until the page shows this text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Wait until the route is this (`/claims`; with its query or fragment when given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
+    /// Wait instead until the anchor (or else the text) is gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gone: Option<bool>,
+    /// With `anchor`: wait until it is enabled (true) or disabled (false) as well.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// How long to wait at most, in milliseconds (default: the action timeout, 5000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+}
+
+impl WaitForArgs {
+    /// The condition waited for.
+    pub(crate) fn condition(&self) -> Condition {
+        Condition {
+            anchor: self.anchor.clone(),
+            key: self.key.clone(),
+            text: self.text.clone(),
+            route: self.route.clone(),
+            gone: self.gone.unwrap_or(false),
+            enabled: self.enabled,
+            timeout: self.timeout_ms.map(std::time::Duration::from_millis),
+        }
+    }
+}
+
+/// `route`: how the journey's tabs answer the requests a pattern matches, from now on.
+/// Exactly one of: a response (`status`, `body` or `json`, `headers`, `content_type`,
+/// `delay_ms`), `abort`, or `continue`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RouteArgs {
+    /// The requests it answers: a glob on the app-relative path (`/api/items/**`: `*`
+    /// within a path segment, `**` across them) or on an absolute URL
+    /// (`https://cdn.example/**`). A query is part of what is matched (`/api/items?page=2`).
+    /// The route of the same pattern and method before it is replaced.
+    pub pattern: String,
+    /// Only requests of this method (`POST`); any method when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// The response's status (default 200).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The response's body, as text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// The response's body as JSON (its content type `application/json` then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json: Option<serde_json::Value>,
+    /// The response's headers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+    /// The response's content type (default `text/plain`, or `application/json` with
+    /// `json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// Hold the response this long first, in milliseconds (at most 60000): a slow server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_ms: Option<u64>,
+    /// Fail the requests instead, as the network would: `failed`, `timedout` or `refused`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abort: Option<AbortArg>,
+    /// Let the requests through to the server, changed: `{headers}` set on them.
+    #[serde(default, rename = "continue", skip_serializing_if = "Option::is_none")]
+    pub pass: Option<ContinueArgs>,
+}
+
+/// How `route` fails a request.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AbortArg {
+    /// `net::ERR_FAILED`.
+    Failed,
+    /// `net::ERR_TIMED_OUT`.
+    Timedout,
+    /// `net::ERR_CONNECTION_REFUSED`.
+    Refused,
+}
+
+/// `route`'s `continue`: what is changed on a request let through.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContinueArgs {
+    /// Headers set on the request (added, or replacing its own of the same name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+}
+
+/// `unroute`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnrouteArgs {
+    /// The pattern of the routes to remove, as `route` was given it (every method's).
+    pub pattern: String,
+}
+
+/// `request`: an HTTP request to the app, made from the journey's page with its cookies.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequestArgs {
+    /// The method (default `GET`). `GET` and `HEAD` are reads; any other acts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// Where: an app-relative route (`/api/items`), or an absolute URL on the app's origin.
+    pub route: String,
+    /// A JSON body (sent as `application/json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json: Option<serde_json::Value>,
+    /// A form body, field by field (sent as `application/x-www-form-urlencoded`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<std::collections::BTreeMap<String, String>>,
+    /// Request headers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+}
+
+impl RequestArgs {
+    /// The method, upper case.
+    pub(crate) fn method(&self) -> String {
+        self.method
+            .as_deref()
+            .unwrap_or("GET")
+            .trim()
+            .to_ascii_uppercase()
+    }
+
+    /// Its class: `read` for `GET` and `HEAD`, `act` for any other method.
+    pub(crate) fn class(&self) -> ActionClass {
+        match self.method().as_str() {
+            "GET" | "HEAD" => ActionClass::Read,
+            _ => ActionClass::Act,
+        }
+    }
+}
+
+/// `set_offline`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetOfflineArgs {
+    /// `true`: the journey's tabs lose the network (every request fails, `navigator.onLine`
+    /// is false); `false`: they have it again (with the throttle they had).
+    pub offline: bool,
+}
+
+/// `set_network`: the throttle of the journey's tabs; with no field, none.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetNetworkArgs {
+    /// Latency added to every request, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<f64>,
+    /// Download bandwidth in kilobits per second (unlimited when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub download_kbps: Option<f64>,
+    /// Upload bandwidth in kilobits per second (unlimited when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upload_kbps: Option<f64>,
+}
+
+/// `handoff`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HandoffArgs {
+    /// What the person should do, in a few words (`log in`, `enter the 2FA code`).
+    pub reason: String,
+}
+
+/// `finish`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FinishArgs {
+    /// What the journey achieved, or why it stops, in a sentence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+}
+
+/// The schema of an argument struct whose `anchor` a journey may leave out for another
+/// target: required all the same for agents, who have no other.
+fn anchor_required(schema: &mut schemars::Schema) {
+    if let Some(obj) = schema.as_object_mut() {
+        let required = obj
+            .entry("required")
+            .or_insert_with(|| serde_json::Value::Array(Vec::new()));
+        if let Some(list) = required.as_array_mut()
+            && !list.iter().any(|v| v == "anchor")
+        {
+            list.insert(0, serde_json::Value::from("anchor"));
+        }
+    }
+}
