@@ -80,37 +80,29 @@ pub(super) trait Commands {
         C::Response: Send;
 }
 
-impl Commands for Page {
-    fn command<'a, C>(
-        &'a self,
-        limit: Duration,
-        what: &'a str,
-        cmd: C,
-    ) -> impl Future<Output = Result<CommandResponse<C::Response>, BrowserError>> + Send + 'a
-    where
-        C: Command + Send + 'a,
-        C::Response: Send,
-    {
-        let method = cmd.identifier();
-        within(limit, what, Some(method), self.execute(cmd))
-    }
+/// The one implementation, for each of chromiumoxide's handles that sends commands (a tab's
+/// `Page` and the `Browser`, which share no trait of theirs for it).
+macro_rules! commands_through_execute {
+    ($($handle:ty),+) => {$(
+        impl Commands for $handle {
+            fn command<'a, C>(
+                &'a self,
+                limit: Duration,
+                what: &'a str,
+                cmd: C,
+            ) -> impl Future<Output = Result<CommandResponse<C::Response>, BrowserError>> + Send + 'a
+            where
+                C: Command + Send + 'a,
+                C::Response: Send,
+            {
+                let method = cmd.identifier();
+                within(limit, what, Some(method), self.execute(cmd))
+            }
+        }
+    )+};
 }
 
-impl Commands for Browser {
-    fn command<'a, C>(
-        &'a self,
-        limit: Duration,
-        what: &'a str,
-        cmd: C,
-    ) -> impl Future<Output = Result<CommandResponse<C::Response>, BrowserError>> + Send + 'a
-    where
-        C: Command + Send + 'a,
-        C::Response: Send,
-    {
-        let method = cmd.identifier();
-        within(limit, what, Some(method), self.execute(cmd))
-    }
-}
+commands_through_execute!(Page, Browser);
 
 fn map_cdp(e: CdpError) -> BrowserError {
     let text = e.to_string();
