@@ -20,7 +20,6 @@ mod args;
 pub use args::*;
 
 use super::{ActionClass, TargetRef};
-use crate::anchor::AnchorRef;
 
 /// The targets a journey may name instead of an anchor, for `invoke`, `press` and `fill`:
 /// a control without an anchor by the `node` id a read with `nodes: true` gave it, or a
@@ -336,14 +335,6 @@ impl Call {
             },
             _ => Aim::default(),
         }
-    }
-
-    /// Whether a fill's field is named `target`.
-    pub fn fills(&self, target: &AnchorRef) -> bool {
-        let Call::Fill(args) = self else {
-            return false;
-        };
-        AnchorRef::parse(&args.anchor).is_ok_and(|a| a == *target)
     }
 }
 
