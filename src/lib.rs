@@ -73,6 +73,7 @@ internal!(journey);
 pub mod layout;
 mod logging;
 mod mcp;
+mod out;
 internal!(read);
 internal!(replay);
 internal!(report);

@@ -66,7 +66,7 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
             .await;
             let seconds = started.elapsed().as_secs_f64();
             rates[which] = planned.len() as f64 / seconds;
-            println!(
+            crate::out::outln!(
                 "--jobs {n}: {} journeys in {seconds:.2} s, {:.2} journeys/s (round {} of {ROUNDS}){}",
                 planned.len(),
                 rates[which],
@@ -83,12 +83,12 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
     }
     let ratios: Vec<f64> = rounds.iter().map(|[one, many]| many / one).collect();
     let rate = |which: usize| median(&rounds.iter().map(|r| r[which]).collect::<Vec<_>>());
-    println!(
+    crate::out::outln!(
         "--jobs 1: {:.2} journeys/s, --jobs {jobs}: {:.2} journeys/s, medians of {ROUNDS}",
         rate(0),
         rate(1),
     );
-    println!(
+    crate::out::outln!(
         "throughput: {:.2}x with {jobs} jobs, the median of {ROUNDS} rounds ({}; the goal on 2 cores: 1.6x)",
         median(&ratios),
         ratios
@@ -113,7 +113,7 @@ pub async fn suite(settings: &Settings, jobs: usize) -> Result<Exit, RunError> {
             break;
         }
     }
-    println!(
+    crate::out::outln!(
         "a fresh tab: {:.1} ms to a context and its tab (the goal: under 50; each opened ahead while the journey before ran), {:.1} ms to its first read of /, medians of {}",
         median(&opened),
         median(&first),

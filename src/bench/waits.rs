@@ -51,7 +51,7 @@ pub(super) async fn waits(session: &Session) -> Result<(), RunError> {
         }
         tools.set_action_timeout(None);
         let (w, o) = (median(&waiting), median(&at_once));
-        println!(
+        crate::out::outln!(
             "an invoke of a control already there: {w:.1} ms waiting allowed, {o:.1} ms with --action-timeout 0 ({:+.1} %; the goal: within 5 %), medians of {RUNS}",
             (w / o - 1.0) * 100.0
         );
@@ -92,7 +92,7 @@ pub(super) async fn waits(session: &Session) -> Result<(), RunError> {
                 }
             }
         }
-        println!(
+        crate::out::outln!(
             "a control appearing 100 ms after the action before: pressed {:.1} ms after it appeared (the goal: under 20), median of {}",
             median(&lags),
             lags.len()

@@ -89,18 +89,18 @@ pub async fn bench(
     let mut code = Exit::Passed;
     if options.json {
         match serde_json::to_string_pretty(&report) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => crate::out::outln!("{text}"),
             Err(e) => eprintln!("error: cannot print the report as JSON: {e}"),
         }
     } else {
-        print!("{}", table(&report));
+        crate::out::out!("{}", table(&report));
     }
     // Verdicts go to stdout with the table, to stderr when stdout is JSON.
     let say = |text: &str| {
         if options.json {
             eprint!("{text}");
         } else {
-            print!("{text}");
+            crate::out::out!("{text}");
         }
     };
     for f in &failures {

@@ -71,18 +71,18 @@ pub async fn check(
             used_by: &used_by,
         };
         match serde_json::to_string_pretty(&report) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => crate::out::outln!("{text}"),
             Err(e) => eprintln!("error: cannot print the report as JSON: {e}"),
         }
     } else {
-        print!("{}", table(&base));
+        crate::out::out!("{}", table(&base));
         if let (Some(other), Some(diff)) = (&other, &diff) {
-            print!("{}", table(other));
-            print!("{}", changes(diff, &base.base, &other.base));
+            crate::out::out!("{}", table(other));
+            crate::out::out!("{}", changes(diff, &base.base, &other.base));
         }
-        print!("{found}");
+        crate::out::out!("{found}");
         if let Some(line) = &against_found {
-            print!("against {line}");
+            crate::out::out!("against {line}");
         }
     }
     let broken = base.broken().len() + other.as_ref().map_or(0, |o| o.broken().len());

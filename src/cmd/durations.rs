@@ -27,13 +27,13 @@ fn merge(files: &[PathBuf]) -> Exit {
         }
     };
     for (path, journeys) in &merged.folded {
-        println!(
+        crate::out::outln!(
             "{}: {journeys} journey{}",
             path.display(),
             plural(*journeys)
         );
     }
-    println!(
+    crate::out::outln!(
         "merged {} file{} into `{}`: {} journey{} (sha256 {}){}",
         merged.folded.len(),
         plural(merged.folded.len()),

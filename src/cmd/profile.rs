@@ -12,7 +12,7 @@ pub fn import_cookies(home: Option<&Path>, profile: &str, domain: &str, from: &P
     let imported = Profile::named(home, profile).and_then(|p| p.import_cookies(domain, from));
     match imported {
         Ok(report) => {
-            println!("{report}");
+            crate::out::outln!("{report}");
             Exit::Passed
         }
         Err(e) => {

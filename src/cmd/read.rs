@@ -63,9 +63,9 @@ pub async fn read(
                     eprintln!("error: cannot print the screen as JSON: {e}");
                 }
             } else {
-                print!("{}", table(screen));
+                crate::out::out!("{}", table(screen));
                 if let Some(audit) = &audit {
-                    print!("{}", findings(audit));
+                    crate::out::out!("{}", findings(audit));
                 }
             }
             match audit {
@@ -75,7 +75,7 @@ pub async fn read(
         }
         (Some(error), _) => {
             if json && let Ok(text) = serde_json::to_string_pretty(&rt) {
-                println!("{text}");
+                crate::out::outln!("{text}");
             }
             eprintln!("error: {}: {}", error.code, error.message);
             Exit::Failed

@@ -29,7 +29,7 @@ pub async fn show(path: Option<&Path>, open: bool, port: u16) -> Result<Exit, Ru
             });
         }
     };
-    println!("{}", viewer.url());
+    crate::out::outln!("{}", viewer.url());
     eprintln!(
         "serving the trace viewer for `{}` ({count} trace{}); Ctrl-C stops it",
         path.display(),

@@ -92,7 +92,7 @@ async fn save(
         None => match tools.storage_state().await {
             Ok(state) => match state.save(file) {
                 Ok(()) => {
-                    println!("saved {} to {}", state.summary(), file.display());
+                    crate::out::outln!("saved {} to {}", state.summary(), file.display());
                     Ok(Exit::Passed)
                 }
                 Err(e) => Err(RunError::from(e)),

@@ -94,7 +94,7 @@ async fn propose<T: crate::browser::Tab>(route: &str, tools: &crate::tools::Back
         .app()
         .is_empty()
         .then(|| tools.base().host_str().unwrap_or("app").to_string());
-    print!(
+    crate::out::out!(
         "{}",
         render(
             route,

@@ -41,7 +41,7 @@ impl Reporter {
     fn line(&self, text: &str) {
         match &self.bar {
             Some(bar) => bar.println(text),
-            None => println!("{text}"),
+            None => crate::out::outln!("{text}"),
         }
     }
 
@@ -205,9 +205,9 @@ impl Reporter {
     pub fn slowest(&self, journeys: &[JourneyRun]) {
         if let Some(line) = slowest_line(journeys) {
             if let Some(bar) = &self.bar {
-                bar.suspend(|| println!("{line}"));
+                bar.suspend(|| crate::out::outln!("{line}"));
             } else {
-                println!("{line}");
+                crate::out::outln!("{line}");
             }
         }
     }
@@ -218,7 +218,7 @@ impl Reporter {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
-        println!("{}", summary_line(counts));
+        crate::out::outln!("{}", summary_line(counts));
     }
 }
 

@@ -284,6 +284,41 @@ fn a_passing_journey_exits_0_with_a_summary_last() {
 /// A headless run uses Chromium's headless shell when there is one, and the full Chromium
 /// runs the same journey the same way: it is what `--headed` and a machine without the
 /// shell use. Which one ran, the run's first line says (`HeadlessChrome/…` is the shell's).
+/// A reader that stops reading (`waymark run | head -1`) is not a panic: the run goes on to
+/// its end and its exit code, its browser closed, with nothing on stderr but what it says.
+#[test]
+fn a_closed_stdout_ends_the_run_as_usual_not_in_a_panic() {
+    let dir = journey("open_claim.rhai", OPEN_CLAIM);
+    let anchors = anchors();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_waymark"));
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("WAYMARK_") {
+            cmd.env_remove(key);
+        }
+    }
+    let mut child = cmd
+        .args(["--anchors", anchors.as_str(), "run", "open_claim.rhai"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("start the waymark binary");
+    // Closed before the first line is written, as `head -1` closes it after the first.
+    drop(child.stdout.take());
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("piped stderr")
+        .read_to_string(&mut stderr)
+        .expect("read stderr");
+    let status = child.wait().expect("wait for waymark");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(status.code(), Some(0), "{stderr}");
+}
+
 #[test]
 fn a_headless_run_uses_the_headless_shell_when_there_is_one_and_the_full_chromium_too() {
     let dir = journey("open_claim.rhai", OPEN_CLAIM);
