@@ -109,18 +109,21 @@ pub struct Cli {
     handoff_timeout: u64,
     /// Longest wait for a page to load after a navigation (or an action that leads to
     /// one), in seconds. A 50,000-control page takes Chromium 11-14 s to load on a 2-core
-    /// machine.
+    /// machine. At most 600: a larger figure is taken for milliseconds written by mistake
+    /// (`5000` would wait 83 minutes) and refused.
     #[arg(long, global = true, env = "WAYMARK_LOAD_TIMEOUT", default_value_t = 15, value_name = "SECS",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=600))]
     load_timeout: u64,
     /// Longest wait of an action (invoke, press, fill) for its target to be present,
-    /// visible, enabled and uncovered, in milliseconds; `0` answers at once.
+    /// visible, enabled and uncovered, in milliseconds; `0` answers at once. At most
+    /// 600000 (ten minutes).
     #[arg(
         long,
         global = true,
         env = "WAYMARK_ACTION_TIMEOUT",
         default_value_t = 5000,
-        value_name = "MS"
+        value_name = "MS",
+        value_parser = clap::value_parser!(u64).range(0..=600_000)
     )]
     action_timeout: u64,
     /// Deadline of each journey, in seconds.

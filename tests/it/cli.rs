@@ -487,6 +487,11 @@ fn bad_usage_exits_2() {
     waymark(dir.path(), ["run", "no/such/journeys"], &[])
         .exits(2)
         .says("no/such/journeys");
+    // Milliseconds given to a flag in seconds: refused, naming the flag and its range.
+    waymark(dir.path(), ["--load-timeout", "5000", "run"], &[])
+        .exits(2)
+        .says("--load-timeout")
+        .says("1..=600");
 }
 
 #[test]
