@@ -11,6 +11,9 @@
 //! the run: a shard's statuses touch only its own journeys, and `--last-failed` chooses
 //! within a shard after the split.
 //!
+//! Runs that end together in one folder (the shards of a CI job on one machine) take turns:
+//! each reads, merges and writes under the folder's `.lock`.
+//!
 //! Neither file is worth failing a run over: one that cannot be read counts as absent and
 //! one that cannot be written is a warning. `waymark durations merge`, which is asked for,
 //! is strict instead.
@@ -220,6 +223,9 @@ impl History {
     /// its shard's file when it is a shard, else into `durations.json` with the shards'
     /// files waiting there (which are then removed).
     pub fn record(&self, run: &SuiteRun) {
+        // Shards of one CI job often run side by side in one folder and end together: each
+        // reads, merges and writes under the folder's lock, or one shard's statuses are lost.
+        let _lock = self.lock();
         let mut last = self.last_run().unwrap_or_default();
         last.version = 1;
         for journey in &run.journeys {
@@ -269,6 +275,7 @@ impl History {
                 dir: self.dir.clone(),
             });
         }
+        let _lock = self.lock();
         let mut durations = self.durations().unwrap_or_default();
         let mut folded = Vec::with_capacity(files.len());
         for path in files {
@@ -326,6 +333,49 @@ fn remove<P: AsRef<Path>>(paths: impl IntoIterator<Item = P>) {
 }
 
 /// Whether `result` wrote `path`; a warning when it did not.
+impl History {
+    /// How long `record` waits for another waymark in the same folder to finish writing.
+    const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+    /// The folder's `.lock`, held (an advisory lock: `flock(2)`) until the guard is dropped;
+    /// released by the system when a holder dies. `None`, with a warning, when it cannot be
+    /// taken within `LOCK_WAIT`: the files are then merged without it, as before there was
+    /// one, rather than a run failing or hanging over its history.
+    fn lock(&self) -> Option<std::fs::File> {
+        let path = self.dir.join(".lock");
+        let file = std::fs::create_dir_all(&self.dir).and_then(|()| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&path)
+        });
+        let file = match file {
+            Ok(file) => file,
+            Err(e) => {
+                eprintln!("warning: cannot open `{}`: {e}", path.display());
+                return None;
+            }
+        };
+        let start = std::time::Instant::now();
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Some(file),
+                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < Self::LOCK_WAIT => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(e) => {
+                    eprintln!(
+                        "warning: cannot lock `{}` ({e}); writing without it",
+                        path.display()
+                    );
+                    return None;
+                }
+            }
+        }
+    }
+}
+
 fn written<T>(path: &Path, result: std::io::Result<T>) -> bool {
     if let Err(e) = &result {
         eprintln!("warning: cannot write `{}`: {e}", path.display());
@@ -457,9 +507,30 @@ mod tests {
         let mut names: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            // The folder's lock, not a record.
+            .filter(|name| name != ".lock")
             .collect();
         names.sort();
         names
+    }
+
+    /// Shards ending together in one folder: every journey's status is kept.
+    #[test]
+    fn runs_recorded_together_lose_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join(".waymark");
+        std::thread::scope(|scope| {
+            for shard in 0..8 {
+                let state = &state;
+                scope.spawn(move || {
+                    let names: Vec<String> = (0..20).map(|j| format!("s{shard}-j{j}")).collect();
+                    let journeys = names.iter().map(|n| journey(n, &[(10, false)])).collect();
+                    History::at(state).record(&shard_run(&format!("{}/8", shard + 1), journeys));
+                });
+            }
+        });
+        let last = History::at(&state).last_run().unwrap();
+        assert_eq!(last.journeys.len(), 8 * 20);
     }
 
     #[test]
