@@ -158,10 +158,17 @@ impl FromStr for AnchorRef {
 
 impl fmt::Display for AnchorRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.key {
-            Some(key) => write!(f, "{}[{key}]", self.id),
-            None => write!(f, "{}", self.id),
-        }
+        f.write_str(&reference(self.id.as_str(), self.key.as_deref()))
+    }
+}
+
+/// A control's reference as every surface writes it: `anchor`, or `anchor[key]` for one of
+/// a keyed list. Where the parts are strings already (a read's control, a trace's JSON),
+/// without parsing them into an [`AnchorRef`].
+pub fn reference(anchor: &str, key: Option<&str>) -> String {
+    match key {
+        Some(key) => format!("{anchor}[{key}]"),
+        None => anchor.to_string(),
     }
 }
 

@@ -200,10 +200,7 @@ fn brief(control: &Value) -> Value {
 /// `anchor` or `anchor[key]` of a control as serialized.
 fn reference(control: &Value) -> String {
     let anchor = control["anchor"].as_str().unwrap_or_default();
-    match control["key"].as_str() {
-        Some(key) => format!("{anchor}[{key}]"),
-        None => anchor.to_string(),
-    }
+    crate::anchor::reference(anchor, control["key"].as_str())
 }
 
 /// Replays one agent journey in a fresh tab of the run, with the run's scripted consent

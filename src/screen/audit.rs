@@ -103,10 +103,7 @@ fn capture() -> Attribution {
 impl PerceptionFault {
     /// `anchor` or `anchor[key]`.
     pub fn reference(&self) -> String {
-        match &self.key {
-            Some(k) => format!("{}[{k}]", self.anchor),
-            None => self.anchor.clone(),
-        }
+        crate::anchor::reference(&self.anchor, self.key.as_deref())
     }
 }
 

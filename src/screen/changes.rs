@@ -92,10 +92,7 @@ impl Changes {
 
 /// `anchor` or `anchor[key]`.
 fn reference((anchor, key): (&str, Option<&str>)) -> String {
-    match key {
-        Some(k) => format!("{anchor}[{k}]"),
-        None => anchor.to_string(),
-    }
+    crate::anchor::reference(anchor, key)
 }
 
 /// A control matched across two reads: its reference, as parts, and its occurrence.

@@ -48,10 +48,7 @@ pub struct Facts {
 impl Facts {
     /// `anchor` or `anchor[key]`, the way journeys address it.
     pub fn reference(&self) -> String {
-        match &self.key {
-            Some(k) => format!("{}[{k}]", self.anchor),
-            None => self.anchor.to_string(),
-        }
+        crate::anchor::reference(&self.anchor, self.key.as_deref())
     }
 
     /// The facts as they are shown, when a string of theirs is too long to be shown whole

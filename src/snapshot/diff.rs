@@ -143,10 +143,7 @@ fn list(content: &Mapping) -> impl Iterator<Item = &Mapping> {
 
 fn reference(c: &Mapping, seen: &mut BTreeMap<String, usize>) -> String {
     let anchor = c.get("anchor").and_then(Value::as_str).unwrap_or("?");
-    let base = match c.get("key").and_then(Value::as_str) {
-        Some(key) => format!("{anchor}[{key}]"),
-        None => anchor.to_string(),
-    };
+    let base = crate::anchor::reference(anchor, c.get("key").and_then(Value::as_str));
     let n = seen.entry(base.clone()).or_insert(0);
     *n += 1;
     match *n {

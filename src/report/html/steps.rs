@@ -247,10 +247,7 @@ fn step_row(out: &mut String, key: &str, step: &Value) {
 
 /// A control's reference: `anchor` or `anchor[key]`.
 pub(crate) fn reference(c: &Value) -> String {
-    match c["key"].as_str() {
-        Some(k) => format!("{}[{k}]", c["anchor"].as_str().unwrap_or("")),
-        None => c["anchor"].as_str().unwrap_or("").to_string(),
-    }
+    crate::anchor::reference(c["anchor"].as_str().unwrap_or(""), c["key"].as_str())
 }
 
 #[cfg(test)]

@@ -298,10 +298,8 @@ impl Call {
     /// The control an acting call targets by anchor, as a reference (`anchor` or
     /// `anchor[key]`).
     pub fn target(&self) -> Option<String> {
-        let with_key = |anchor: &str, key: &Option<String>| match key {
-            Some(key) => format!("{anchor}[{key}]"),
-            None => anchor.to_string(),
-        };
+        let with_key =
+            |anchor: &str, key: &Option<String>| crate::anchor::reference(anchor, key.as_deref());
         match self {
             _ if !self.aim().is_empty() => None,
             Call::Invoke(a) => Some(with_key(&a.anchor, &a.key)),
