@@ -309,6 +309,10 @@ pub(crate) enum Command {
         /// Serve on this port of 127.0.0.1 [default: a free one].
         #[arg(long, default_value_t = 0, value_name = "N")]
         port: u16,
+        /// Serve nothing: print where the steps' time went, phase by phase (the page's own
+        /// work, waymark's waits and trips), over every step and by verb.
+        #[arg(long, conflicts_with_all = ["open", "port"])]
+        timing: bool,
     },
     /// Serve the tools to an agent over MCP (stdio): navigate, read_screen, invoke, press,
     /// fill, handoff, finish. Acting calls ask the person first (consent `ask` by default),

@@ -468,6 +468,13 @@ pub(crate) struct Settled {
     /// unknown.
     #[serde(default)]
     pub frame_ms: Option<f64>,
+    /// The page's own changes, from its input on to the last (see `settleTiming` in
+    /// `collector/js/11-settle.js`).
+    #[serde(default)]
+    pub page_ms: Option<f64>,
+    /// The quiet window waited after the page's last change.
+    #[serde(default)]
+    pub quiet_ms: Option<f64>,
 }
 
 /// What `finish_fill` saw.
@@ -482,6 +489,12 @@ pub(crate) struct FillFinished {
     /// As [`Settled::frame_ms`], from the typing on.
     #[serde(default)]
     pub frame_ms: Option<f64>,
+    /// As [`Settled::page_ms`].
+    #[serde(default)]
+    pub page_ms: Option<f64>,
+    /// As [`Settled::quiet_ms`].
+    #[serde(default)]
+    pub quiet_ms: Option<f64>,
 }
 
 /// What `fill` did: what `prepare` found, the value the field must end with (for its

@@ -113,7 +113,12 @@ async fn execute(cli: &Cli, stop: &Stop) -> Result<Exit, RunError> {
             Command::Durations { action } => Ok(durations::durations(action)),
             Command::Suggest { route } => suggest::suggest(route, &settings).await,
             Command::Demo => demo::serve(&settings).await,
-            Command::Show { path, open, port } => show::show(path.as_deref(), *open, *port).await,
+            Command::Show {
+                path,
+                open,
+                port,
+                timing,
+            } => show::show(path.as_deref(), *open, *port, *timing).await,
         }
     };
     match cli.command {

@@ -13,6 +13,9 @@
 //! them (screenshots, large raw layers): nothing outside it, whatever the path asked.
 
 mod page;
+mod timing;
+
+pub use timing::Breakdown;
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;

@@ -257,6 +257,13 @@ fn detail(out: &mut String, step: &Value, side_dir: &str) {
             esc(attribution)
         );
     }
+    if let Some(parts) = timing_of(&step["timing"]) {
+        let _ = write!(
+            out,
+            "<tr><th>where the time went</th><td data-anchor=\"viewer.timing\" data-anchor-key=\"{n}\">{}</td></tr>",
+            esc(&parts)
+        );
+    }
     out.push_str("</table>");
     if let Some(gates) = step["gates"].as_array().filter(|g| !g.is_empty()) {
         out.push_str("<h3>gates</h3><table><tr><th>gate</th><th>verdict</th><th>detail</th></tr>");
@@ -432,12 +439,29 @@ fn screen(out: &mut String, inferred: &Value, n: u64) {
     }
 }
 
+/// A step's `timing` as a line, its phases in the order a call passes them: `target 3.1 ·
+/// input 12.9 · quiet 15.7 · load 47.4 ms`. None for a trace written before steps were timed.
+fn timing_of(timing: &serde_json::Value) -> Option<String> {
+    let timing = timing.as_object().filter(|t| !t.is_empty())?;
+    let parts: Vec<String> = [
+        "gates", "setup", "target", "input", "page", "quiet", "load", "collect", "infer",
+        "screenshot", "other",
+    ]
+    .iter()
+    .filter_map(|phase| {
+        let ms = timing.get(&format!("{phase}_ms"))?.as_f64()?;
+        Some(format!("{phase} {ms:.1}"))
+    })
+    .collect();
+    Some(format!("{} ms", parts.join(" · ")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const TRACE: &str = r#"{"kind":"header","browser":{"product":"HeadlessChrome","version":"1"},"viewport":[1280.0,800.0]}
-{"kind":"step","n":1,"action":{"verb":"navigate","target":"/claims","class":"navigate"},"gates":[{"gate":"control","passed":true}],"raw":null,"inferred":{"route":"/claims","screen":"claims-list","controls":[{"anchor":"nav.home","label":"Home","role":"link","region":"nav"},{"anchor":"claims.open","key":"1042","label":"Open <1042>","role":"button","region":"list","disabled":true}]},"result":{"ok":true,"route_before":"/","route":"/claims","changes":{"added":["claims.open[1042]"],"removed":[],"changed":[]}},"screenshot":"a.raw/1.png","elapsed_ms":200.0,"at_ms":210.0}
+{"kind":"step","n":1,"action":{"verb":"navigate","target":"/claims","class":"navigate"},"gates":[{"gate":"control","passed":true}],"raw":null,"inferred":{"route":"/claims","screen":"claims-list","controls":[{"anchor":"nav.home","label":"Home","role":"link","region":"nav"},{"anchor":"claims.open","key":"1042","label":"Open <1042>","role":"button","region":"list","disabled":true}]},"result":{"ok":true,"route_before":"/","route":"/claims","changes":{"added":["claims.open[1042]"],"removed":[],"changed":[]}},"screenshot":"a.raw/1.png","elapsed_ms":200.0,"timing":{"load_ms":180.5,"collect_ms":4.0,"other_ms":15.5},"at_ms":210.0}
 {"kind":"step","n":2,"action":{"verb":"invoke","target":"claims.open[9]","class":"act"},"gates":[],"raw":null,"inferred":null,"result":{"ok":false,"route_before":"/claims","route":"/claims","error":{"code":"not_on_screen","message":"no `claims.open`","attribution":"journey"}},"elapsed_ms":50.0,"at_ms":300.0}
 {"kind":"end","outcome":"failed","failure":{"code":"not_on_screen","message":"no `claims.open`","attribution":"journey","line":3,"column":1},"steps":2,"elapsed_ms":400.0}
 "#;
@@ -456,6 +480,12 @@ mod tests {
         assert!(page.contains("<strong>not_on_screen</strong> · journey · line 3"));
         assert!(page.contains("data-anchor=\"viewer.back\""));
         assert_eq!(page.matches("data-anchor=\"viewer.detail\"").count(), 2);
+        assert!(
+            page.contains("data-anchor-key=\"1\">load 180.5 · collect 4.0 · other 15.5 ms</td>"),
+            "{page}"
+        );
+        // A step without `timing` (a trace from before) has no line for it.
+        assert_eq!(page.matches("where the time went").count(), 1);
     }
 
     #[test]

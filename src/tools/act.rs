@@ -8,6 +8,7 @@ use serde_json::json;
 
 use super::consent::Subject;
 use super::target::TargetRef;
+use super::timing::Phase;
 use super::{Attribution, Changes, ErrorCode, Outcome, RoundTrip, ToolError, Tools, Verb};
 use super::{browser_error, capture_error};
 use crate::anchor::{AnchorId, AnchorRef};
@@ -131,6 +132,7 @@ impl<T: Tab> Tools<T> {
                 .map_err(|e| (label.clone(), e))?;
             let fail = |e: BrowserError| (label.clone(), browser_error(e));
             let watch = self.here().tab.watch_load().await.map_err(fail)?;
+            let input = Instant::now();
             let pressed = match act {
                 Act::Invoke => {
                     let (x, y) = (prepared.x.unwrap_or(0.0), prepared.y.unwrap_or(0.0));
@@ -148,6 +150,7 @@ impl<T: Tab> Tools<T> {
                     .await
                     .map_err(|e| (label.clone(), e))?,
             };
+            self.timed(Phase::Input, input);
             let landed = match pressed {
                 Some(missed) => missed,
                 None => self
@@ -208,10 +211,13 @@ impl<T: Tab> Tools<T> {
             .watch_load()
             .await
             .map_err(|e| (None, browser_error(e)))?;
+        // Finding the field and typing in it, in one trip: timed as finding it.
+        let aiming = Instant::now();
         let json = self
             .collect_with("fill", &args, self.action_bound(), true)
-            .await
-            .map_err(|e| (None, e))?;
+            .await;
+        self.timed(Phase::Target, aiming);
+        let json = json.map_err(|e| (None, e))?;
         let filled: Filled = serde_json::from_str(&json).map_err(|e| (None, capture_error(e)))?;
         let prepared = filled.prepared;
         let label = prepared.label.clone();
@@ -219,11 +225,10 @@ impl<T: Tab> Tools<T> {
             .map_err(|e| (label.clone(), e))?;
         let expected = filled.expected;
         if filled.typing == Typing::Runner {
-            self.here()
-                .tab
-                .insert_text(&expected)
-                .await
-                .map_err(|e| (label.clone(), browser_error(e)))?;
+            let typing = Instant::now();
+            let typed = self.here().tab.insert_text(&expected).await;
+            self.timed(Phase::Input, typing);
+            typed.map_err(|e| (label.clone(), browser_error(e)))?;
         }
         match self
             .settle(&act, target, Some(&expected), watch)
@@ -261,10 +266,12 @@ impl<T: Tab> Tools<T> {
             args["wait_ms"] = json!(left.as_millis() as u64);
             args["frames"] = json!(true);
         }
+        let aiming = Instant::now();
         let json = self
             .collect_with("prepare", &args, self.action_bound(), false)
-            .await?;
-        serde_json::from_str(&json).map_err(capture_error)
+            .await;
+        self.timed(Phase::Target, aiming);
+        serde_json::from_str(&json?).map_err(capture_error)
     }
 
     /// What `prepare` (and `fill`, which starts with it) is given.
@@ -339,6 +346,8 @@ impl<T: Tab> Tools<T> {
             }
         };
         let navigating = || ("navigating".to_string(), None, None, None, false);
+        // The page's work and the quiet window after it, as the page measured them.
+        let mut in_page = (None, None);
         let (state, read, actual, frame_ms, download) = match reply {
             Some(Ok(s)) if expected.is_none() && s.starts_with("{\"state\":\"missed\"") => {
                 let s: Settled = parse_answer(s).map_err(capture_error)?;
@@ -358,10 +367,12 @@ impl<T: Tab> Tools<T> {
                     )
                     .attributed(Attribution::App));
                 }
+                in_page = (f.page_ms, f.quiet_ms);
                 (f.state, f.read, f.actual, f.frame_ms, false)
             }
             Some(Ok(s)) => {
                 let s: Settled = parse_answer(s).map_err(capture_error)?;
+                in_page = (s.page_ms, s.quiet_ms);
                 (s.state, s.read, None, s.frame_ms, s.download)
             }
         };
@@ -391,6 +402,7 @@ impl<T: Tab> Tools<T> {
         }
         match state.as_str() {
             "quiet" => {
+                self.timed_settle(in_page.0, in_page.1);
                 // Kept only for an action the page answered: a failed, busy or navigating
                 // one leaves none.
                 if let Ok(mut ms) = self.here().memory.frame_ms.lock() {
@@ -406,12 +418,16 @@ impl<T: Tab> Tools<T> {
                 })
             }
             "navigating" => {
-                if let Err(e) = self
+                // The settle until the navigation showed is a part of the load's wait.
+                self.timed(Phase::Load, start);
+                let loading = Instant::now();
+                let loaded = self
                     .here()
                     .tab
                     .wait_load(watch, self.options.load_timeout)
-                    .await
-                {
+                    .await;
+                self.timed(Phase::Load, loading);
+                if let Err(e) = loaded {
                     return Err(match e {
                         BrowserError::Timeout { after, .. } => {
                             // Leave the tab usable: back on the document the action started from.
@@ -443,14 +459,18 @@ impl<T: Tab> Tools<T> {
                     }),
                 }
             }
-            _ => Err(ToolError::new(
-                ErrorCode::Timeout,
-                format!(
-                    "the page was still changing {max} ms after {} `{}`",
-                    act.verb(),
-                    quoted(&shown)
-                ),
-            )),
+            // Still changing at the settle's bound: the page's time.
+            _ => Err({
+                self.timed_settle(in_page.0, in_page.1);
+                ToolError::new(
+                    ErrorCode::Timeout,
+                    format!(
+                        "the page was still changing {max} ms after {} `{}`",
+                        act.verb(),
+                        quoted(&shown)
+                    ),
+                )
+            }),
         }
     }
 }
@@ -475,10 +495,13 @@ impl<T: Tab> Tools<T> {
             && let Ok(Settled {
                 state,
                 read: Some(read),
+                page_ms,
+                quiet_ms,
                 ..
             }) = parse_answer::<Settled>(answer)
             && state == "quiet"
         {
+            self.timed_settle(page_ms, quiet_ms);
             return self
                 .conclude(read, start, &self.view())
                 .await

@@ -10,6 +10,7 @@ use std::time::Instant;
 use super::Screenshots;
 use super::consent::Subject;
 use super::gate::{self, Action, AllowedSet, Gate, GateContext, Passage};
+use super::timing::Phase;
 use super::verbs::Verb;
 use super::{ActionClass, Outcome, RoundTrip, Tools, ms_since};
 use crate::browser::Tab;
@@ -133,10 +134,13 @@ impl<T: Tab> Tools<T> {
             ..Action::new(verb, target.map(str::to_string))
         };
         let allowed = self.allowed();
+        self.timing_reset();
         // Check the gates.
+        let gates = Instant::now();
         let passage = self
             .pass_gates(&action, allowed, subject, &route_before)
             .await;
+        self.timed(Phase::Gates, gates);
         let reads = self.here().memory.reads.load(Ordering::Relaxed);
         // The control an action targets: not a tab, an answer, a pattern or a request.
         let anchor = match verb {
@@ -182,6 +186,7 @@ impl<T: Tab> Tools<T> {
         rt.closed = closed_now.or(rt.closed).or(closed_before);
         rt.dialogs = self.take_dialogs();
         rt.waited_ms = self.shared.waited_ms.lock().map(|w| *w).unwrap_or(0.0);
+        rt.timing = self.timing().of_call(rt.elapsed_ms);
         (rt.routed, rt.routed_requests) = self.take_routed();
         // A handoff answers only where the page is: nothing of the person's time with it.
         let handed = verb == Verb::Handoff;
@@ -193,7 +198,7 @@ impl<T: Tab> Tools<T> {
             self.gates.untrusted_read.store(true, Ordering::Relaxed);
         }
         // What leaves the gateway, the trace and the control page show it cut.
-        let rt = rt.shown();
+        let mut rt = rt.shown();
         if let Some(control) = &self.here().control {
             control.hub.set_route(control.tab, &rt.route);
         }
@@ -209,10 +214,15 @@ impl<T: Tab> Tools<T> {
                     class,
                     ActionClass::Navigate | ActionClass::Act | ActionClass::Type
                 );
+            let shooting = Instant::now();
             let shot = match self.options.screenshots {
                 Screenshots::On if acted => self.safe_screenshot().await,
                 _ => None,
             };
+            // Taken after the call: not in its `elapsed_ms`.
+            if shot.is_some() {
+                rt.timing = rt.timing.with_screenshot(ms_since(shooting));
+            }
             self.record(&action, &passage, reads_before, &rt, allowed, shot);
         }
         rt

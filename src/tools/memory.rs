@@ -45,6 +45,8 @@ pub(super) struct Memory {
 pub(super) struct Shared {
     /// How long the current call waited in the page (for its target or its condition).
     pub(super) waited_ms: Mutex<f64>,
+    /// Where the current call's time went so far (see `timing`).
+    pub(super) timing: Mutex<super::Timing>,
     /// The action timeout the journey set for its following calls.
     pub(super) action_timeout: Override,
     /// The settle timeout the journey set for its following calls.

@@ -33,6 +33,7 @@ mod shots;
 mod state;
 mod tabs;
 mod target;
+mod timing;
 pub mod trace;
 mod verbs;
 mod wait;
@@ -59,6 +60,7 @@ pub use result::RoundTrip;
 pub use shots::Screenshots;
 pub use tabs::{MAX_TABS, TabInfo, TabOpened};
 pub use target::TargetRef;
+pub use timing::Timing;
 pub use verbs::{
     Args, ArgsVisitor, Call, CloseTabArgs, DialogAction, DragArgs, FillArgs, FinishArgs,
     HandoffArgs, HoverArgs, InvokeArgs, NavigateArgs, OnDialogArgs, PressArgs, REDACTED, ReadArgs,
@@ -173,24 +175,6 @@ impl<T: Tab> Tools<T> {
     /// Closes the journey's tabs.
     pub async fn close(self) {
         Tools::close_all(self.tabs).await;
-    }
-
-    /// How long the in-page collector itself took in the last read, in milliseconds: the
-    /// floor a read's round trip is measured against.
-    pub fn last_in_page_ms(&self) -> Option<f64> {
-        self.here().memory.in_page_ms.lock().ok().and_then(|ms| *ms)
-    }
-
-    /// The page's own time to answer the last action's input, in milliseconds of its clock:
-    /// from the first input event reaching the page (the pointer's move or press, the key's
-    /// press, the typing), before the page's handlers, to the end of the first frame
-    /// rendered after the last (the click, the key's release, the typing). The
-    /// part of an action's round trip that is the app's, not waymark's: no tool that sends
-    /// the input can answer with the screen sooner. None when the action did not settle in
-    /// the page (it navigated, failed or timed out), when the runner typed the text, or when
-    /// no frame rendered.
-    pub fn last_frame_ms(&self) -> Option<f64> {
-        self.here().memory.frame_ms.lock().ok().and_then(|ms| *ms)
     }
 
     /// The evidence behind the last whole-screen read: the raw layer, for traces and audits.
@@ -322,6 +306,7 @@ impl<T: Tab> Tools<T> {
         let url = self.resolve(route).map_err(|e| (None, e))?;
         // Once per tab, before its first navigation: every document it loads gets the
         // collector before its own scripts (see collector::early).
+        let setup = Instant::now();
         if !self
             .here()
             .memory
@@ -342,12 +327,13 @@ impl<T: Tab> Tools<T> {
                 .store(false, std::sync::atomic::Ordering::Relaxed);
             return Err((None, browser_error(e)));
         }
-        if let Err(e) = self
-            .here()
-            .tab
+        self.timed(timing::Phase::Setup, setup);
+        let loading = Instant::now();
+        let loaded = (self.here().tab)
             .navigate(url.as_str(), self.options.load_timeout)
-            .await
-        {
+            .await;
+        self.timed(timing::Phase::Load, loading);
+        if let Err(e) = loaded {
             let e = match e {
                 // The page's timeout (attributed to the app), whichever request of the load
                 // it was that did not come back in time.
@@ -589,6 +575,7 @@ impl<T: Tab> Tools<T> {
         start: Instant,
         view: &View,
     ) -> Result<(InferredState, Option<Changes>), ToolError> {
+        let concluding = Instant::now();
         let poisoned = || capture_error("the held read was poisoned");
         let token = read.token.clone();
         if !read.unread_sheets.is_empty()
@@ -621,6 +608,7 @@ impl<T: Tab> Tools<T> {
         if let Ok(mut ms) = self.here().memory.in_page_ms.lock() {
             *ms = Some(raw.collector_ms);
         }
+        self.timed_collect(raw.collector_ms);
         let route = self.route_of(&raw.url);
         let state = infer(&raw, route, &self.registry, ms_since(start), view);
         let seq = 1 + self
@@ -643,6 +631,7 @@ impl<T: Tab> Tools<T> {
         if let Ok(mut route) = self.here().memory.route.lock() {
             *route = Some(state.route.clone());
         }
+        self.timed(timing::Phase::Infer, concluding);
         Ok((state, changes))
     }
 

@@ -62,6 +62,9 @@ pub struct RoundTrip {
     /// Each of those requests, for the trace.
     #[serde(skip)]
     pub routed_requests: Vec<crate::browser::Routed>,
+    /// Where the call's time went, for the trace.
+    #[serde(skip)]
+    pub timing: super::Timing,
 }
 
 impl RoundTrip {

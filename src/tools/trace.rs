@@ -410,6 +410,7 @@ impl Trace {
                     screenshot,
                     routed: &rt.routed_requests,
                     elapsed_ms: rt.elapsed_ms,
+                    timing: &rt.timing,
                     at_ms,
                 },
             )
@@ -573,6 +574,8 @@ struct Step<'a> {
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     routed: &'a [crate::browser::Routed],
     elapsed_ms: f64,
+    /// Where `elapsed_ms` went, phase by phase (see `tools::timing`).
+    timing: &'a super::Timing,
     at_ms: f64,
 }
 

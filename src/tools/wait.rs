@@ -186,7 +186,10 @@ impl<T: Tab> Tools<T> {
             let left = within.saturating_sub(start.elapsed());
             let args = json!({"condition": &c, "wait_ms": left.as_millis() as u64});
             let bound = left + self.options.script_timeout;
+            let waiting = Instant::now();
             let reply = self.collect_as("wait", &args, bound, false).await;
+            // The condition's wait in the page is timed as an action's wait for its target.
+            self.timed(super::timing::Phase::Target, waiting);
             let waited = match reply {
                 Ok(json) => serde_json::from_str::<Waited>(&json).map_err(capture_error)?,
                 // A navigation under the wait: the new document is asked again once it is in.

@@ -309,5 +309,14 @@ fn a_trace_step_line_keeps_its_shape() {
     }
     assert!(step["result"]["elapsed_ms"].is_number(), "{step}");
     step["result"]["elapsed_ms"] = Value::from(1.0);
+    // Its phases too, which a phase under 0.05 ms leaves out: a refused step has no other.
+    let timing = step["timing"].as_object().expect("timing").clone();
+    for (phase, ms) in &timing {
+        assert!(
+            ["gates_ms", "other_ms"].contains(&phase.as_str()) && ms.is_number(),
+            "{step}"
+        );
+    }
+    step["timing"] = serde_json::json!({"gates_ms": 1.0, "other_ms": 1.0});
     insta::assert_json_snapshot!("trace_step_refused", step);
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use waymark::screen::View;
-use waymark::tools::{AllowedSet, Attribution, ErrorCode, ToolOptions};
+use waymark::tools::{AllowedSet, Attribution, Condition, ErrorCode, ToolOptions};
 use waymark::trace::{Trace, TraceHeader};
 
 use crate::cli::{anchors, waymark};
@@ -174,6 +174,70 @@ fn every_call_is_a_step_with_its_gates_and_both_read_layers() {
             .map(|c| c.iter().all(|c| c["region"] == "states")),
         Some(true)
     );
+}
+
+/// Each step says where its time went, phase by phase, and the phases add up to the step:
+/// the page's own answer (a timer 12 ms after the click) apart from waymark's quiet window
+/// after it, a wait for a control that appears 100 ms later as a target's wait, a
+/// navigation as its load.
+#[test]
+fn each_step_says_where_its_time_went() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let path = dir.path().join("timing.jsonl");
+    let trace = Arc::new(Trace::create(&path, &header("timing")).expect("create the trace"));
+    let (tools, _) = tools_with(ToolOptions::default());
+    let quiet_ms = ToolOptions::default().quiet.as_secs_f64() * 1000.0;
+    let tools = tools.with_trace(trace);
+    block_on(async {
+        open(&tools, "/widgets/later").await;
+        ok(&tools.invoke("later.button", None).await);
+        open(&tools, "/widgets/appear").await;
+        ok(&tools.invoke("appear.arm", None).await);
+        let late = Condition {
+            text: Some("Late".into()),
+            ..Condition::default()
+        };
+        ok(&tools.wait_for(&late).await);
+        tools.close().await;
+    });
+    let lines = lines(&path);
+    let steps = of_kind(&lines, "step");
+    let ms = |step: &Value, phase: &str| {
+        step["timing"][format!("{phase}_ms")]
+            .as_f64()
+            .unwrap_or(0.0)
+    };
+    for step in &steps {
+        let parts: f64 = [
+            "gates", "setup", "target", "input", "page", "quiet", "load", "collect", "infer",
+            "other",
+        ]
+        .iter()
+        .map(|p| ms(step, p))
+        .sum();
+        let elapsed = step["elapsed_ms"].as_f64().expect("elapsed_ms");
+        assert!(
+            (parts - elapsed).abs() < 1.0,
+            "{parts} of {elapsed}: {step}"
+        );
+    }
+    let [navigate, later, _, _, late] = steps[..] else {
+        panic!("five steps: {steps:?}");
+    };
+    assert!(ms(navigate, "load") > 0.0, "{navigate}");
+    assert!(
+        ms(navigate, "setup") > 0.0,
+        "the tab's first navigation: {navigate}"
+    );
+    // The page answered 12 ms after the click: its time, not waymark's.
+    assert!(ms(later, "page") >= 5.0, "{later}");
+    assert!(ms(later, "quiet") >= quiet_ms - 1.0, "{later}");
+    assert!(
+        ms(later, "input") > 0.0 && ms(later, "target") > 0.0,
+        "{later}"
+    );
+    // The late control came 100 ms after the arming click: waited for as a target is.
+    assert!(ms(late, "target") >= 50.0, "{late}");
 }
 
 #[test]

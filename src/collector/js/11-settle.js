@@ -120,7 +120,19 @@
     collectRoots();
     var armed = W.armed;
     disarm();
-    return armed ? armed.done : quietWatch(quietMs, maxMs, W.acted).done;
+    var w = W.settling = armed || quietWatch(quietMs, maxMs, W.acted);
+    return w.done;
+  }
+
+  // Where the last settle's time went from `from` on (when the runner asked for the
+  // settle, its input sent: the page's handlers that ran while it was being sent are the
+  // input's time), for the step's timing: `page_ms`, to the page's last change; `quiet_ms`,
+  // from that change to the verdict (the quiet window, the frames and tasks waited behind).
+  function settleTiming(from) {
+    var w = W.settling;
+    if (!w || w.endAt === undefined) return ',"page_ms":null,"quiet_ms":null';
+    var a = Math.max(w.startAt, from), b = Math.min(Math.max(w.sinceAt, a), w.endAt);
+    return ',"page_ms":' + Math.round((b - a) * 10) / 10 + ',"quiet_ms":' + Math.round((w.endAt - b) * 10) / 10;
   }
   var FRAMES_MOST = 3;
 
@@ -151,7 +163,13 @@
     }
     baseline(start);
     w.remark = function () { baseline(performance.now()); };
-    w.done = new Promise(function (resolve) {
+    w.done = new Promise(function (resolved) {
+      var resolve = function (state) {
+        w.startAt = start;
+        w.sinceAt = since;
+        w.endAt = performance.now();
+        resolved(state);
+      };
       // `confirmed`: called back by `after`, behind every task that was ready to run.
       function check(confirmed) {
         if (window.__wmNav) return resolve('navigating');

@@ -60,14 +60,15 @@
         disarm();
         return stringify({ state: 'missed', hit: missed.hit, moved: missed.moved, read: null });
       }
+      var asked = t0;
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
         var waited = performance.now() - t0;
         t0 = performance.now();
         var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
-        var asked = W.downloadAsked === true;
+        var download = W.downloadAsked === true;
         W.downloadAsked = false;
         return holding('{"state":' + JSON.stringify(state) + ',"waited_ms":' + waited + ',"frame_ms":' + frameMs()
-          + ',"download":' + asked, r);
+          + ',"download":' + download + settleTiming(asked), r);
       });
     }
     case 'shared': {
@@ -94,6 +95,7 @@
       return stringify(pressMissed());
     case 'finish_fill': {
       var fin = finishFill(args, !(W.armed && W.armed.changed));
+      var asked = t0;
       return settle(args.quiet_ms, args.max_ms).then(function (state) {
         fin.waited_ms = performance.now() - t0;
         t0 = performance.now();
@@ -101,6 +103,7 @@
         fin.frame_ms = frameMs();
         var r = state === 'navigating' ? 'null' : read(args.max, args.since, null, args.evidence);
         var f = JSON.stringify(fin);
+        f = f.slice(0, -1) + settleTiming(asked) + '}';
         return holding(f.slice(0, -1), r);
       });
     }
