@@ -192,9 +192,11 @@ impl<T: Tab> Tools<T> {
             self.timed(super::timing::Phase::Target, waiting);
             let waited = match reply {
                 Ok(json) => serde_json::from_str::<Waited>(&json).map_err(capture_error)?,
-                // A navigation under the wait: the new document is asked again once it is in.
+                // A navigation under the wait: the new document is asked again once it is in,
+                // looked for every 5 ms (an evaluation before it commits fails at once; 50 ms
+                // here was a third of a `wait_for(#{route})` across a sign-in's redirect).
                 Err(BrowserError::ContextLost) if !left.is_zero() => {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    tokio::time::sleep(Duration::from_millis(5)).await;
                     continue;
                 }
                 Err(e) => return Err(browser_error(e)),
