@@ -152,8 +152,8 @@ impl<T: Tab> Tools<T> {
     /// (see `quietWatch` in `collector/js/11-settle.js`).
     pub(super) fn timed_settle(&self, page_ms: Option<f64>, quiet_ms: Option<f64>) {
         if let Ok(mut t) = self.shared.timing.lock() {
-            t.page_ms += page_ms.unwrap_or(0.0);
-            t.quiet_ms += quiet_ms.unwrap_or(0.0);
+            t.page_ms += page_ms.unwrap_or(0.0).max(0.0);
+            t.quiet_ms += quiet_ms.unwrap_or(0.0).max(0.0);
         }
     }
 

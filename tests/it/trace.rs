@@ -214,6 +214,7 @@ fn each_step_says_where_its_time_went() {
         ]
         .iter()
         .map(|p| ms(step, p))
+        .inspect(|ms| assert!(*ms >= 0.0, "{step}"))
         .sum();
         let elapsed = step["elapsed_ms"].as_f64().expect("elapsed_ms");
         assert!(

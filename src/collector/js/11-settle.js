@@ -131,7 +131,7 @@
   function settleTiming(from) {
     var w = W.settling;
     if (!w || w.endAt === undefined) return ',"page_ms":null,"quiet_ms":null';
-    var a = Math.max(w.startAt, from), b = Math.min(Math.max(w.sinceAt, a), w.endAt);
+    var a = Math.min(Math.max(w.startAt, from), w.endAt), b = Math.min(Math.max(w.sinceAt, a), w.endAt);
     return ',"page_ms":' + Math.round((b - a) * 10) / 10 + ',"quiet_ms":' + Math.round((w.endAt - b) * 10) / 10;
   }
   var FRAMES_MOST = 3;
