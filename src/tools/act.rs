@@ -22,6 +22,10 @@ const REDACTED: &str = "[redacted]";
 /// How an action touches its target.
 pub(super) enum Act<'a> {
     Invoke,
+    /// An invoke that presses as this says: another button, a double click, modifiers.
+    Click(&'a crate::browser::Click),
+    /// Scrolled into view, nothing more (`scroll_to`).
+    ScrollTo,
     Press(&'a str),
     Fill(&'a str),
     Hover,
@@ -34,7 +38,8 @@ pub(super) enum Act<'a> {
 impl Act<'_> {
     pub(super) fn kind(&self) -> Verb {
         match self {
-            Act::Invoke => Verb::Invoke,
+            Act::Invoke | Act::Click(_) => Verb::Invoke,
+            Act::ScrollTo => Verb::ScrollTo,
             Act::Press(_) => Verb::Press,
             Act::Fill(_) => Verb::Fill,
             Act::Hover => Verb::Hover,
@@ -46,6 +51,8 @@ impl Act<'_> {
     pub(super) fn verb(&self) -> &'static str {
         match self {
             Act::Invoke => "pressing",
+            Act::Click(_) => "clicking",
+            Act::ScrollTo => "scrolling to",
             Act::Press(_) => "a key press on",
             Act::Fill(_) => "filling",
             Act::Hover => "hovering over",
@@ -83,6 +90,7 @@ impl<T: Tab> Tools<T> {
         };
         let to = match act {
             Act::Drag(to) => Some(to.to_string()),
+            Act::Click(click) => Some(super::pointer::said(click)),
             _ => None,
         };
         let subject = Subject {
@@ -137,8 +145,19 @@ impl<T: Tab> Tools<T> {
                     self.here().tab.click(x, y).await.map_err(fail)?;
                     None
                 }
+                Act::Click(click) => {
+                    let (x, y) = (prepared.x.unwrap_or(0.0), prepared.y.unwrap_or(0.0));
+                    Box::pin(self.here().tab.click_with(x, y, click))
+                        .await
+                        .map_err(fail)?;
+                    None
+                }
                 Act::Press(name) => {
-                    self.here().tab.press_key(name).await.map_err(fail)?;
+                    // Boxed: a chord's keys are many awaits, and this future is every
+                    // action's.
+                    Box::pin(self.here().tab.press_key(name))
+                        .await
+                        .map_err(fail)?;
                     None
                 }
                 // Returned above, from `fill_in`.
@@ -270,7 +289,8 @@ impl<T: Tab> Tools<T> {
     /// What `prepare` (and `fill`, which starts with it) is given.
     fn prepare_args(&self, act: &Act<'_>, target: &TargetRef) -> serde_json::Value {
         let (mode, text) = match act {
-            Act::Invoke => ("invoke", None),
+            Act::Invoke | Act::Click(_) => ("invoke", None),
+            Act::ScrollTo => ("scroll", None),
             Act::Press(_) => ("press", None),
             Act::Fill(text) => ("fill", Some(*text)),
             Act::Hover => ("hover", None),
@@ -287,6 +307,9 @@ impl<T: Tab> Tools<T> {
         }
         args["mode"] = json!(mode);
         args["text"] = json!(text);
+        if let Act::Click(click) = act {
+            args["arm"] = json!(super::pointer::last_event(click));
+        }
         // For the first quiet window, armed in the page when the action's input arrives.
         args["quiet_ms"] = json!(self.options.quiet.as_millis() as u64);
         args["max_ms"] = json!(self.settle_timeout().as_millis() as u64);

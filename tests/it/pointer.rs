@@ -1,0 +1,283 @@
+//! Issue 51, items 2 and 3: the pointer and the keys as a hand uses them, on pages of ours
+//! (`tests/fixtures/audit/clicks.html`, `exit-intent.html`): right, middle, double and
+//! modified clicks fire the events Playwright's own clicks fire (playwright-core, on the
+//! same Debian Chromium, is the oracle); `nth` picks the control Playwright's
+//! `locator.nth` picks, and past the last says how many there are; key chords
+//! (`Control+A`, `Shift+Tab`) on a control and on the focus; `move_pointer` out of the
+//! page opens an exit-intent popup; `scroll` and `scroll_to`.
+
+use std::sync::Arc;
+
+use waymark::registry::Registry;
+use waymark::tools::{Call, Gateway, ToolOptions, Tools, Verb};
+
+use crate::fixtures;
+use crate::harness::{Probe, ProbedTab, block_on, control, failed, ok, probed_tools_at, value};
+use waymark::tools::ErrorCode;
+
+fn tools() -> (Tools<ProbedTab>, Probe) {
+    probed_tools_at(
+        fixtures::base(),
+        Arc::new(Registry::empty()),
+        ToolOptions::default(),
+    )
+}
+
+/// A journey's call, read from its Rhai map as a journey writes it.
+fn call(verb: Verb, fields: serde_json::Value) -> Call {
+    let map: rhai::Map = rhai::serde::to_dynamic(fields)
+        .expect("the fields convert")
+        .cast();
+    Call::from_rhai(verb, map).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `call` through `gateway`, its future on the heap (a gateway call's future is large in a
+/// debug build).
+async fn through(gateway: &Gateway<ProbedTab>, call: &Call) -> waymark::tools::RoundTrip {
+    Box::pin(gateway.call(call)).await.expect("a round trip")
+}
+
+/// Runs `f` on a thread with room for a gateway call's future on its stack (large in a
+/// debug build; a test thread's 2 MB is not enough for every call).
+fn roomy<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+    std::thread::Builder::new()
+        .stack_size(32 << 20)
+        .spawn(f)
+        .expect("a thread")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// The page's event log (`window.log`).
+async fn log(probe: &Probe) -> Vec<String> {
+    serde_json::from_value(probe.value("window.log").await).expect("the log is strings")
+}
+
+/// Runs tests/playwright/pointer.mjs (playwright-core from npm, under target/playwright;
+/// it launches Debian's Chromium): `None`, said, when node or playwright-core is missing
+/// outside CI.
+fn playwright() -> Option<serde_json::Value> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let core = root.join("target/playwright/node_modules/playwright-core");
+    if !core.is_dir() || which::which("node").is_err() {
+        assert!(
+            std::env::var("CI").map_or(true, |ci| ci.is_empty() || ci == "false"),
+            "CI is set: playwright-core must be installed (`npm install --prefix target/playwright playwright-core`)"
+        );
+        eprintln!("SKIPPED the Playwright comparison: no node or playwright-core");
+        return None;
+    }
+    let url = fixtures::base().join("clicks.html").expect("a URL");
+    let out = std::process::Command::new("node")
+        .current_dir(root)
+        .arg("tests/playwright/pointer.mjs")
+        .arg(url.as_str())
+        .output()
+        .expect("run node");
+    assert!(
+        out.status.success(),
+        "the Playwright script failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(serde_json::from_slice(&out.stdout).expect("the script prints JSON"))
+}
+
+#[test]
+fn right_double_middle_and_modified_clicks_fire_what_playwrights_fire() {
+    roomy(right_double_middle_and_modified_clicks_fire_what_playwrights_fire_);
+}
+
+fn right_double_middle_and_modified_clicks_fire_what_playwrights_fire_() {
+    let (tools, probe) = tools();
+    let gateway = Gateway::new(Arc::new(tools));
+    let clicks = [
+        ("right", serde_json::json!({"button": "right"})),
+        ("double", serde_json::json!({"clicks": 2})),
+        ("middle", serde_json::json!({"button": "middle"})),
+        (
+            "modified",
+            serde_json::json!({"modifiers": ["Control", "Shift"]}),
+        ),
+    ];
+    let mut ours = serde_json::Map::new();
+    block_on(async {
+        for (name, how) in clicks {
+            let go = call(Verb::Navigate, serde_json::json!({"route": "/clicks.html"}));
+            ok(&through(&gateway, &go).await);
+            let mut fields = how.clone();
+            fields["anchor"] = "clicks.pad".into();
+            let rt = through(&gateway, &call(Verb::Invoke, fields)).await;
+            let screen = ok(&rt);
+            match name {
+                // The page's own context menu, opened by the right click.
+                "right" => assert!(control(screen, "clicks.menu.copy", None).visible),
+                "double" => assert_eq!(value(screen, "clicks.status"), "double"),
+                _ => {}
+            }
+            ours.insert(name.to_string(), serde_json::json!(log(&probe).await));
+        }
+    });
+    let ours = serde_json::Value::Object(ours);
+    assert_eq!(
+        ours["right"],
+        serde_json::json!(["mousedown 2 1 ", "contextmenu 2 0 "])
+    );
+    if let Some(theirs) = playwright() {
+        assert_eq!(ours, theirs["logs"], "Playwright's clicks on the same page");
+    }
+}
+
+#[test]
+fn nth_picks_the_control_playwrights_nth_picks_and_past_the_last_says_how_many() {
+    roomy(nth_picks_the_control_playwrights_nth_picks_and_past_the_last_says_how_many_);
+}
+
+fn nth_picks_the_control_playwrights_nth_picks_and_past_the_last_says_how_many_() {
+    let (tools, _probe) = tools();
+    let gateway = Gateway::new(Arc::new(tools));
+    block_on(async {
+        let go = call(Verb::Navigate, serde_json::json!({"route": "/clicks.html"}));
+        ok(&through(&gateway, &go).await);
+        // Three Delete buttons, no key: the anchor alone is ambiguous.
+        let plain = call(Verb::Invoke, serde_json::json!({"anchor": "row.delete"}));
+        let rt = through(&gateway, &plain).await;
+        failed(&rt, ErrorCode::AmbiguousAnchor);
+        let second = call(
+            Verb::Invoke,
+            serde_json::json!({"anchor": "row.delete", "nth": 1}),
+        );
+        let rt = through(&gateway, &second).await;
+        let status = value(ok(&rt), "clicks.status");
+        assert_eq!(status, "deleted beta");
+        if let Some(theirs) = playwright() {
+            assert_eq!(status, theirs["nth"], "Playwright's locator.nth(1)");
+        }
+        // Past the last: not on screen, with how many there are.
+        gateway.set_action_timeout(Some(std::time::Duration::from_millis(300)));
+        let past = call(
+            Verb::Invoke,
+            serde_json::json!({"anchor": "row.delete", "nth": 3}),
+        );
+        let rt = through(&gateway, &past).await;
+        let error = failed(&rt, ErrorCode::NotOnScreen);
+        assert!(error.message.contains("there are 3"), "{}", error.message);
+        // wait_for and hover take it too; over MCP as well.
+        let wait = call(
+            Verb::WaitFor,
+            serde_json::json!({"anchor": "row.delete", "nth": 2}),
+        );
+        ok(&through(&gateway, &wait).await);
+        let wait = call(
+            Verb::WaitFor,
+            serde_json::json!({"anchor": "row.delete", "nth": 5, "timeout_ms": 200}),
+        );
+        let rt = through(&gateway, &wait).await;
+        let error = failed(&rt, ErrorCode::Timeout);
+        assert!(error.message.contains("nth 5 of 3"), "{}", error.message);
+        let agent = Call::parse(
+            "invoke",
+            serde_json::json!({"anchor": "row.delete", "nth": 2}),
+        )
+        .expect("an agent may name nth");
+        let rt = through(&gateway, &agent).await;
+        assert_eq!(value(ok(&rt), "clicks.status"), "deleted gamma");
+    });
+}
+
+#[test]
+fn chords_press_together_on_a_control_and_on_the_focus() {
+    roomy(chords_press_together_on_a_control_and_on_the_focus_);
+}
+
+fn chords_press_together_on_a_control_and_on_the_focus_() {
+    let (tools, probe) = tools();
+    block_on(async {
+        ok(&tools.navigate("/clicks.html").await);
+        ok(&tools.fill("form.first", "Ada Lovelace").await);
+        // Control+A selects the field's text; a key then replaces it.
+        ok(&tools.press("form.first", "Control+A").await);
+        let selected = probe
+            .value("(function(){var f=document.getElementById('first');return [f.selectionStart,f.selectionEnd];})()")
+            .await;
+        assert_eq!(selected, serde_json::json!([0, 12]));
+        let screen = ok(&tools.press("form.first", "Shift+x").await).clone();
+        assert_eq!(value(&screen, "form.first"), "X");
+        // Tab to the next field, Shift+Tab back, on whatever has the focus.
+        let gateway = Gateway::new(Arc::new(tools));
+        let tab = call(Verb::Press, serde_json::json!({"key_name": "Tab"}));
+        let screen = ok(&through(&gateway, &tab).await).clone();
+        assert_eq!(screen.focus.as_deref(), Some("form.note"));
+        let back = call(Verb::Press, serde_json::json!({"key_name": "Shift+Tab"}));
+        let rt = through(&gateway, &back).await;
+        assert_eq!(ok(&rt).focus.as_deref(), Some("form.first"));
+        // A chord of something that is no key is refused before anything is pressed.
+        let bad = call(Verb::Press, serde_json::json!({"key_name": "Control+Nope"}));
+        let rt = through(&gateway, &bad).await;
+        failed(&rt, ErrorCode::InvalidArgument);
+    });
+}
+
+#[test]
+fn the_pointer_leaving_through_the_top_opens_the_exit_intent_popup() {
+    roomy(the_pointer_leaving_through_the_top_opens_the_exit_intent_popup_);
+}
+
+fn the_pointer_leaving_through_the_top_opens_the_exit_intent_popup_() {
+    let (tools, probe) = tools();
+    block_on(async {
+        let screen = ok(&tools.navigate("/exit-intent.html").await).clone();
+        assert!(!control(&screen, "offer.claim", None).visible);
+        ok(&tools.move_pointer(200.0, 150.0).await);
+        // Out through the side: no offer.
+        let rt = tools.move_pointer(-1.0, 150.0).await;
+        assert!(!control(ok(&rt), "offer.claim", None).visible);
+        ok(&tools.move_pointer(200.0, 150.0).await);
+        // Out through the top: the offer, as a person heading for the tabs gets it.
+        let rt = tools.move_pointer(200.0, -1.0).await;
+        let screen = ok(&rt);
+        assert!(control(screen, "offer.claim", None).visible);
+        let changes = rt.changes.as_ref().expect("what changed");
+        assert!(
+            changes
+                .changed
+                .iter()
+                .chain(changes.added.iter())
+                .any(|c| c.to_string().contains("offer.claim")),
+            "{changes:?}"
+        );
+        let left: Vec<String> =
+            serde_json::from_value(probe.value("window.left").await).expect("strings");
+        assert!(left.iter().any(|l| l.starts_with("mouseleave")), "{left:?}");
+        assert!(left.iter().any(|l| l.starts_with("mouseout")), "{left:?}");
+        // The popup's button is a control like any other; hovering a point works too.
+        let gateway = Gateway::new(Arc::new(tools));
+        let hover = call(Verb::Hover, serde_json::json!({"x": 20.0, "y": 20.0}));
+        ok(&through(&gateway, &hover).await);
+    });
+}
+
+#[test]
+fn scroll_moves_the_page_and_scroll_to_brings_a_control_into_view() {
+    let (tools, probe) = tools();
+    block_on(async {
+        let screen = ok(&tools.navigate("/clicks.html").await).clone();
+        assert!(!control(&screen, "float.top", None).visible);
+        let rt = tools
+            .scroll(&waymark::tools::ScrollArgs {
+                x: None,
+                y: Some(900.0),
+            })
+            .await;
+        // The floating menu the page shows once scrolled past 600 px.
+        assert!(control(ok(&rt), "float.top", None).visible);
+        assert_eq!(probe.value("scrollY").await, serde_json::json!(900));
+        ok(&tools.scroll_to("form.first", None).await);
+        let y = probe.value("scrollY").await.as_f64().expect("a number");
+        assert!(y < 100.0, "scrolled back to the form: {y}");
+        ok(&tools.scroll_to("foot.more", None).await);
+        let y = probe.value("scrollY").await.as_f64().expect("a number");
+        assert!(y > 1500.0, "scrolled to the foot: {y}");
+        let rt = tools.scroll(&waymark::tools::ScrollArgs::default()).await;
+        failed(&rt, ErrorCode::InvalidArgument);
+    });
+}
