@@ -76,7 +76,11 @@ impl<T: Tab> Tools<T> {
 
     /// An action on any kind of target.
     pub(super) async fn act_on(&self, act: Act<'_>, target: &TargetRef) -> RoundTrip {
-        let shown = target.to_string();
+        let shown = match act {
+            // The kind of click, in the trace and the report beside its target.
+            Act::Click(click) => format!("{target} ({})", super::pointer::said(click)),
+            _ => target.to_string(),
+        };
         let subject = Subject {
             target,
             key_name: match act {

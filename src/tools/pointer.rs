@@ -65,36 +65,46 @@ impl<T: Tab> Tools<T> {
         call: &'a Call,
         aimed: Result<Option<TargetRef>, String>,
     ) -> BoxFuture<'a, RoundTrip> {
-        Box::pin(async move {
-            let aimed = aimed.ok().flatten();
-            match (call, aimed) {
-                (Call::Invoke(a), aimed) => {
-                    let click = a.click().unwrap_or_default();
-                    match aimed {
-                        Some(target) => self.click_target(&target, &click).await,
-                        None => self.click(&a.anchor, a.key.as_deref(), &click).await,
+        // Each arm's future is built in a frame of its own (`boxed`) and polled on the
+        // heap: in a debug build a future built here would take this frame's room once per
+        // arm, on top of the gateway's, on a journey thread's 2 MB stack.
+        match (call, aimed.ok().flatten()) {
+            (Call::Invoke(a), aimed) => {
+                let click = a.click().unwrap_or_default();
+                match aimed {
+                    Some(target) => {
+                        boxed(move || async move { self.click_target(&target, &click).await })
                     }
-                }
-                (Call::Hover(_), Some(target)) => self.hover_target(&target).await,
-                (Call::Hover(a), None) => self.hover(&a.anchor, a.key.as_deref()).await,
-                (Call::Upload(a), Some(target)) => self.upload_target(&target, &a.path).await,
-                (Call::Upload(a), None) => self.upload(&a.anchor, &a.path).await,
-                (Call::MovePointer(a), _) => self.move_pointer(a.x, a.y).await,
-                (Call::Scroll(a), _) => self.scroll(a).await,
-                (Call::ScrollTo(_), Some(target)) => self.scroll_to_target(&target).await,
-                (Call::ScrollTo(a), None) => self.scroll_to(&a.anchor, a.key.as_deref()).await,
-                (other, _) => {
-                    let tool = other.tool();
-                    let outcome = async move {
-                        Err((
-                            None,
-                            capture_error(format!("`{tool}` is not a call of the pointer's")),
-                        ))
-                    };
-                    self.call(other.verb(), None, None, outcome).await
+                    None => boxed(move || async move {
+                        self.click(&a.anchor, a.key.as_deref(), &click).await
+                    }),
                 }
             }
-        })
+            (Call::Hover(_), Some(target)) => {
+                boxed(move || async move { self.hover_target(&target).await })
+            }
+            (Call::Hover(a), None) => boxed(move || self.hover(&a.anchor, a.key.as_deref())),
+            (Call::Upload(a), Some(target)) => {
+                boxed(move || async move { self.upload_target(&target, &a.path).await })
+            }
+            (Call::Upload(a), None) => boxed(move || self.upload(&a.anchor, &a.path)),
+            (Call::MovePointer(a), _) => boxed(move || self.move_pointer(a.x, a.y)),
+            (Call::Scroll(a), _) => boxed(move || self.scroll(a)),
+            (Call::ScrollTo(_), Some(target)) => {
+                boxed(move || async move { self.scroll_to_target(&target).await })
+            }
+            (Call::ScrollTo(a), None) => boxed(move || self.scroll_to(&a.anchor, a.key.as_deref())),
+            (other, _) => boxed(move || {
+                let tool = other.tool();
+                let outcome = async move {
+                    Err((
+                        None,
+                        capture_error(format!("`{tool}` is not a call of the pointer's")),
+                    ))
+                };
+                self.call(other.verb(), None, None, outcome)
+            }),
+        }
     }
 
     /// `invoke` as `click` presses: the control `target` (`anchor` or `anchor[key]`).
@@ -208,6 +218,15 @@ impl<T: Tab> Tools<T> {
                 .map_err(|e| (None, e)),
         }
     }
+}
+
+/// The future `make` builds, built in this frame and moved to the heap at once.
+#[inline(never)]
+fn boxed<'a, F>(make: impl FnOnce() -> F) -> BoxFuture<'a, RoundTrip>
+where
+    F: std::future::Future<Output = RoundTrip> + Send + 'a,
+{
+    Box::pin(make())
 }
 
 fn invalid(message: &str) -> ToolError {

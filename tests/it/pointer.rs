@@ -281,3 +281,93 @@ fn scroll_moves_the_page_and_scroll_to_brings_a_control_into_view() {
         failed(&rt, ErrorCode::InvalidArgument);
     });
 }
+
+/// Every new form, in Rhai, run by the CLI with a trace: each step is recorded with its
+/// verb, target and time (`elapsed_ms`), which the note of issue 51 quotes.
+#[test]
+fn a_journey_clicks_chords_scrolls_and_leaves_the_page_in_rhai_with_a_trace() {
+    let dir = crate::cli::journey(
+        "pointer.rhai",
+        r#"let shown = |screen, anchor| screen.controls.filter(|c| c.anchor == anchor && c.visible).len() > 0;
+let value = |screen, anchor| screen.controls.filter(|c| c.anchor == anchor)[0].value;
+navigate("/clicks.html");
+let r = invoke("clicks.pad", #{button: "right"});
+expect(shown.call(r.screen, "clicks.menu.copy"), "the context menu");
+// The menu lies over the pad now, as a real one would: a fresh page for the next click.
+navigate("/clicks.html");
+let r = invoke("clicks.pad", #{clicks: 2, modifiers: ["Shift"]});
+expect(value.call(r.screen, "clicks.status") == "double", "a double click");
+let r = invoke(#{anchor: "row.delete", nth: 1});
+expect(value.call(r.screen, "clicks.status") == "deleted beta", "the second Delete");
+set_action_timeout(200);
+let code = "";
+try { invoke(#{anchor: "row.delete", nth: 3}); } catch (e) { code = e.code; }
+expect(code == "not_on_screen", `past the last: ${code}`);
+set_action_timeout(5000);
+wait_for(#{anchor: "row.delete", nth: 2});
+fill("form.first", "Ada");
+press("form.first", "Control+A");
+let r = press("Shift+x");
+expect(value.call(r.screen, "form.first") == "X", "Shift+x on the focus");
+let r = press("Tab");
+expect(r.screen.focus == "form.note", `Tab: ${r.screen.focus}`);
+let r = press("Shift+Tab");
+expect(r.screen.focus == "form.first", `Shift+Tab: ${r.screen.focus}`);
+let r = scroll(#{y: 900});
+expect(shown.call(r.screen, "float.top"), "the floating menu");
+scroll_to("foot.more");
+hover(#{x: 10, y: 10});
+navigate("/exit-intent.html");
+move_pointer(#{x: 200, y: 150});
+let r = move_pointer(#{x: 200, y: -1});
+expect(shown.call(r.screen, "offer.claim"), "the exit-intent offer");
+"#,
+    );
+    let base = fixtures::base();
+    let run = crate::cli::waymark(
+        dir.path(),
+        [
+            "--base-url",
+            base.as_str(),
+            "run",
+            "--trace",
+            "traces",
+            "pointer.rhai",
+        ],
+        &[],
+    );
+    run.exits(0).says("1 passed");
+    let trace = std::fs::read_to_string(dir.path().join("traces/pointer.jsonl"))
+        .expect("the journey's trace");
+    let steps: Vec<serde_json::Value> = trace
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|v: &serde_json::Value| v.get("action").is_some())
+        .collect();
+    let mut seen = std::collections::BTreeMap::new();
+    for step in &steps {
+        let verb = step["action"]["verb"].as_str().unwrap_or("?").to_string();
+        let target = step["action"]["target"].to_string();
+        let ms = step["elapsed_ms"].as_f64().unwrap_or(-1.0);
+        eprintln!("step {verb} {target}: {ms:.1} ms");
+        seen.insert(verb, ms);
+    }
+    for verb in [
+        "invoke",
+        "press",
+        "move_pointer",
+        "scroll",
+        "scroll_to",
+        "hover",
+        "wait_for",
+    ] {
+        assert!(
+            seen.contains_key(verb),
+            "no `{verb}` step in the trace: {trace}"
+        );
+    }
+    assert!(
+        trace.contains("clicks.pad (Right-click)") && trace.contains("row.delete (nth 1)"),
+        "the trace names the click and the nth: {trace}"
+    );
+}
