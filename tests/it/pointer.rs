@@ -268,8 +268,21 @@ fn scroll_moves_the_page_and_scroll_to_brings_a_control_into_view() {
                 y: Some(900.0),
             })
             .await;
-        // The floating menu the page shows once scrolled past 600 px.
-        assert!(control(ok(&rt), "float.top", None).visible);
+        // The floating menu the page shows once scrolled past 600 px, in the viewport; the
+        // form scrolled out of it.
+        let screen = ok(&rt);
+        let controls = &screen.controls;
+        assert!(controls.in_viewport(control(screen, "float.top", None)));
+        assert!(!controls.in_viewport(control(screen, "form.first", None)));
+        let json = serde_json::to_value(screen).expect("a screen serializes");
+        let shown = |anchor: &str| {
+            json["controls"]
+                .as_array()
+                .and_then(|cs| cs.iter().find(|c| c["anchor"] == anchor))
+                .map(|c| c["in_viewport"].clone())
+        };
+        assert_eq!(shown("float.top"), Some(serde_json::json!(true)));
+        assert_eq!(shown("form.first"), Some(serde_json::json!(false)));
         assert_eq!(probe.value("scrollY").await, serde_json::json!(900));
         ok(&tools.scroll_to("form.first", None).await);
         let y = probe.value("scrollY").await.as_f64().expect("a number");
@@ -315,6 +328,10 @@ let r = press("Shift+Tab");
 expect(r.screen.focus == "form.first", `Shift+Tab: ${r.screen.focus}`);
 let r = scroll(#{y: 900});
 expect(shown.call(r.screen, "float.top"), "the floating menu");
+let float = r.screen.controls.filter(|c| c.anchor == "float.top")[0];
+expect(float.in_viewport, "the floating menu is in the viewport");
+let first = r.screen.controls.filter(|c| c.anchor == "form.first")[0];
+expect(!first.in_viewport, "the form scrolled out of the viewport");
 scroll_to("foot.more");
 hover(#{x: 10, y: 10});
 navigate("/exit-intent.html");
