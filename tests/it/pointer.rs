@@ -388,3 +388,56 @@ expect(shown.call(r.screen, "offer.claim"), "the exit-intent offer");
         "the trace names the click and the nth: {trace}"
     );
 }
+
+/// Under consent `ask` with nobody to answer, a right click and a press of the n-th
+/// control are refused in words that name them as the person sees them; the pointer's
+/// reads (`move_pointer`, `scroll`, `scroll_to`) are never asked.
+#[test]
+fn a_right_click_is_asked_in_its_own_words_and_the_pointers_reads_are_not_asked() {
+    use waymark::control::{ConsentPolicy, Hub};
+    let hub = Arc::new(Hub::new());
+    let (tools, _probe) = tools();
+    let tab = hub.register("run-a", "test");
+    let gates = waymark::control::TabGates {
+        consent: ConsentPolicy::Ask,
+        ..crate::gates::script_control(&hub, tab, "run-a")
+    };
+    let tools = tools.with_control(gates);
+    let right = waymark::browser::Click {
+        button: waymark::browser::Button::Right,
+        count: 1,
+        modifiers: vec![],
+    };
+    block_on(async {
+        ok(&tools.navigate("/clicks.html").await);
+        let rt = tools.click("clicks.pad", None, &right).await;
+        let e = failed(&rt, ErrorCode::ConsentUnavailable);
+        assert!(
+            e.message
+                .contains("Right-click \"Pad\" (clicks.pad) on /clicks.html?"),
+            "{}",
+            e.message
+        );
+        let nth = waymark::tools::TargetRef::Nth(
+            waymark::anchor::AnchorRef::parse("row.delete").expect("an anchor"),
+            1,
+        );
+        let rt = tools.invoke_target(&nth).await;
+        let e = failed(&rt, ErrorCode::ConsentUnavailable);
+        assert!(
+            e.message
+                .contains("Press \"Delete\" (row.delete (nth 1)) on /clicks.html?"),
+            "{}",
+            e.message
+        );
+        ok(&tools.move_pointer(10.0, 10.0).await);
+        ok(&tools
+            .scroll(&waymark::tools::ScrollArgs {
+                x: None,
+                y: Some(100.0),
+            })
+            .await);
+        ok(&tools.scroll_to("foot.more", None).await);
+        tools.close().await;
+    });
+}
