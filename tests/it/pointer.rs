@@ -441,3 +441,59 @@ fn a_right_click_is_asked_in_its_own_words_and_the_pointers_reads_are_not_asked(
         tools.close().await;
     });
 }
+
+/// Over MCP an agent double-clicks (asked first, in the click's words), presses the n-th
+/// of identical controls, moves the pointer out of the page and scrolls (reads: never
+/// asked), through the `waymark mcp` binary.
+#[test]
+fn an_agent_clicks_picks_the_nth_and_leaves_the_page_over_mcp() {
+    use crate::mcp::{Person, Session, ok as mcp_ok, run};
+    let base = fixtures::base();
+    run(async move {
+        let s = Session::start(Person::new(true, true), &["--base-url", base.as_str()]).await;
+        mcp_ok(
+            &s.call("navigate", serde_json::json!({"route": "/clicks.html"}))
+                .await,
+        );
+        let rt = s
+            .call(
+                "invoke",
+                serde_json::json!({"anchor": "clicks.pad", "clicks": 2}),
+            )
+            .await;
+        let value = mcp_ok(&rt);
+        let status = value["screen"]["controls"]
+            .as_array()
+            .and_then(|cs| cs.iter().find(|c| c["anchor"] == "clicks.status"))
+            .map(|c| c["value"].clone());
+        assert_eq!(status, Some(serde_json::json!("double")), "{value}");
+        let rt = s
+            .call(
+                "invoke",
+                serde_json::json!({"anchor": "row.delete", "nth": 2}),
+            )
+            .await;
+        mcp_ok(&rt);
+        let asked = s.asked();
+        assert!(
+            asked.iter().any(|q| q.starts_with("Double-click \"Pad\"")),
+            "{asked:?}"
+        );
+        assert!(
+            asked.iter().any(|q| q.contains("(row.delete (nth 2))")),
+            "{asked:?}"
+        );
+        let before = s.asked().len();
+        mcp_ok(&s.call("scroll", serde_json::json!({"y": 900})).await);
+        mcp_ok(
+            &s.call("scroll_to", serde_json::json!({"anchor": "form.first"}))
+                .await,
+        );
+        mcp_ok(
+            &s.call("move_pointer", serde_json::json!({"x": 5, "y": -1}))
+                .await,
+        );
+        assert_eq!(s.asked().len(), before, "the pointer's reads are not asked");
+        s.stop().await;
+    });
+}
