@@ -17,7 +17,7 @@
 //! | `move_pointer` | `(#{x, y})` — viewport coordinates; outside it, out of the page |
 //! | `scroll` | `(#{x, y})` — by that much |
 //! | `scroll_to` | `(anchor)`, `(anchor, key)`, `(#{anchor, key, nth})` |
-//! | `drag` | `(from, to)` |
+//! | `drag` | `(from, to)`, `(#{from, to, from_nth, to_nth})` |
 //! | `upload` | `(anchor, path)`, `(#{anchor, nth}, path)` — a file of the journey's `fixtures/` folder |
 //! | `tabs` | `()` — returns the tabs (`#{tab, route, title, current, opener}`) |
 //! | `switch_tab` | `(tab)` |
@@ -91,7 +91,7 @@ fn forms(verb: Verb) -> &'static [&'static [Param]] {
         Verb::MovePointer => &[&[Map]],
         Verb::Scroll => &[&[Map]],
         Verb::ScrollTo => &[&[Text("anchor")], &[Text("anchor"), Any("key")], &[Map]],
-        Verb::Drag => &[&[Text("from"), Text("to")]],
+        Verb::Drag => &[&[Text("from"), Text("to")], &[Map]],
         Verb::Upload => &[&[Text("anchor"), Text("path")], &[Map, Text("path")]],
         Verb::Tabs => &[&[]],
         Verb::SwitchTab => &[&[Number("tab")]],
@@ -237,7 +237,10 @@ mod tests {
                     }
                     // These name their target, or their point, inside their map.
                     Err(e)
-                        if matches!(verb, Verb::Upload | Verb::ScrollTo | Verb::MovePointer) =>
+                        if matches!(
+                            verb,
+                            Verb::Upload | Verb::ScrollTo | Verb::MovePointer | Verb::Drag
+                        ) =>
                     {
                         assert!(e.contains("missing field"), "{e}");
                     }

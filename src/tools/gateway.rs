@@ -69,6 +69,9 @@ impl<T: Tab> Gateway<T> {
             Call::Hover(_) | Call::Upload(_) if matches!(aimed, Ok(Some(_))) => {
                 t.pointer_call(call, aimed).await
             }
+            Call::Drag(a) if a.from_nth.is_some() || a.to_nth.is_some() => {
+                t.pointer_call(call, aimed).await
+            }
             Call::MovePointer(_) | Call::Scroll(_) | Call::ScrollTo(_) => {
                 t.pointer_call(call, aimed).await
             }

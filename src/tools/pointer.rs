@@ -88,6 +88,20 @@ impl<T: Tab> Tools<T> {
                 boxed(move || async move { self.upload_target(&target, &a.path).await })
             }
             (Call::Upload(a), None) => boxed(move || self.upload(&a.anchor, &a.path)),
+            (Call::Drag(a), _) => {
+                let end = |anchor: &str, nth: Option<u64>| {
+                    parse_target(anchor, None).map(|a| match nth {
+                        Some(n) => TargetRef::Nth(a, n),
+                        None => TargetRef::Anchor(a),
+                    })
+                };
+                match (end(&a.from, a.from_nth), end(&a.to, a.to_nth)) {
+                    (Ok(from), Ok(to)) => {
+                        boxed(move || async move { self.drag_target(&from, &to).await })
+                    }
+                    _ => boxed(move || self.drag(&a.from, &a.to)),
+                }
+            }
             (Call::MovePointer(a), _) => boxed(move || self.move_pointer(a.x, a.y)),
             (Call::Scroll(a), _) => boxed(move || self.scroll(a)),
             (Call::ScrollTo(_), Some(target)) => {

@@ -310,6 +310,9 @@ expect(shown.call(r.screen, "clicks.menu.copy"), "the context menu");
 navigate("/clicks.html");
 let r = invoke("clicks.pad", #{clicks: 2, modifiers: ["Shift"]});
 expect(value.call(r.screen, "clicks.status") == "double", "a double click");
+navigate("/clicks.html");
+let r = invoke(#{x: 120, y: 50, clicks: 2});
+expect(value.call(r.screen, "clicks.status") == "double", "a double click on a point");
 let r = invoke(#{anchor: "row.delete", nth: 1});
 expect(value.call(r.screen, "clicks.status") == "deleted beta", "the second Delete");
 set_action_timeout(200);
@@ -318,7 +321,7 @@ try { invoke(#{anchor: "row.delete", nth: 3}); } catch (e) { code = e.code; }
 expect(code == "not_on_screen", `past the last: ${code}`);
 set_action_timeout(5000);
 wait_for(#{anchor: "row.delete", nth: 2});
-fill("form.first", "Ada");
+fill(#{anchor: "form.first", nth: 0}, "Ada");
 press("form.first", "Control+A");
 let r = press("Shift+x");
 expect(value.call(r.screen, "form.first") == "X", "Shift+x on the focus");

@@ -246,6 +246,13 @@ pub struct DragArgs {
     pub from: String,
     /// The anchor of the control to drop it on (`board.column[done]`).
     pub to: String,
+    /// Which of the controls `from` names, counted from 0 in document order, when several
+    /// share it with no key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_nth: Option<u64>,
+    /// Which of the controls `to` names, counted from 0 in document order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_nth: Option<u64>,
 }
 
 /// `upload`.
