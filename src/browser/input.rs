@@ -436,6 +436,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn chords_split_as_playwright_splits_them() {
+        assert_eq!(parse_chord("Control+A"), Some(vec!["Control", "A"]));
+        assert_eq!(
+            parse_chord("Control+Shift+ArrowLeft"),
+            Some(vec!["Control", "Shift", "ArrowLeft"])
+        );
+        assert_eq!(parse_chord("Shift++"), Some(vec!["Shift", "+"]));
+        assert_eq!(parse_chord("+"), Some(vec!["+"]));
+        assert_eq!(parse_chord("Enter"), Some(vec!["Enter"]));
+        assert_eq!(
+            parse_chord("ControlOrMeta+a"),
+            Some(vec!["ControlOrMeta", "a"])
+        );
+        assert_eq!(parse_chord("Control+Nope"), None);
+        assert_eq!(mask(&[Modifier::Shift, Modifier::Control]), 10);
+    }
+
+    #[test]
     fn a_move_carries_the_button_only_while_it_is_down() {
         let up = mouse(DispatchMouseEventType::MouseMoved, (1.0, 2.0), false);
         assert_eq!(up.buttons, Some(0));

@@ -102,8 +102,16 @@ impl<T: Tab> Tools<T> {
             ..subject
         };
         let outcome = self.act_inner(&act, target);
-        self.call(act.kind(), Some(&shown), Some(subject), outcome)
-            .await
+        let mut rt = self
+            .call(act.kind(), Some(&shown), Some(subject), outcome)
+            .await;
+        // The round trip's `anchor` names the control alone; the trace's target, the click.
+        if let (Act::Click(click), Some(anchor)) = (&act, &mut rt.anchor)
+            && let Some(bare) = anchor.strip_suffix(&format!(" ({})", super::pointer::said(click)))
+        {
+            *anchor = bare.to_string();
+        }
+        rt
     }
 
     pub(super) async fn act_inner(&self, act: &Act<'_>, anchor: &TargetRef) -> Outcome {

@@ -108,6 +108,11 @@ fn right_double_middle_and_modified_clicks_fire_what_playwrights_fire_() {
             fields["anchor"] = "clicks.pad".into();
             let rt = through(&gateway, &call(Verb::Invoke, fields)).await;
             let screen = ok(&rt);
+            assert_eq!(
+                rt.anchor.as_deref(),
+                Some("clicks.pad"),
+                "the control alone"
+            );
             match name {
                 // The page's own context menu, opened by the right click.
                 "right" => assert!(control(screen, "clicks.menu.copy", None).visible),

@@ -500,6 +500,49 @@ mod tests {
         assert!(err.contains("colour"), "{err}");
     }
 
+    #[test]
+    fn nth_names_one_of_an_anchors_controls_and_a_bare_press_the_focus() {
+        let call = Call::parse(
+            "invoke",
+            serde_json::json!({"anchor": "row.delete", "nth": 1, "button": "right", "clicks": 2,
+                               "modifiers": ["Shift"]}),
+        )
+        .unwrap();
+        let Call::Invoke(args) = &call else {
+            panic!("invoke reads into invoke")
+        };
+        let click = args.click().unwrap();
+        assert_eq!(click.button, crate::browser::Button::Right);
+        assert_eq!(click.count, 2);
+        assert_eq!(click.modifiers, [crate::browser::Modifier::Shift]);
+        assert_eq!(
+            call.aimed().unwrap(),
+            Some(TargetRef::Nth(
+                crate::anchor::AnchorRef::parse("row.delete").unwrap(),
+                1
+            ))
+        );
+        let plain = Call::parse(
+            "invoke",
+            serde_json::json!({"anchor": "a.b", "button": "left"}),
+        );
+        let Ok(Call::Invoke(plain)) = plain else {
+            panic!("a left click parses")
+        };
+        assert!(plain.click().is_none(), "a plain click is invoke's own");
+        let err = Call::parse(
+            "invoke",
+            serde_json::json!({"anchor": "a.b", "button": "side"}),
+        )
+        .unwrap_err();
+        assert!(err.contains("unknown variant `side`"), "{err}");
+        let press = Call::parse("press", serde_json::json!({"key_name": "Shift+Tab"})).unwrap();
+        assert_eq!(press.aimed().unwrap(), Some(TargetRef::Focused));
+        assert_eq!(press.target(), None);
+        let err = Call::parse("hover", serde_json::json!({"x": 1.0, "y": 2.0})).unwrap_err();
+        assert!(err.contains("unknown field `x`"), "{err}");
+    }
+
     /// `tools.schema.json` is what the argument types say; `WAYMARK_UPDATE_SCHEMA=1`
     /// rewrites it after a change to them.
     #[test]
