@@ -654,6 +654,13 @@ impl Tab for ChromiumTab {
         self.hover_at(x, y).await
     }
 
+    async fn click_with(&self, x: f64, y: f64, click: &super::Click) -> Result<(), BrowserError> {
+        match click.is_plain() {
+            true => self.click(x, y).await,
+            false => self.click_pressing(x, y, click).await,
+        }
+    }
+
     async fn drag(
         &self,
         from: (f64, f64),

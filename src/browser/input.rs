@@ -154,42 +154,304 @@ impl ChromiumTab {
     }
 }
 
+/// A mouse button, as a click names it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Button {
+    /// The main button.
+    #[default]
+    Left,
+    /// The secondary button: a context menu.
+    Right,
+    /// The wheel's button.
+    Middle,
+}
+
+impl Button {
+    fn cdp(self) -> MouseButton {
+        match self {
+            Button::Left => MouseButton::Left,
+            Button::Right => MouseButton::Right,
+            Button::Middle => MouseButton::Middle,
+        }
+    }
+
+    /// Its bit in a mouse event's `buttons` (as the DOM's `MouseEvent.buttons`).
+    fn bit(self) -> i64 {
+        match self {
+            Button::Left => 1,
+            Button::Right => 2,
+            Button::Middle => 4,
+        }
+    }
+}
+
+/// A modifier key held through a click or a key press.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Modifier {
+    /// Alt.
+    Alt,
+    /// Control.
+    Control,
+    /// Meta (the Windows or Command key).
+    Meta,
+    /// Shift.
+    Shift,
+}
+
+impl Modifier {
+    /// The modifier a key name is (`ControlOrMeta` is Control: Chromium runs on Linux here).
+    pub fn named(name: &str) -> Option<Modifier> {
+        match name {
+            "Alt" => Some(Modifier::Alt),
+            "Control" | "ControlOrMeta" => Some(Modifier::Control),
+            "Meta" => Some(Modifier::Meta),
+            "Shift" => Some(Modifier::Shift),
+            _ => None,
+        }
+    }
+
+    /// Its key's name.
+    pub fn key(self) -> &'static str {
+        match self {
+            Modifier::Alt => "Alt",
+            Modifier::Control => "Control",
+            Modifier::Meta => "Meta",
+            Modifier::Shift => "Shift",
+        }
+    }
+
+    /// Its bit in an input event's `modifiers` (CDP's: Alt 1, Control 2, Meta 4, Shift 8).
+    fn bit(self) -> i64 {
+        match self {
+            Modifier::Alt => 1,
+            Modifier::Control => 2,
+            Modifier::Meta => 4,
+            Modifier::Shift => 8,
+        }
+    }
+}
+
+/// How a click presses: which button, how many times in a row (2: a double click), with
+/// which modifier keys held.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Click {
+    /// The button.
+    pub button: Button,
+    /// Presses in a row (at least 1).
+    pub count: u32,
+    /// Modifier keys held down through the presses.
+    pub modifiers: Vec<Modifier>,
+}
+
+impl Click {
+    /// A plain click: the left button once, no modifier.
+    pub fn is_plain(&self) -> bool {
+        self.button == Button::Left && self.count <= 1 && self.modifiers.is_empty()
+    }
+}
+
+/// The mask of `held`.
+fn mask(held: &[Modifier]) -> i64 {
+    held.iter().fold(0, |m, k| m | k.bit())
+}
+
+/// A key chord as Playwright's `keyboard.press` reads it (`Control+Shift+A`, `Shift+Tab`,
+/// `Control++`): the keys in the order they go down, split at each `+` that follows a
+/// key's name. `None` when a part is not a key name.
+pub fn parse_chord(chord: &str) -> Option<Vec<&str>> {
+    let mut keys = Vec::new();
+    let mut start = 0;
+    for (i, c) in chord.char_indices() {
+        if c == '+' && i > start {
+            keys.push(&chord[start..i]);
+            start = i + 1;
+        }
+    }
+    keys.push(&chord[start..]);
+    let known = keys.iter().all(|k| {
+        Modifier::named(k).is_some() || chromiumoxide::keys::get_key_definition(k).is_some()
+    });
+    known.then_some(keys)
+}
+
 impl ChromiumTab {
-    /// `Tab::press_key`: the key's down (with its text, when it has one) and up.
-    pub(super) async fn press_named_key(&self, key: &str) -> Result<(), BrowserError> {
+    /// `Tab::press_key`: the key's down (with its text, when it has one) and up; for a chord
+    /// (`Control+A`), each key before the last held down in turn, the last pressed with
+    /// them, then all released in reverse, as Playwright's `keyboard.press` does. While a
+    /// modifier other than Shift is held no text is typed (a shortcut types nothing).
+    pub(super) async fn press_named_key(&self, chord: &str) -> Result<(), BrowserError> {
+        let keys = parse_chord(chord)
+            .ok_or_else(|| BrowserError::Protocol(format!("unknown key `{chord}`")))?;
+        let mut held: Vec<Modifier> = Vec::new();
+        let (last, before) = keys.split_last().unwrap_or((&chord, &[]));
+        for key in before {
+            self.key_event(key, &held, true).await?;
+            if let Some(m) = Modifier::named(key) {
+                held.push(m);
+            }
+        }
+        self.key_event(last, &held, true).await?;
+        self.key_event(last, &held, false).await?;
+        for key in before.iter().rev() {
+            if let Some(m) = Modifier::named(key) {
+                held.retain(|h| *h != m);
+            }
+            self.key_event(key, &held, false).await?;
+        }
+        Ok(())
+    }
+
+    /// One key going down (`down`) or up, with `held` held.
+    async fn key_event(
+        &self,
+        key: &str,
+        held: &[Modifier],
+        down: bool,
+    ) -> Result<(), BrowserError> {
+        let key: &str = match Modifier::named(key) {
+            Some(m) => m.key(),
+            None => key,
+        };
+        // Shift held over a letter types its capital, as Playwright's shifted layout does.
+        let shifted;
+        let key = if held.contains(&Modifier::Shift)
+            && key.chars().count() == 1
+            && key.chars().all(|c| c.is_ascii_lowercase())
+        {
+            shifted = key.to_ascii_uppercase();
+            shifted.as_str()
+        } else {
+            key
+        };
         let def = chromiumoxide::keys::get_key_definition(key)
             .ok_or_else(|| BrowserError::Protocol(format!("unknown key `{key}`")))?;
         // The layout table gives no text for letters and digits; a printable single
         // character is its own text, as on a real keyboard.
         let printable =
             (key.chars().count() == 1 && !key.chars().all(char::is_control)).then_some(key);
-        let text = def.text.or(printable);
-        let event = |kind: DispatchKeyEventType, text: Option<&str>| {
-            let mut e = DispatchKeyEventParams::new(kind);
-            e.key = Some(def.key.to_string());
-            e.code = Some(def.code.to_string());
-            e.windows_virtual_key_code = Some(def.key_code);
-            e.native_virtual_key_code = Some(def.key_code);
+        let shortcut = held.iter().any(|m| *m != Modifier::Shift);
+        let text = (!shortcut).then_some(def.text.or(printable)).flatten();
+        let kind = match (down, text) {
+            (false, _) => DispatchKeyEventType::KeyUp,
+            (true, Some(_)) => DispatchKeyEventType::KeyDown,
+            (true, None) => DispatchKeyEventType::RawKeyDown,
+        };
+        let mut e = DispatchKeyEventParams::new(kind);
+        e.key = Some(def.key.to_string());
+        e.code = Some(def.code.to_string());
+        e.windows_virtual_key_code = Some(def.key_code);
+        e.native_virtual_key_code = Some(def.key_code);
+        if down {
             e.text = text.map(str::to_string);
             e.unmodified_text = text.map(str::to_string);
+        }
+        // A modifier going down counts itself, as the DOM's `ctrlKey` on Control's keydown
+        // says; going up, it does not (held no longer holds it).
+        let own = match (down, Modifier::named(key)) {
+            (true, Some(m)) => m.bit(),
+            _ => 0,
+        };
+        let mods = mask(held) | own;
+        if mods != 0 {
+            e.modifiers = Some(mods);
+        }
+        let what = if down {
+            "pressing a key"
+        } else {
+            "releasing a key"
+        };
+        let sent = self.page.command(self.timeout, what, e);
+        self.while_open(sent).await?;
+        Ok(())
+    }
+
+    /// `Tab::click_with`: the modifiers held down (as Playwright's click with `modifiers`
+    /// holds them, keys and all), the pointer moved to (`x`, `y`), `click.count` presses of
+    /// its button in a row (the n-th press's `detail` is n: a second one is a double click),
+    /// then the modifiers released.
+    pub(super) async fn click_pressing(
+        &self,
+        x: f64,
+        y: f64,
+        click: &Click,
+    ) -> Result<(), BrowserError> {
+        self.forget_pointer();
+        // Playwright's order, whatever the order given: Alt, Control, Meta, Shift down, and
+        // up again in the same order.
+        let order = [
+            Modifier::Alt,
+            Modifier::Control,
+            Modifier::Meta,
+            Modifier::Shift,
+        ];
+        let wanted: Vec<Modifier> = order
+            .into_iter()
+            .filter(|m| click.modifiers.contains(m))
+            .collect();
+        let mut held: Vec<Modifier> = Vec::new();
+        for m in &wanted {
+            self.key_event(m.key(), &held, true).await?;
+            held.push(*m);
+        }
+        let mods = mask(&held);
+        let (page, timeout) = self.page_and_timeout();
+        let event = |kind: DispatchMouseEventType, count: Option<i64>, buttons: i64| {
+            let mut e = DispatchMouseEventParams::new(kind, x, y);
+            e.button = Some(match count {
+                Some(_) => click.button.cdp(),
+                None => MouseButton::None,
+            });
+            e.buttons = Some(buttons);
+            e.click_count = count;
+            if mods != 0 {
+                e.modifiers = Some(mods);
+            }
             e
         };
-        let down = match text {
-            Some(text) => event(DispatchKeyEventType::KeyDown, Some(text)),
-            None => event(DispatchKeyEventType::RawKeyDown, None),
-        };
-        let down = self.page.command(self.timeout, "pressing a key", down);
-        self.while_open(down).await?;
-        let up = event(DispatchKeyEventType::KeyUp, None);
-        let up = self.page.command(self.timeout, "releasing a key", up);
-        self.while_open(up).await?;
-        Ok(())
+        let mut events = vec![event(DispatchMouseEventType::MouseMoved, None, 0)];
+        for n in 1..=i64::from(click.count.max(1)) {
+            events.push(event(
+                DispatchMouseEventType::MousePressed,
+                Some(n),
+                click.button.bit(),
+            ));
+            events.push(event(DispatchMouseEventType::MouseReleased, Some(n), 0));
+        }
+        // Sent back to back, handled in order (see `click`).
+        let sent = futures::future::try_join_all(events.into_iter().map(|e| page.execute(e)));
+        let pressed = self
+            .while_open(within(timeout, "clicking", Some(MOUSE), sent))
+            .await
+            .map(|_| ());
+        for m in &wanted {
+            held.retain(|h| h != m);
+            self.key_event(m.key(), &held, false).await?;
+        }
+        pressed
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chords_split_as_playwright_splits_them() {
+        assert_eq!(parse_chord("Control+A"), Some(vec!["Control", "A"]));
+        assert_eq!(
+            parse_chord("Control+Shift+ArrowLeft"),
+            Some(vec!["Control", "Shift", "ArrowLeft"])
+        );
+        assert_eq!(parse_chord("Shift++"), Some(vec!["Shift", "+"]));
+        assert_eq!(parse_chord("+"), Some(vec!["+"]));
+        assert_eq!(parse_chord("Enter"), Some(vec!["Enter"]));
+        assert_eq!(
+            parse_chord("ControlOrMeta+a"),
+            Some(vec!["ControlOrMeta", "a"])
+        );
+        assert_eq!(parse_chord("Control+Nope"), None);
+        assert_eq!(mask(&[Modifier::Shift, Modifier::Control]), 10);
+    }
 
     #[test]
     fn a_move_carries_the_button_only_while_it_is_down() {

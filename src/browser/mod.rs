@@ -39,6 +39,7 @@ pub use chromium::{Chromium, ChromiumTab};
 pub use device::{ColorScheme, DEVICES, Device};
 pub use dialogs::{AnsweredDialog, DialogAnswer};
 pub use files::Download;
+pub use input::{Button, Click, Modifier, parse_chord};
 pub use launch::{LaunchOptions, find_browser, is_headless_shell, kill_launched_browsers, settle};
 pub use naive::NaiveElement;
 pub use network::{NetworkConditions, NetworkPreset, Throttle};
@@ -48,7 +49,7 @@ pub use routes::{Abort, Reply, Route, RouteBook, Routed};
 
 /// Whether `name` is a key [`Tab::press_key`] can press.
 pub fn is_known_key(name: &str) -> bool {
-    chromiumoxide::keys::get_key_definition(name).is_some()
+    input::parse_chord(name).is_some()
 }
 
 /// One browser tab, as the tools drive it.
@@ -91,6 +92,25 @@ pub trait Tab: Send + Sync + 'static {
     /// Presses and releases the left mouse button at viewport point (`x`, `y`), with trusted
     /// input events (move, press, release).
     fn click(&self, x: f64, y: f64) -> impl Future<Output = Result<(), BrowserError>> + Send;
+
+    /// A click at viewport point (`x`, `y`) as `click` says: its button, how many presses in
+    /// a row, the modifier keys held.
+    fn click_with(
+        &self,
+        x: f64,
+        y: f64,
+        click: &Click,
+    ) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        let plain = click.is_plain();
+        async move {
+            match plain {
+                true => self.click(x, y).await,
+                false => Err(BrowserError::Protocol(
+                    "this tab clicks the left button only".into(),
+                )),
+            }
+        }
+    }
 
     /// Moves the pointer onto viewport point (`x`, `y`) with a trusted move.
     fn hover(&self, x: f64, y: f64) -> impl Future<Output = Result<(), BrowserError>> + Send {

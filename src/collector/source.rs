@@ -134,8 +134,9 @@ mod tests {
         // as Playwright reads them, less the own-text one they replaced), and the twelve of
         // actionability, hash routes and screens (issue 48: stability, the press's hit, a
         // hashchange coming, a matcher's screen), and the page's own first read as its DOM
-        // is parsed (issue 53), and where a settle's time went, for the step's timing.
-        assert_eq!(names.len(), 172);
+        // is parsed (issue 53), where a settle's time went, for the step's timing, and the
+        // document order of an anchor's controls for `nth` (issue 51).
+        assert_eq!(names.len(), 173);
         for name in [
             "read",
             "prepare",

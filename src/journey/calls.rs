@@ -9,13 +9,16 @@
 //! |---|---|
 //! | `navigate` | `(route)` |
 //! | `read_screen` | `()`, `(#{budget, region, nodes})` — returns the screen |
-//! | `invoke` | `(anchor)`, `(anchor, key)`, `(#{node})` or `(#{x, y})` |
-//! | `press` | `(anchor, key_name)`, `(#{node} or #{x, y}, key_name)` |
+//! | `invoke` | `(anchor)`, `(anchor, key)`, `(#{node})` or `(#{x, y})` or `(#{anchor, nth})`; `(anchor, #{button, clicks, modifiers})`, `(anchor, key, #{…})`, or the target map with them |
+//! | `press` | `(anchor, key_name)`, `(#{node} or #{x, y} or #{anchor, nth}, key_name)`, `(key_name)` — on the focused element; a chord `Control+A` |
 //! | `fill` | `(anchor, text)`, `(#{node} or #{x, y}, text)` |
 //! | `wait_for` | `(anchor)`, `(#{anchor, key, text, route, gone, enabled, timeout_ms})` |
-//! | `hover` | `(anchor)`, `(anchor, key)` |
-//! | `drag` | `(from, to)` |
-//! | `upload` | `(anchor, path)` — a file of the journey's `fixtures/` folder |
+//! | `hover` | `(anchor)`, `(anchor, key)`, `(#{node} or #{x, y} or #{anchor, nth})` |
+//! | `move_pointer` | `(#{x, y})` — viewport coordinates; outside it, out of the page |
+//! | `scroll` | `(#{x, y})` — by that much |
+//! | `scroll_to` | `(anchor)`, `(anchor, key)`, `(#{anchor, key, nth})` |
+//! | `drag` | `(from, to)`, `(#{from, to, from_nth, to_nth})` |
+//! | `upload` | `(anchor, path)`, `(#{anchor, nth}, path)` — a file of the journey's `fixtures/` folder |
 //! | `tabs` | `()` — returns the tabs (`#{tab, route, title, current, opener}`) |
 //! | `switch_tab` | `(tab)` |
 //! | `close_tab` | `()`, `(tab)` |
@@ -70,16 +73,26 @@ fn forms(verb: Verb) -> &'static [&'static [Param]] {
     match verb {
         Verb::Navigate => &[&[Text("route")]],
         Verb::Read => &[&[], &[Map]],
-        Verb::Invoke => &[&[Text("anchor")], &[Text("anchor"), Any("key")], &[Map]],
+        Verb::Invoke => &[
+            &[Text("anchor")],
+            &[Text("anchor"), Any("key")],
+            &[Map],
+            &[Text("anchor"), Map],
+            &[Text("anchor"), Any("key"), Map],
+        ],
         Verb::Press => &[
             &[Text("anchor"), Text("key_name")],
             &[Map, Text("key_name")],
+            &[Text("key_name")],
         ],
         Verb::Fill => &[&[Text("anchor"), Text("text")], &[Map, Text("text")]],
         Verb::WaitFor => &[&[Text("anchor")], &[Map]],
-        Verb::Hover => &[&[Text("anchor")], &[Text("anchor"), Any("key")]],
-        Verb::Drag => &[&[Text("from"), Text("to")]],
-        Verb::Upload => &[&[Text("anchor"), Text("path")]],
+        Verb::Hover => &[&[Text("anchor")], &[Text("anchor"), Any("key")], &[Map]],
+        Verb::MovePointer => &[&[Map]],
+        Verb::Scroll => &[&[Map]],
+        Verb::ScrollTo => &[&[Text("anchor")], &[Text("anchor"), Any("key")], &[Map]],
+        Verb::Drag => &[&[Text("from"), Text("to")], &[Map]],
+        Verb::Upload => &[&[Text("anchor"), Text("path")], &[Map, Text("path")]],
         Verb::Tabs => &[&[]],
         Verb::SwitchTab => &[&[Number("tab")]],
         Verb::CloseTab => &[&[], &[Number("tab")]],
@@ -213,7 +226,7 @@ mod tests {
                 let mut args: Vec<&mut Dynamic> = values.iter_mut().collect();
                 let map = arguments(form, &mut args);
                 let empty_target = form.first().is_some_and(|p| matches!(p, Param::Map))
-                    && matches!(verb, Verb::Invoke | Verb::Press | Verb::Fill);
+                    && matches!(verb, Verb::Invoke | Verb::Press | Verb::Fill | Verb::Hover);
                 match Call::from_rhai(verb, map) {
                     Ok(call) => assert_eq!(call.verb(), verb),
                     // An empty target map names nothing: refused, as a journey is told.
@@ -221,6 +234,15 @@ mod tests {
                     // A request names its route inside its map: an empty one names none.
                     Err(e) if verb == Verb::Request => {
                         assert!(e.contains("missing field `route`"), "{e}");
+                    }
+                    // These name their target, or their point, inside their map.
+                    Err(e)
+                        if matches!(
+                            verb,
+                            Verb::Upload | Verb::ScrollTo | Verb::MovePointer | Verb::Drag
+                        ) =>
+                    {
+                        assert!(e.contains("missing field"), "{e}");
                     }
                     Err(e) => panic!("{verb:?} {form:?}: {e}"),
                 }

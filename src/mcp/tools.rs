@@ -93,6 +93,18 @@ fn described(verb: Verb) -> (&'static str, ToolAnnotations) {
             "Move the pointer onto a control by its anchor (a menu that opens on hover, a tooltip). Changes nothing by itself: a read, not confirmed. Returns the screen after, with what the hover showed.",
             ToolAnnotations::from_raw(None, Some(true), None, None, Some(false)),
         ),
+        Verb::MovePointer => (
+            "Move the pointer to a point of the viewport (`x`, `y` in CSS pixels from its top-left corner), as a hand moves the mouse: the page gets its mouse events. A point outside the viewport (`y: -1`) takes the pointer out of the page, as a person heading for the browser's tabs does, which is what an exit-intent popup waits for. Changes nothing by itself: a read, not confirmed. Returns the screen after, with what changed.",
+            ToolAnnotations::from_raw(None, Some(true), None, None, Some(false)),
+        ),
+        Verb::Scroll => (
+            "Scroll the page by `y` CSS pixels down (negative: up) and `x` across, as a person scrolls it; the page gets its scroll events. A read, not confirmed. Returns the screen after (each control's `in_viewport` says whether it is in view now), with what changed (a header that sticks, a menu that floats in).",
+            ToolAnnotations::from_raw(None, Some(true), None, None, Some(false)),
+        ),
+        Verb::ScrollTo => (
+            "Scroll a control into view by its anchor (centred, when it was not wholly in view). Actions scroll their own control; use this to see what the page shows around it, or to trigger what loads on scrolling. A read, not confirmed. Returns the screen after, with what changed.",
+            ToolAnnotations::from_raw(None, Some(true), None, None, Some(false)),
+        ),
         Verb::Drag => (
             "Drag one control onto another, both by anchor (a card onto a column, a slider's handle, a row to a new place), with real mouse and HTML5 drag events. Confirmed with the person like invoke. Returns the round trip.",
             ToolAnnotations::from_raw(None, None, Some(true), None, Some(false)),

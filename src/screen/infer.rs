@@ -211,9 +211,16 @@ fn cut(raw: &RawObservation, view: &View) -> (Controls, Option<Truncation>, Opti
     let mut by_region = raw.dropped_by_region.clone();
     let mut by_role = raw.dropped_by_role.clone();
     let focused = raw.controls.iter().position(|c| c.focused);
+    // The viewport the read saw, in box coordinates: each control's `in_viewport`.
+    let seen = [
+        raw.scroll[0],
+        raw.scroll[1],
+        raw.viewport[0],
+        raw.viewport[1],
+    ];
     let (controls, described) = match view.budget {
         // Every control gathered is shown: the raw layer's list itself.
-        None => (Controls(Arc::clone(&raw.controls.0)), false),
+        None => (Controls(Arc::clone(&raw.controls.0), seen), false),
         Some(budget) => {
             let focus_region = focused.map(|i| raw.controls[i].region.as_str());
             let viewport = [
@@ -244,7 +251,7 @@ fn cut(raw: &RawObservation, view: &View) -> (Controls, Option<Truncation>, Opti
                 }
             }
             if kept == collected {
-                (Controls(Arc::clone(&raw.controls.0)), false)
+                (Controls(Arc::clone(&raw.controls.0), seen), false)
             } else {
                 let mut controls = Vec::with_capacity(kept);
                 let mut dropped = Dropped::default();
@@ -256,7 +263,7 @@ fn cut(raw: &RawObservation, view: &View) -> (Controls, Option<Truncation>, Opti
                     }
                 }
                 dropped.add_to(&mut by_region, &mut by_role);
-                (Controls(Arc::new(controls)), true)
+                (Controls(Arc::new(controls), seen), true)
             }
         }
     };

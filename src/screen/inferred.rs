@@ -63,8 +63,13 @@ impl Serialize for Control {
 /// The anchored controls an [`InferredState`] shows, in document order. Reads as a slice
 /// of [`Control`]s. When nothing is cut it is the raw layer's own list, shared: showing
 /// 50,000 controls copies none of them.
+///
+/// Beside them, the viewport of the read (its origin in box coordinates, the scroll, and
+/// its size), by which each control is shown with `in_viewport`: whether its box meets the
+/// viewport (Playwright's `toBeInViewport`). It is worked out as the controls are shown,
+/// not held in their records: a scroll changes it for every control without changing any.
 #[derive(Clone, Default)]
-pub struct Controls(pub(super) Arc<Vec<RawControl>>);
+pub struct Controls(pub(super) Arc<Vec<RawControl>>, pub(super) [f64; 4]);
 
 impl Controls {
     /// The controls as they are shown: the same list when every string of theirs is short,
@@ -78,7 +83,16 @@ impl Controls {
             Some(facts) => RawControl { facts, ..c.clone() },
             None => c.clone(),
         }));
-        Controls(Arc::new(records))
+        Controls(Arc::new(records), self.1)
+    }
+
+    /// Whether `control`, one of these, is visible with its box meeting the viewport of
+    /// the read (at least in part, as Playwright's `toBeInViewport`).
+    pub fn in_viewport(&self, control: &Control) -> bool {
+        let c = &control.0;
+        let [x, y, w, h] = c.bbox.map(|v| v as f64);
+        let [vx, vy, vw, vh] = self.1;
+        c.facts.visible && x < vx + vw && x + w > vx && y < vy + vh && y + h > vy
     }
 
     /// Whether both show the very same list (then nothing changed between them).
@@ -118,7 +132,17 @@ impl fmt::Debug for Controls {
 
 impl Serialize for Controls {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
+        /// A control as it is shown: its facts, and whether it is in the viewport.
+        #[derive(Serialize)]
+        struct Shown<'a> {
+            #[serde(flatten)]
+            facts: &'a Facts,
+            in_viewport: bool,
+        }
+        s.collect_seq(self.iter().map(|c| Shown {
+            facts: c,
+            in_viewport: self.in_viewport(c),
+        }))
     }
 }
 

@@ -23,6 +23,10 @@ const REDACTED: &str = "[redacted]";
 /// How an action touches its target.
 pub(super) enum Act<'a> {
     Invoke,
+    /// An invoke that presses as this says: another button, a double click, modifiers.
+    Click(&'a crate::browser::Click),
+    /// Scrolled into view, nothing more (`scroll_to`).
+    ScrollTo,
     Press(&'a str),
     Fill(&'a str),
     Hover,
@@ -35,7 +39,8 @@ pub(super) enum Act<'a> {
 impl Act<'_> {
     pub(super) fn kind(&self) -> Verb {
         match self {
-            Act::Invoke => Verb::Invoke,
+            Act::Invoke | Act::Click(_) => Verb::Invoke,
+            Act::ScrollTo => Verb::ScrollTo,
             Act::Press(_) => Verb::Press,
             Act::Fill(_) => Verb::Fill,
             Act::Hover => Verb::Hover,
@@ -47,6 +52,8 @@ impl Act<'_> {
     pub(super) fn verb(&self) -> &'static str {
         match self {
             Act::Invoke => "pressing",
+            Act::Click(_) => "clicking",
+            Act::ScrollTo => "scrolling to",
             Act::Press(_) => "a key press on",
             Act::Fill(_) => "filling",
             Act::Hover => "hovering over",
@@ -70,7 +77,11 @@ impl<T: Tab> Tools<T> {
 
     /// An action on any kind of target.
     pub(super) async fn act_on(&self, act: Act<'_>, target: &TargetRef) -> RoundTrip {
-        let shown = target.to_string();
+        let shown = match act {
+            // The kind of click, in the trace and the report beside its target.
+            Act::Click(click) => format!("{target} ({})", super::pointer::said(click)),
+            _ => target.to_string(),
+        };
         let subject = Subject {
             target,
             key_name: match act {
@@ -84,6 +95,7 @@ impl<T: Tab> Tools<T> {
         };
         let to = match act {
             Act::Drag(to) => Some(to.to_string()),
+            Act::Click(click) => Some(super::pointer::said(click)),
             _ => None,
         };
         let subject = Subject {
@@ -91,8 +103,16 @@ impl<T: Tab> Tools<T> {
             ..subject
         };
         let outcome = self.act_inner(&act, target);
-        self.call(act.kind(), Some(&shown), Some(subject), outcome)
-            .await
+        let mut rt = self
+            .call(act.kind(), Some(&shown), Some(subject), outcome)
+            .await;
+        // The round trip's `anchor` names the control alone; the trace's target, the click.
+        if let (Act::Click(click), Some(anchor)) = (&act, &mut rt.anchor)
+            && let Some(bare) = anchor.strip_suffix(&format!(" ({})", super::pointer::said(click)))
+        {
+            *anchor = bare.to_string();
+        }
+        rt
     }
 
     pub(super) async fn act_inner(&self, act: &Act<'_>, anchor: &TargetRef) -> Outcome {
@@ -139,8 +159,19 @@ impl<T: Tab> Tools<T> {
                     self.here().tab.click(x, y).await.map_err(fail)?;
                     None
                 }
+                Act::Click(click) => {
+                    let (x, y) = (prepared.x.unwrap_or(0.0), prepared.y.unwrap_or(0.0));
+                    Box::pin(self.here().tab.click_with(x, y, click))
+                        .await
+                        .map_err(fail)?;
+                    None
+                }
                 Act::Press(name) => {
-                    self.here().tab.press_key(name).await.map_err(fail)?;
+                    // Boxed: a chord's keys are many awaits, and this future is every
+                    // action's.
+                    Box::pin(self.here().tab.press_key(name))
+                        .await
+                        .map_err(fail)?;
                     None
                 }
                 // Returned above, from `fill_in`.
@@ -277,7 +308,8 @@ impl<T: Tab> Tools<T> {
     /// What `prepare` (and `fill`, which starts with it) is given.
     fn prepare_args(&self, act: &Act<'_>, target: &TargetRef) -> serde_json::Value {
         let (mode, text) = match act {
-            Act::Invoke => ("invoke", None),
+            Act::Invoke | Act::Click(_) => ("invoke", None),
+            Act::ScrollTo => ("scroll", None),
             Act::Press(_) => ("press", None),
             Act::Fill(text) => ("fill", Some(*text)),
             Act::Hover => ("hover", None),
@@ -294,6 +326,9 @@ impl<T: Tab> Tools<T> {
         }
         args["mode"] = json!(mode);
         args["text"] = json!(text);
+        if let Act::Click(click) = act {
+            args["arm"] = json!(super::pointer::last_event(click));
+        }
         // For the first quiet window, armed in the page when the action's input arrives.
         args["quiet_ms"] = json!(self.options.quiet.as_millis() as u64);
         args["max_ms"] = json!(self.settle_timeout().as_millis() as u64);

@@ -147,6 +147,7 @@ impl<T: Tab> Tools<T> {
             Verb::Invoke | Verb::Press | Verb::Fill | Verb::Drag | Verb::Upload | Verb::Hover => {
                 action.target.clone()
             }
+            Verb::ScrollTo => action.target.clone(),
             _ => None,
         };
         let mut rt = match &passage.refusal {

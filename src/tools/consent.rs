@@ -66,6 +66,7 @@ impl<T: Tab> Tools<T> {
             (Verb::Drag, _, Some(to)) => {
                 format!("Drag {control} onto {} on {route}?", quoted(to))
             }
+            (Verb::Invoke, _, Some(how)) => format!("{how} {control} on {route}?"),
             _ => format!("Press {control} on {route}?"),
         }
     }
@@ -88,7 +89,13 @@ impl<T: Tab> Tools<T> {
                 .iter()
                 .find(|u| u.node == *n)
                 .map(|u| (u.label.clone(), false)),
-            TargetRef::Point { .. } => None,
+            TargetRef::Nth(a, n) => raw
+                .controls
+                .iter()
+                .filter(|c| c.anchor == a.id.as_str() && c.key.as_deref() == a.key.as_deref())
+                .nth(usize::try_from(*n).unwrap_or(usize::MAX))
+                .map(|c| (c.label.to_string(), c.secret)),
+            TargetRef::Point { .. } | TargetRef::Focused => None,
         }
     }
 

@@ -63,6 +63,18 @@ impl<T: Tab> Gateway<T> {
         let t = &*self.tools;
         let aimed = call.aimed();
         Some(match call {
+            // The pointer's and the scroll's calls, and the targets a hover or an upload
+            // names by `nth` or a point: one boxed future (see `tools::pointer`).
+            Call::Invoke(a) if a.click().is_some() => t.pointer_call(call, aimed).await,
+            Call::Hover(_) | Call::Upload(_) if matches!(aimed, Ok(Some(_))) => {
+                t.pointer_call(call, aimed).await
+            }
+            Call::Drag(a) if a.from_nth.is_some() || a.to_nth.is_some() => {
+                t.pointer_call(call, aimed).await
+            }
+            Call::MovePointer(_) | Call::Scroll(_) | Call::ScrollTo(_) => {
+                t.pointer_call(call, aimed).await
+            }
             Call::Navigate(a) => t.navigate(&a.route).await,
             Call::Read(a) => t.read_screen_with(a.view(t.options().budget)).await,
             Call::Invoke(a) => match aimed {

@@ -25,6 +25,7 @@ mod guard;
 mod intercept;
 mod memory;
 mod network;
+mod pointer;
 mod refusal;
 mod request;
 mod result;
@@ -66,6 +67,7 @@ pub use verbs::{
     HandoffArgs, HoverArgs, InvokeArgs, NavigateArgs, OnDialogArgs, PressArgs, REDACTED, ReadArgs,
     SwitchTabArgs, TabsArgs, UploadArgs, Verb, WaitForArgs, tools_schema,
 };
+pub use verbs::{ButtonArg, ModifierArg, MovePointerArgs, ScrollArgs, ScrollToArgs};
 pub use wait::Condition;
 
 use act::Act;

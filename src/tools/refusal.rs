@@ -27,6 +27,20 @@ impl<T: Tab> Tools<T> {
         match (p.status.as_str(), target) {
             ("ok", _) => Ok(()),
             ("not_found", TargetRef::Anchor(anchor)) => Err(self.missing(anchor, p, &route)),
+            ("not_found", TargetRef::Nth(anchor, n)) if p.count > 0 => err(
+                ErrorCode::NotOnScreen,
+                format!(
+                    "`{}` has no control at nth {n} on {route}: there {} {} (nth counts from 0)",
+                    quoted(&anchor.to_string()),
+                    if p.count == 1 { "is" } else { "are" },
+                    p.count
+                ),
+            ),
+            ("not_found", TargetRef::Nth(anchor, _)) => Err(self.missing(anchor, p, &route)),
+            (_, TargetRef::Focused) if p.status == "not_found" => err(
+                ErrorCode::NotOnScreen,
+                format!("nothing on {route} has the focus"),
+            ),
             ("not_found" | "stale", TargetRef::Node(n)) => err(
                 ErrorCode::StaleRead,
                 format!(
@@ -131,7 +145,7 @@ impl<T: Tab> Tools<T> {
             message.push_str(&format!("\n  … and {} more", p.count - p.candidates.len()));
         }
         let spec = match target {
-            TargetRef::Anchor(a) => self.registry.anchor(a.id.as_str()),
+            TargetRef::Anchor(a) | TargetRef::Nth(a, _) => self.registry.anchor(a.id.as_str()),
             _ => None,
         };
         if let Some(hint) = spec.and_then(|s| narrower(s, &p.candidates)) {

@@ -95,6 +95,8 @@ pub struct Condition {
     pub anchor: Option<String>,
     /// The anchor's key, for repeated controls.
     pub key: Option<String>,
+    /// Which of the anchor's controls, counted from 0 in document order.
+    pub nth: Option<u64>,
     /// Text the page shows.
     pub text: Option<String>,
     /// The route (path, and its query and fragment when given).
@@ -124,7 +126,8 @@ impl fmt::Display for Condition {
                 (false, Some(false)) => "shown and disabled",
                 (false, None) => "shown",
             };
-            parts.push(format!("`{}{key}` {state}", quoted(a)));
+            let nth = self.nth.map(|n| format!(" (nth {n})")).unwrap_or_default();
+            parts.push(format!("`{}{key}`{nth} {state}", quoted(a)));
         }
         if let Some(t) = &self.text {
             let gone = if self.gone && self.anchor.is_none() {

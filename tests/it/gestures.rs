@@ -380,3 +380,21 @@ fn read_on_a_phone_shows_the_menu_button_instead_of_the_nav_bar() {
     assert_eq!(visible(&["--device", "pixel 7"]), (true, false));
     assert_eq!(visible(&["--viewport", "500x900"]), (true, false));
 }
+
+/// Issue 51: `drag` names the n-th of an anchor's controls at either end (`from_nth`,
+/// `to_nth`), counted from 0 in document order, as `invoke(#{anchor, nth})` does.
+#[test]
+fn a_drag_names_the_nth_of_an_anchors_controls() {
+    use waymark::anchor::AnchorRef;
+    use waymark::tools::TargetRef;
+    let scratch = tempfile::tempdir().expect("a temp dir");
+    let tools = tools(scratch.path());
+    block_on(async {
+        open(&tools, "/").await;
+        let card = TargetRef::Nth(AnchorRef::parse("board.card").expect("an anchor"), 0);
+        let done = TargetRef::Anchor(AnchorRef::parse("board.column[done]").expect("an anchor"));
+        let rt = tools.drag_target(&card, &done).await;
+        assert_eq!(value(ok(&rt), "status"), "Card 1 in done");
+        tools.close().await;
+    });
+}

@@ -199,6 +199,19 @@ impl Tab for ProbedTab {
         self.0.click(x, y).await
     }
 
+    async fn click_with(
+        &self,
+        x: f64,
+        y: f64,
+        click: &waymark::browser::Click,
+    ) -> Result<(), BrowserError> {
+        self.0.click_with(x, y, click).await
+    }
+
+    async fn hover(&self, x: f64, y: f64) -> Result<(), BrowserError> {
+        self.0.hover(x, y).await
+    }
+
     async fn press_key(&self, key: &str) -> Result<(), BrowserError> {
         self.0.press_key(key).await
     }

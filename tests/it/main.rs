@@ -37,6 +37,7 @@ mod mcp_input;
 mod navigate;
 mod network;
 mod page_frame;
+mod pointer;
 mod press;
 mod properties;
 mod read;

@@ -22,6 +22,9 @@
 //                                              -> wait until the DOM is quiet or a navigation
 //                                                 started; read in the same trip; with the
 //                                                 page's frame after the input (see timeFrame)
+//   acted   {}                                 -> an input other than a press comes next (a
+//                                                 pointer moved): settle counts from now
+//   scroll  {x, y}                             -> the page scrolled by x, y (then settle)
 //   wait    {condition, wait_ms}               -> {holds, waited_ms, seen} once the condition
 //                                                 holds, or when wait_ms ran out (see waitFor)
 //   change  {quiet_ms, wait_ms}                -> "changed" after the page's next change and a

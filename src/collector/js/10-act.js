@@ -356,7 +356,27 @@
       if (!hit) return { info: { status: 'not_found', count: 0 } };
       return { el: (hit.closest && hit.closest(INTERACTIVE + ',[data-anchor]')) || hit, point: [vx, vy] };
     }
+    if (a.focused) {
+      // Whatever has the focus now, down through shadow roots and same-origin frames.
+      var f = document.activeElement;
+      for (var depth = 0; f && depth < 32; depth++) {
+        var inner = f.shadowRoot && f.shadowRoot.activeElement;
+        if (!inner && f.tagName === 'IFRAME') {
+          try { inner = f.contentDocument && f.contentDocument.activeElement; } catch (e) { inner = null; }
+        }
+        if (!inner) break;
+        f = inner;
+      }
+      return { el: f || document.body || document.documentElement, keep: true };
+    }
     var found = findAll(a.anchor, a.key);
+    if (a.nth !== null && a.nth !== undefined) {
+      // The n-th of the anchor's controls in document order (Playwright's `nth`); past the
+      // last, missing, with how many there are.
+      found = inDocumentOrder(found);
+      if (a.nth >= found.length) return { info: { status: 'not_found', count: found.length, nth: a.nth, unkeyed: 0 } };
+      return { el: found[a.nth].el };
+    }
     if (found.length === 0) {
       var others = a.key !== null && a.key !== undefined ? findAll(a.anchor, null) : [];
       var info = { status: 'not_found', count: 0, unkeyed: others.length };
@@ -370,6 +390,35 @@
       return { info: { status: 'ambiguous', count: found.length, keys: keys, candidates: candidates(found) } };
     }
     return { el: found[0].el };
+  }
+
+  // `found` ({el} each) in document order: the order of the composed tree, a shadow tree's
+  // elements where its host is, a frame's after the frame's own element.
+  function inDocumentOrder(found) {
+    var path = function (el) {
+      var p = [];
+      for (var n = el; n;) {
+        var parent = n.parentNode;
+        if (!parent) {
+          // A shadow root's host, or a frame's element: the path goes on from it.
+          var up = n.host || (n.defaultView && n.defaultView.frameElement) || null;
+          p.push(-1);
+          n = up;
+          continue;
+        }
+        p.push(Array.prototype.indexOf.call(parent.childNodes, n));
+        n = parent;
+      }
+      return p.reverse();
+    };
+    var keyed = found.map(function (f) { return { f: f, p: path(f.el) }; });
+    keyed.sort(function (a, b) {
+      for (var i = 0; i < a.p.length && i < b.p.length; i++) {
+        if (a.p[i] !== b.p[i]) return a.p[i] - b.p[i];
+      }
+      return a.p.length - b.p.length;
+    });
+    return keyed.map(function (k) { return k.f; });
   }
 
   // prepare(a), with the frames stability asks for waited (see mayMove): its answer, or a
@@ -409,8 +458,8 @@
     var role = roleOf(el);
     var info = { count: 1, label: nameOf(el, role, labels), role: role };
     var rect = el.getBoundingClientRect();
-    if (!visibleOf(el, rect.width, rect.height)) { info.status = 'hidden'; return info; }
-    if (a.mode !== 'hover' && disabledOf(el)) { info.status = 'disabled'; return info; }
+    if (!t.keep && !visibleOf(el, rect.width, rect.height)) { info.status = 'hidden'; return info; }
+    if (a.mode !== 'hover' && a.mode !== 'scroll' && disabledOf(el)) { info.status = 'disabled'; return info; }
     if (a.mode === 'fill') {
       if (!editableOf(el)) {
         info.status = 'not_editable';
@@ -419,7 +468,7 @@
       }
     }
     // A target wholly in view is acted on where it is; any other is centred first.
-    var scrolled = !t.point && !inView(el, rect);
+    var scrolled = !t.point && !t.keep && !inView(el, rect);
     if (scrolled) el.scrollIntoView(CENTRE);
     // Hover, drag and upload point at their target as a press does (see gesture.rs).
     var pointing = a.mode === 'invoke' || a.mode === 'hover' || a.mode === 'drag' || a.mode === 'upload';
@@ -444,8 +493,11 @@
       info.x = at.x;
       info.y = at.y;
       if (a.mode === 'drag') info.draggable = !!el.closest('[draggable="true"],a[href],img');
+    } else if (a.mode === 'scroll') {
+      // Scrolled into view above, when it was not wholly in view; nothing else.
+      info.scrolled = scrolled;
     } else {
-      el.focus({ preventScroll: true });
+      if (!t.keep) el.focus({ preventScroll: true });
       if (a.mode === 'fill') {
         if (el.tagName === 'SELECT') {
           info.kind = 'select';
@@ -490,8 +542,11 @@
     // before it only (as Playwright's: the page may move what is dragged under it).
     if (pointing && !t.point && a.mode !== 'drag') aimHits(el, a.mode === 'hover' ? 'hover' : 'mouse');
     if (a.mode === 'invoke') {
-      armOn(el.ownerDocument, 'click', a.quiet_ms, a.max_ms);
-      hearInput(el.ownerDocument, ['pointermove', 'mousemove', 'pointerdown', 'mousedown'], 'click');
+      // The last event of the click: `contextmenu` for a right one, `auxclick` for a
+      // middle one, `dblclick` for a double one.
+      var last = a.arm || 'click';
+      armOn(el.ownerDocument, last, a.quiet_ms, a.max_ms);
+      hearInput(el.ownerDocument, ['pointermove', 'mousemove', 'pointerdown', 'mousedown'], last);
     }
     if (a.mode === 'press') {
       armOn(el.ownerDocument, 'keyup', a.quiet_ms, a.max_ms);

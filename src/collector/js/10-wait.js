@@ -120,6 +120,11 @@
     if (c.anchor) {
       var named = '`' + c.anchor + (c.key !== null && c.key !== undefined ? '[' + c.key + ']' : '') + '`';
       var found = findAll(c.anchor, c.key), shown = null;
+      if (c.nth !== null && c.nth !== undefined) {
+        var all = inDocumentOrder(found);
+        named += ' (nth ' + c.nth + ' of ' + all.length + ')';
+        found = c.nth < all.length ? [all[c.nth]] : [];
+      }
       for (var i = 0; i < found.length && !shown; i++) {
         var el = found[i].el, r = el.getBoundingClientRect();
         if (visibleOf(el, r.width, r.height)) shown = el;

@@ -44,6 +44,27 @@
       return '"ok"';
     case 'secrets':
       return stringify(secretsShown());
+    case 'acted':
+      // An input is coming that is no press of a control (a pointer moved): what the page
+      // does from now on is its doing (see settle).
+      disarm();
+      pressMissed();
+      W.acted = performance.now();
+      W.frame = null;
+      armNavigation();
+      return '"ok"';
+    case 'scroll': {
+      // The page scrolled by {x, y} at once, as a wheel or the keys scroll it; its scroll
+      // events follow (see settle).
+      disarm();
+      pressMissed();
+      W.acted = performance.now();
+      W.frame = null;
+      armNavigation();
+      var se = document.scrollingElement || document.documentElement;
+      se.scrollBy({ left: args.x || 0, top: args.y || 0, behavior: 'instant' });
+      return stringify({ x: scrollX, y: scrollY });
+    }
     case 'handoff':
       handoffMark(args.on);
       return '"ok"';

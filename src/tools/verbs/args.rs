@@ -82,19 +82,87 @@ pub struct InvokeArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(skip)]
     pub y: Option<f64>,
+    /// Which of the controls the anchor names to press, counted from 0 in document order,
+    /// when several share it with no key (Playwright's `nth`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u64>,
+    /// The mouse button: `left` (the default), `right` (a context menu) or `middle`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub button: Option<ButtonArg>,
+    /// How many presses in a row: 2 is a double click (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clicks: Option<u32>,
+    /// Modifier keys held through the click: `Shift`, `Control`, `Alt`, `Meta`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modifiers: Option<Vec<ModifierArg>>,
+}
+
+/// A mouse button, as `invoke` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ButtonArg {
+    /// The main button.
+    Left,
+    /// The secondary button (a context menu).
+    Right,
+    /// The wheel's button.
+    Middle,
+}
+
+/// A modifier key, as `invoke` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum ModifierArg {
+    /// Shift.
+    Shift,
+    /// Control.
+    Control,
+    /// Alt.
+    Alt,
+    /// Meta (the Windows or Command key).
+    Meta,
+}
+
+impl InvokeArgs {
+    /// How the click presses, when it is not a plain left click.
+    pub(crate) fn click(&self) -> Option<crate::browser::Click> {
+        use crate::browser::{Button, Click, Modifier};
+        let click = Click {
+            button: match self.button {
+                None | Some(ButtonArg::Left) => Button::Left,
+                Some(ButtonArg::Right) => Button::Right,
+                Some(ButtonArg::Middle) => Button::Middle,
+            },
+            count: self.clicks.unwrap_or(1).clamp(1, 3),
+            modifiers: (self.modifiers.iter().flatten())
+                .map(|m| match m {
+                    ModifierArg::Shift => Modifier::Shift,
+                    ModifierArg::Control => Modifier::Control,
+                    ModifierArg::Alt => Modifier::Alt,
+                    ModifierArg::Meta => Modifier::Meta,
+                })
+                .collect(),
+        };
+        (!click.is_plain()).then_some(click)
+    }
 }
 
 /// `press`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-#[schemars(transform = anchor_required)]
 pub struct PressArgs {
     /// The control's anchor as `read_screen` listed it (`claims.search`, or
-    /// `claims.open[1042]` for a repeated control).
+    /// `claims.open[1042]` for a repeated control). Left out: the key goes to whatever has
+    /// the focus now (`Shift+Tab` from the field just filled).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub anchor: String,
-    /// The key to press on it: `Enter`, `Escape`, `Tab`, `ArrowDown`, `Space`, a letter…
+    /// The key to press on it: `Enter`, `Escape`, `Tab`, `ArrowDown`, `Space`, a letter…,
+    /// or a chord of keys held together, joined by `+` (`Control+A`, `Shift+Tab`,
+    /// `Control+Shift+ArrowLeft`), as Playwright's `keyboard.press` reads it.
     pub key_name: String,
+    /// Which of the controls the anchor names, counted from 0 in document order, when
+    /// several share it with no key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u64>,
     /// A journey's other target: a node id from a read's `nodes` (see [`Aim`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(skip)]
@@ -120,6 +188,10 @@ pub struct FillArgs {
     /// The whole new value; it replaces what the field held. A select is filled by its
     /// option's label.
     pub text: String,
+    /// Which of the fields the anchor names, counted from 0 in document order, when
+    /// several share it with no key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u64>,
     /// A journey's other target: a node id from a read's `nodes` (see [`Aim`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(skip)]
@@ -137,15 +209,33 @@ pub struct FillArgs {
 /// `hover`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = anchor_required)]
 pub struct HoverArgs {
     /// The control's anchor as `read_screen` listed it (`nav.products`), or
     /// `claims.open[1042]` for a repeated control.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub anchor: String,
     /// The key of a repeated control, when it is not written inside `anchor` (a journey's
     /// `hover(anchor, key)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(skip)]
     pub key: Option<String>,
+    /// Which of the controls the anchor names, counted from 0 in document order, when
+    /// several share it with no key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u64>,
+    /// A journey's other target: a node id from a read's `nodes` (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub node: Option<u64>,
+    /// A journey's other target: a point's horizontal coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub x: Option<f64>,
+    /// A journey's other target: a point's vertical coordinate (see [`Aim`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub y: Option<f64>,
 }
 
 /// `drag`.
@@ -156,6 +246,13 @@ pub struct DragArgs {
     pub from: String,
     /// The anchor of the control to drop it on (`board.column[done]`).
     pub to: String,
+    /// Which of the controls `from` names, counted from 0 in document order, when several
+    /// share it with no key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_nth: Option<u64>,
+    /// Which of the controls `to` names, counted from 0 in document order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_nth: Option<u64>,
 }
 
 /// `upload`.
@@ -167,6 +264,10 @@ pub struct UploadArgs {
     /// The file, relative to the project's `fixtures/` folder (`receipt.pdf`). Files
     /// elsewhere are refused with `invalid_argument`.
     pub path: String,
+    /// Which of the controls the anchor names, counted from 0 in document order, when
+    /// several share it with no key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u64>,
 }
 
 /// `tabs`.
@@ -229,6 +330,10 @@ pub struct WaitForArgs {
     /// The key of a repeated control, when it is not written inside `anchor`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// With `anchor`: wait for the one of its controls at this place, counted from 0 in
+    /// document order (shown, or with `gone` absent or hidden).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u64>,
     /// Wait until the page shows this text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
@@ -252,6 +357,7 @@ impl WaitForArgs {
         Condition {
             anchor: self.anchor.clone(),
             key: self.key.clone(),
+            nth: self.nth,
             text: self.text.clone(),
             route: self.route.clone(),
             gone: self.gone.unwrap_or(false),
@@ -392,6 +498,47 @@ pub struct SetNetworkArgs {
     /// Upload bandwidth in kilobits per second (unlimited when left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upload_kbps: Option<f64>,
+}
+
+/// `move_pointer`: the pointer moved to a point of the viewport, as a hand moves the mouse.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MovePointerArgs {
+    /// Horizontal, in CSS pixels from the viewport's left edge. Outside the viewport
+    /// (negative, or past its width) the pointer leaves the page.
+    pub x: f64,
+    /// Vertical, in CSS pixels from the viewport's top edge. Outside the viewport
+    /// (negative, or past its height) the pointer leaves the page: `y: -1` leaves it
+    /// through the top, as a person heading for the tabs or the address bar.
+    pub y: f64,
+}
+
+/// `scroll`: the page scrolled by an amount, as a person scrolls it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScrollArgs {
+    /// How far to scroll across, in CSS pixels (negative: to the left).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<f64>,
+    /// How far to scroll down, in CSS pixels (negative: up).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y: Option<f64>,
+}
+
+/// `scroll_to`: a control scrolled into view.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScrollToArgs {
+    /// The control's anchor as `read_screen` listed it (`claims.open[1042]` for a repeated
+    /// control).
+    pub anchor: String,
+    /// The key of a repeated control, when it is not written inside `anchor`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Which of the controls the anchor names, counted from 0 in document order, when
+    /// several share it with no key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u64>,
 }
 
 /// `handoff`.

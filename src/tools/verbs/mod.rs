@@ -33,6 +33,8 @@ pub struct Aim {
     pub x: Option<f64>,
     /// A point's vertical coordinate.
     pub y: Option<f64>,
+    /// With an anchor: which of its controls, from 0 in document order.
+    pub nth: Option<u64>,
 }
 
 impl Aim {
@@ -40,7 +42,7 @@ impl Aim {
         *self == Aim::default()
     }
 
-    /// The first of its fields that is given, by name.
+    /// The first of its fields that is given, by name (but `nth`, which agents may give).
     fn named(&self) -> Option<&'static str> {
         [
             ("node", self.node.is_some()),
@@ -53,14 +55,21 @@ impl Aim {
 
     /// The target these name with `anchor`: `None` for the anchor itself (or a mistake the
     /// tool reports), else a node or a point; an error for a mix.
-    fn target(&self, anchor: &str) -> Result<Option<TargetRef>, String> {
-        match (anchor.is_empty(), self.node, self.x, self.y) {
-            (false, None, None, None) => Ok(None),
-            (true, Some(node), None, None) => Ok(Some(TargetRef::Node(node))),
-            (true, None, Some(x), Some(y)) if x.is_finite() && y.is_finite() => {
+    fn target(&self, anchor: &str, key: Option<&str>) -> Result<Option<TargetRef>, String> {
+        match (anchor.is_empty(), self.node, self.x, self.y, self.nth) {
+            (false, None, None, None, None) => Ok(None),
+            // An anchor that does not parse is the tool's to report (`unknown_anchor`).
+            (false, None, None, None, Some(n)) => Ok(super::act::parse_target(anchor, key)
+                .ok()
+                .map(|a| TargetRef::Nth(a, n))),
+            (true, Some(node), None, None, None) => Ok(Some(TargetRef::Node(node))),
+            (true, None, Some(x), Some(y), None) if x.is_finite() && y.is_finite() => {
                 Ok(Some(TargetRef::Point { x, y }))
             }
-            _ => Err("a target is an anchor, `#{node: N}` or `#{x: X, y: Y}`".to_string()),
+            _ => Err(
+                "a target is an anchor (with `nth`, or not), `#{node: N}` or `#{x: X, y: Y}`"
+                    .to_string(),
+            ),
         }
     }
 }
@@ -162,6 +171,12 @@ verbs! {
     WaitFor(WaitForArgs) = "wait_for", tool "wait_for", class Read;
     /// Move the pointer onto a control.
     Hover(HoverArgs) = "hover", tool "hover", class Read;
+    /// Move the pointer to a point of the viewport, or out of the page.
+    MovePointer(MovePointerArgs) = "move_pointer", tool "move_pointer", class Read;
+    /// Scroll the page by an amount.
+    Scroll(ScrollArgs) = "scroll", tool "scroll", class Read;
+    /// Scroll a control into view.
+    ScrollTo(ScrollToArgs) = "scroll_to", tool "scroll_to", class Read;
     /// Drag a control onto another.
     Drag(DragArgs) = "drag", tool "drag", class Act;
     /// Answer a control's file chooser with a fixture.
@@ -303,6 +318,7 @@ impl Call {
         match self {
             _ if !self.aim().is_empty() => None,
             Call::Invoke(a) => Some(with_key(&a.anchor, &a.key)),
+            Call::Press(a) if a.anchor.is_empty() => None,
             Call::Press(a) => Some(a.anchor.clone()),
             Call::Fill(a) => Some(a.anchor.clone()),
             Call::Drag(a) => Some(a.from.clone()),
@@ -311,26 +327,51 @@ impl Call {
         }
     }
 
-    /// The node or point an `invoke`, `press` or `fill` names instead of an anchor.
+    /// The node or point an `invoke`, `press`, `fill` or `hover` names instead of an
+    /// anchor, the n-th control of an anchor (`nth`), or the focus (a `press` with no
+    /// control named).
     pub(crate) fn aimed(&self) -> Result<Option<TargetRef>, String> {
         match self {
-            Call::Invoke(a) => self.aim().target(&a.anchor),
-            Call::Press(a) => self.aim().target(&a.anchor),
-            Call::Fill(a) => self.aim().target(&a.anchor),
+            Call::Invoke(a) => self.aim().target(&a.anchor, a.key.as_deref()),
+            // A key pressed with no control named goes to whatever has the focus.
+            Call::Press(a) if a.anchor.is_empty() && self.aim() == Aim::default() => {
+                Ok(Some(TargetRef::Focused))
+            }
+            Call::Press(a) => self.aim().target(&a.anchor, None),
+            Call::Fill(a) => self.aim().target(&a.anchor, None),
+            Call::Hover(a) => self.aim().target(&a.anchor, a.key.as_deref()),
+            Call::Upload(a) => self.aim().target(&a.anchor, None),
+            Call::ScrollTo(a) => self.aim().target(&a.anchor, a.key.as_deref()),
             _ => Ok(None),
         }
     }
 
-    /// The node or point fields an `invoke`, `press` or `fill` was given.
+    /// The node, point or `nth` fields a call was given.
     fn aim(&self) -> Aim {
         match self {
-            Call::Invoke(InvokeArgs { node, x, y, .. })
-            | Call::Press(PressArgs { node, x, y, .. })
-            | Call::Fill(FillArgs { node, x, y, .. }) => Aim {
+            Call::Invoke(InvokeArgs {
+                node, x, y, nth, ..
+            })
+            | Call::Press(PressArgs {
+                node, x, y, nth, ..
+            })
+            | Call::Fill(FillArgs {
+                node, x, y, nth, ..
+            })
+            | Call::Hover(HoverArgs {
+                node, x, y, nth, ..
+            }) => Aim {
                 node: *node,
                 x: *x,
                 y: *y,
+                nth: *nth,
             },
+            Call::Upload(UploadArgs { nth, .. }) | Call::ScrollTo(ScrollToArgs { nth, .. }) => {
+                Aim {
+                    nth: *nth,
+                    ..Aim::default()
+                }
+            }
             _ => Aim::default(),
         }
     }
@@ -455,6 +496,49 @@ mod tests {
             "{err}"
         );
         assert!(err.contains("colour"), "{err}");
+    }
+
+    #[test]
+    fn nth_names_one_of_an_anchors_controls_and_a_bare_press_the_focus() {
+        let call = Call::parse(
+            "invoke",
+            serde_json::json!({"anchor": "row.delete", "nth": 1, "button": "right", "clicks": 2,
+                               "modifiers": ["Shift"]}),
+        )
+        .unwrap();
+        let Call::Invoke(args) = &call else {
+            panic!("invoke reads into invoke")
+        };
+        let click = args.click().unwrap();
+        assert_eq!(click.button, crate::browser::Button::Right);
+        assert_eq!(click.count, 2);
+        assert_eq!(click.modifiers, [crate::browser::Modifier::Shift]);
+        assert_eq!(
+            call.aimed().unwrap(),
+            Some(TargetRef::Nth(
+                crate::anchor::AnchorRef::parse("row.delete").unwrap(),
+                1
+            ))
+        );
+        let plain = Call::parse(
+            "invoke",
+            serde_json::json!({"anchor": "a.b", "button": "left"}),
+        );
+        let Ok(Call::Invoke(plain)) = plain else {
+            panic!("a left click parses")
+        };
+        assert!(plain.click().is_none(), "a plain click is invoke's own");
+        let err = Call::parse(
+            "invoke",
+            serde_json::json!({"anchor": "a.b", "button": "side"}),
+        )
+        .unwrap_err();
+        assert!(err.contains("unknown variant `side`"), "{err}");
+        let press = Call::parse("press", serde_json::json!({"key_name": "Shift+Tab"})).unwrap();
+        assert_eq!(press.aimed().unwrap(), Some(TargetRef::Focused));
+        assert_eq!(press.target(), None);
+        let err = Call::parse("hover", serde_json::json!({"x": 1.0, "y": 2.0})).unwrap_err();
+        assert!(err.contains("unknown field `x`"), "{err}");
     }
 
     /// `tools.schema.json` is what the argument types say; `WAYMARK_UPDATE_SCHEMA=1`
