@@ -79,6 +79,12 @@ pub struct Cli {
     #[arg(long, global = true, env = "WAYMARK_AUDIT",
           value_parser = clap::builder::BoolishValueParser::new())]
     audit: bool,
+    /// Fail a journey at the call whose round trip lists a page error (an exception the
+    /// page did not catch, a promise rejection it did not handle): code `page_error`,
+    /// attributed to the app.
+    #[arg(long, global = true, env = "WAYMARK_FAIL_ON_PAGE_ERROR",
+          value_parser = clap::builder::BoolishValueParser::new())]
+    fail_on_page_error: bool,
     /// Consent before acting calls (invoke, press, fill): ask the person, allow, or deny.
     /// Default: `allow` for scripted journeys (their author decided), `ask` for agents.
     #[arg(
@@ -515,6 +521,7 @@ impl Cli {
                 max_controls: self.max_controls as usize,
                 budget,
                 audit: self.audit,
+                fail_on_page_error: self.fail_on_page_error,
                 read_only: self.read_only,
                 handoff_timeout: Duration::from_secs(self.handoff_timeout),
                 load_timeout: Duration::from_secs(self.load_timeout),
@@ -584,6 +591,17 @@ mod tests {
         assert_eq!(vars.secret_values(), ["t0k"]);
         let bad = Cli::try_parse_from(["waymark", "--var", "no-equals", "run"]);
         assert!(bad.is_err());
+    }
+
+    #[test]
+    fn failing_on_page_errors_is_the_flag_or_its_variable() {
+        let env = Environment::default();
+        assert!(!settings(&["run"], &env).tools.fail_on_page_error);
+        assert!(
+            settings(&["--fail-on-page-error", "run"], &env)
+                .tools
+                .fail_on_page_error
+        );
     }
 
     #[test]

@@ -284,6 +284,8 @@ pub struct ChromiumTab {
     answered: Arc<AtomicU64>,
     /// How dialogs are answered, and those answered since the last call.
     dialog_book: Arc<super::dialogs::DialogBook>,
+    /// The console's errors and warnings, and uncaught errors, since the last call.
+    console: Arc<super::console::ConsoleBook>,
     /// The request that brought each style sheet, by address (see `style_sheet_facts`).
     pub(super) sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     /// Where the last click left the pointer, in a headless browser (in a headed one a
@@ -321,6 +323,7 @@ impl ChromiumTab {
             chrome: set.chrome,
             answered: set.answered,
             dialog_book: set.dialog_book,
+            console: set.console,
             sheets: set.sheets,
             pointer: Mutex::new(None),
             headed: options.headed,
@@ -687,6 +690,10 @@ impl Tab for ChromiumTab {
             .lock()
             .map(|mut log| std::mem::take(&mut *log))
             .unwrap_or_default()
+    }
+
+    fn take_console(&self) -> super::PageLog {
+        self.console.take()
     }
 
     async fn browser_answers(&self, bound: Duration) -> bool {

@@ -9,6 +9,7 @@ mod accessibility;
 mod camera;
 mod chromium;
 mod commands;
+mod console;
 mod convert;
 mod device;
 mod dialogs;
@@ -36,6 +37,7 @@ use crate::protocol::ScreenshotSource;
 pub use crate::screen::audit::AxView;
 pub use camera::TabCamera;
 pub use chromium::{Chromium, ChromiumTab};
+pub use console::{CONSOLE_KEPT, ConsoleMessage, PageError, PageLog};
 pub use device::{ColorScheme, DEVICES, Device};
 pub use dialogs::{AnsweredDialog, DialogAnswer};
 pub use files::Download;
@@ -235,6 +237,12 @@ pub trait Tab: Send + Sync + 'static {
     /// The JavaScript dialogs answered since this was last asked (the first 20).
     fn take_answered(&self) -> Vec<AnsweredDialog> {
         Vec::new()
+    }
+
+    /// The console errors and warnings, and the uncaught errors, of the tab's pages since
+    /// this was last asked.
+    fn take_console(&self) -> PageLog {
+        PageLog::default()
     }
 
     /// Chromium's accessibility view of the elements `elements` evaluates to (a JavaScript

@@ -6,7 +6,6 @@
 //! settle (navigation committed and loaded, or the DOM quiet), reads the screen in the same
 //! round trip where it can, infers the state and returns a [`RoundTrip`]. Nothing else in
 //! waymark acts on the browser.
-//!
 //! Every call first passes the gates (a refused call never touches the page) and
 //! is recorded in the journey's [`Trace`] when there is one (see `call.rs`).
 
@@ -15,6 +14,7 @@ mod audit;
 mod bench;
 mod call;
 mod consent;
+mod console;
 mod describe;
 mod dialogs;
 mod files;
@@ -108,6 +108,8 @@ pub struct ToolOptions {
     pub audit: bool,
     /// When the run keeps screenshots for its reports.
     pub screenshots: Screenshots,
+    /// A call whose round trip lists an uncaught page error fails with `page_error`.
+    pub fail_on_page_error: bool,
 }
 
 /// At most this many text runs, and this many controls without an anchor, per read.
@@ -128,6 +130,7 @@ impl Default for ToolOptions {
             handoff_timeout: Duration::from_secs(300),
             audit: false,
             screenshots: Screenshots::Failure,
+            fail_on_page_error: false,
         }
     }
 }

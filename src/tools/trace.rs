@@ -601,6 +601,18 @@ struct StepResult<'a> {
     closed: Option<usize>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     dialogs: &'a [super::DialogAnswered],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    console: &'a [crate::browser::ConsoleMessage],
+    #[serde(skip_serializing_if = "is_zero")]
+    console_dropped: u64,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    page_errors: &'a [crate::browser::PageError],
+    #[serde(skip_serializing_if = "is_zero")]
+    page_errors_dropped: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn is_first_tab(tab: &usize) -> bool {
@@ -622,6 +634,10 @@ impl<'a> StepResult<'a> {
             opened: rt.opened.as_ref(),
             closed: rt.closed,
             dialogs: &rt.dialogs,
+            console: &rt.console,
+            console_dropped: rt.console_dropped,
+            page_errors: &rt.page_errors,
+            page_errors_dropped: rt.page_errors_dropped,
         }
     }
 }
