@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
+mod context;
 mod device;
 
 use crate::browser::LaunchOptions;
@@ -148,6 +149,8 @@ pub struct Cli {
     pub(crate) verbose: u8,
     #[command(flatten)]
     device: device::DeviceFlags,
+    #[command(flatten)]
+    context: context::ContextFlags,
     #[command(subcommand)]
     pub(crate) command: Command,
 }
@@ -495,6 +498,7 @@ impl Cli {
             ..LaunchOptions::default()
         };
         self.device.apply(&mut launch);
+        launch.context = self.context.settings();
         let (snapshots, control_page) = match &self.command {
             // A state save writes no snapshots; with no journey to sign in, the person
             // signs in through the control page.

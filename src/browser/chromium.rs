@@ -302,8 +302,15 @@ pub struct ChromiumTab {
     /// that navigate the tab (see `wire.rs`), made at its first navigation.
     pub(super) address: String,
     pub(super) navigator: tokio::sync::OnceCell<(Arc<super::wire::Wire>, String)>,
-    /// What answers its routed requests (see `routes.rs`), from its first route on.
+    /// What answers its routed requests and authentication challenges (see `routes.rs`).
     router: super::routes::Router,
+    /// The run's extra headers (`--header`), under a journey's own.
+    headers: super::ExtraHeaders,
+    /// The run's credentials, and the answers to challenges (see `context_settings.rs`).
+    pub(super) challenges: (
+        Option<super::Credentials>,
+        super::context_settings::Challenges,
+    ),
     /// The network its pages see now.
     network: tokio::sync::Mutex<super::NetworkConditions>,
     watchers: Vec<JoinHandle<()>>,
@@ -316,7 +323,7 @@ impl ChromiumTab {
         (context, downloads): (BrowserContextId, std::path::PathBuf),
     ) -> Result<ChromiumTab, BrowserError> {
         let set = super::setup::set_up(&page, options, (context, downloads)).await?;
-        Ok(ChromiumTab {
+        let tab = ChromiumTab {
             page,
             main_frame: set.main_frame,
             timeout: options.command_timeout,
@@ -333,9 +340,16 @@ impl ChromiumTab {
             address,
             navigator: tokio::sync::OnceCell::new(),
             router: super::routes::Router::default(),
+            headers: options.context.headers.clone(),
+            challenges: (options.context.credentials.clone(), Default::default()),
             network: tokio::sync::Mutex::new(options.network),
             watchers: set.watchers,
-        })
+        };
+        // The run's credentials answer challenges from the first request on.
+        if tab.challenges.0.is_some() {
+            tab.route(&Arc::default()).await?;
+        }
+        Ok(tab)
     }
 }
 
@@ -622,7 +636,18 @@ impl Tab for ChromiumTab {
     }
 
     async fn route(&self, book: &Arc<super::RouteBook>) -> Result<(), BrowserError> {
+        self.answer_challenges(book).await?;
+        if book.is_empty() && !self.router.started() {
+            return Ok(());
+        }
         self.router.apply(&self.page, book, self.timeout).await
+    }
+
+    async fn change_context(&self, change: &super::ContextChange) -> Result<(), BrowserError> {
+        let browser = self.family.as_ref().and_then(Family::browser);
+        let context = self.family.as_ref().map(Family::context_id);
+        let at = (browser.as_deref(), context);
+        super::context_settings::change(&self.page, at, &self.headers, change, self.timeout).await
     }
 
     async fn accessibility(

@@ -10,6 +10,7 @@ mod camera;
 mod chromium;
 mod commands;
 mod console;
+mod context_settings;
 mod convert;
 mod device;
 mod dialogs;
@@ -38,6 +39,9 @@ pub use crate::screen::audit::AxView;
 pub use camera::TabCamera;
 pub use chromium::{Chromium, ChromiumTab};
 pub use console::{CONSOLE_KEPT, ConsoleMessage, PageError, PageLog};
+pub use context_settings::{
+    ContextChange, ContextSettings, Credentials, ExtraHeaders, Geolocation, SECRET_MIN_CHARS,
+};
 pub use device::{ColorScheme, DEVICES, Device};
 pub use dialogs::{AnsweredDialog, DialogAnswer};
 pub use files::Download;
@@ -333,6 +337,20 @@ pub trait Tab: Send + Sync + 'static {
         async {
             Err(BrowserError::Protocol(
                 "this tab cannot change its network".into(),
+            ))
+        }
+    }
+
+    /// Makes a change to the settings of the journey's context in this tab (its headers,
+    /// its geolocation), or in its whole context (permissions).
+    fn change_context(
+        &self,
+        change: &ContextChange,
+    ) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        let _ = change;
+        async {
+            Err(BrowserError::Protocol(
+                "this tab cannot change its context's settings".into(),
             ))
         }
     }

@@ -133,10 +133,11 @@ pub(super) async fn set_up(
     // The network `--network` asks for, before the first request (nothing to send for the
     // network as it is).
     let network = async {
-        match options.network == super::NetworkConditions::default() {
-            true => Ok(()),
-            false => super::network::emulate(page, options.network, timeout).await,
+        if options.network != super::NetworkConditions::default() {
+            super::network::emulate(page, options.network, timeout).await?;
         }
+        // And the run's headers, locale and time zone (`--header`, `--locale`, `--timezone`).
+        super::context_settings::apply(page, &options.context, timeout).await
     };
     let watching = super::files::watch_downloads(page, context, &downloads, timeout);
     let console = super::console::watch(page, timeout);

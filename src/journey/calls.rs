@@ -89,6 +89,10 @@ fn forms(verb: Verb) -> &'static [&'static [Param]] {
         Verb::Request => &[&[Map]],
         Verb::SetOffline => &[&[Flag("offline")]],
         Verb::SetNetwork => &[&[Map]],
+        Verb::HttpCredentials => &[&[Text("user"), Text("pass")]],
+        Verb::SetHeaders => &[&[Any("headers")]],
+        Verb::SetGeolocation => &[&[Map]],
+        Verb::GrantPermissions => &[&[Any("permissions")]],
         Verb::Handoff => &[&[Text("reason")]],
         Verb::Finish => &[],
     }

@@ -1,5 +1,4 @@
-//! The gateway every journey kind calls: navigate, read the screen, invoke a control, press
-//! a key on it, fill a field.
+//! The gateway every journey kind calls: navigate, read, invoke, press, fill and the rest.
 //!
 //! Each tool resolves its target *in the page* (one evaluate: present, unique, visible,
 //! enabled, not covered), acts through the [`Tab`] with trusted input, waits for the page to
@@ -15,6 +14,7 @@ mod bench;
 mod call;
 mod consent;
 mod console;
+mod context;
 mod describe;
 mod dialogs;
 mod files;

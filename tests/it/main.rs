@@ -14,6 +14,7 @@ mod chaos;
 mod check;
 mod cli;
 mod console;
+mod context;
 mod control_page;
 mod cookies;
 mod corpus;
