@@ -226,6 +226,14 @@ mod tests {
                     Err(e) if verb == Verb::Request => {
                         assert!(e.contains("missing field `route`"), "{e}");
                     }
+                    // So does a place: an empty map names none.
+                    Err(e) if verb == Verb::SetGeolocation => {
+                        assert!(e.contains("missing field `latitude`"), "{e}");
+                    }
+                    // Headers are a map, permissions a list: a number is neither.
+                    Err(e) if matches!(verb, Verb::SetHeaders | Verb::GrantPermissions) => {
+                        assert!(e.contains("Output type incorrect"), "{e}");
+                    }
                     Err(e) => panic!("{verb:?} {form:?}: {e}"),
                 }
             }

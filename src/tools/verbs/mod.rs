@@ -518,6 +518,10 @@ mod tests {
                 "request",
                 "set_offline",
                 "set_network",
+                "http_credentials",
+                "set_headers",
+                "set_geolocation",
+                "grant_permissions",
                 "handoff"
             ]
         );
