@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
+mod context;
 mod device;
 
 use crate::browser::LaunchOptions;
@@ -79,6 +80,12 @@ pub struct Cli {
     #[arg(long, global = true, env = "WAYMARK_AUDIT",
           value_parser = clap::builder::BoolishValueParser::new())]
     audit: bool,
+    /// Fail a journey at the call whose round trip lists a page error (an exception the
+    /// page did not catch, a promise rejection it did not handle): code `page_error`,
+    /// attributed to the app.
+    #[arg(long, global = true, env = "WAYMARK_FAIL_ON_PAGE_ERROR",
+          value_parser = clap::builder::BoolishValueParser::new())]
+    fail_on_page_error: bool,
     /// Consent before acting calls (invoke, press, fill): ask the person, allow, or deny.
     /// Default: `allow` for scripted journeys (their author decided), `ask` for agents.
     #[arg(
@@ -145,6 +152,8 @@ pub struct Cli {
     pub(crate) verbose: u8,
     #[command(flatten)]
     device: device::DeviceFlags,
+    #[command(flatten)]
+    context: context::ContextFlags,
     #[command(subcommand)]
     pub(crate) command: Command,
 }
@@ -496,6 +505,7 @@ impl Cli {
             ..LaunchOptions::default()
         };
         self.device.apply(&mut launch);
+        launch.context = self.context.settings();
         let (snapshots, control_page) = match &self.command {
             // A state save writes no snapshots; with no journey to sign in, the person
             // signs in through the control page.
@@ -522,6 +532,7 @@ impl Cli {
                 max_controls: self.max_controls as usize,
                 budget,
                 audit: self.audit,
+                fail_on_page_error: self.fail_on_page_error,
                 read_only: self.read_only,
                 handoff_timeout: Duration::from_secs(self.handoff_timeout),
                 load_timeout: Duration::from_secs(self.load_timeout),
@@ -591,6 +602,17 @@ mod tests {
         assert_eq!(vars.secret_values(), ["t0k"]);
         let bad = Cli::try_parse_from(["waymark", "--var", "no-equals", "run"]);
         assert!(bad.is_err());
+    }
+
+    #[test]
+    fn failing_on_page_errors_is_the_flag_or_its_variable() {
+        let env = Environment::default();
+        assert!(!settings(&["run"], &env).tools.fail_on_page_error);
+        assert!(
+            settings(&["--fail-on-page-error", "run"], &env)
+                .tools
+                .fail_on_page_error
+        );
     }
 
     #[test]

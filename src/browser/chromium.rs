@@ -284,6 +284,8 @@ pub struct ChromiumTab {
     answered: Arc<AtomicU64>,
     /// How dialogs are answered, and those answered since the last call.
     dialog_book: Arc<super::dialogs::DialogBook>,
+    /// The console's errors and warnings, and uncaught errors, since the last call.
+    console: Arc<super::console::ConsoleBook>,
     /// The request that brought each style sheet, by address (see `style_sheet_facts`).
     pub(super) sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     /// Where the last click left the pointer, in a headless browser (in a headed one a
@@ -300,8 +302,15 @@ pub struct ChromiumTab {
     /// that navigate the tab (see `wire.rs`), made at its first navigation.
     pub(super) address: String,
     pub(super) navigator: tokio::sync::OnceCell<(Arc<super::wire::Wire>, String)>,
-    /// What answers its routed requests (see `routes.rs`), from its first route on.
+    /// What answers its routed requests and authentication challenges (see `routes.rs`).
     router: super::routes::Router,
+    /// The run's extra headers (`--header`), under a journey's own.
+    headers: super::ExtraHeaders,
+    /// The run's credentials, and the answers to challenges (see `context_settings.rs`).
+    pub(super) challenges: (
+        Option<super::Credentials>,
+        super::context_settings::Challenges,
+    ),
     /// The network its pages see now.
     network: tokio::sync::Mutex<super::NetworkConditions>,
     watchers: Vec<JoinHandle<()>>,
@@ -314,13 +323,14 @@ impl ChromiumTab {
         (context, downloads): (BrowserContextId, std::path::PathBuf),
     ) -> Result<ChromiumTab, BrowserError> {
         let set = super::setup::set_up(&page, options, (context, downloads)).await?;
-        Ok(ChromiumTab {
+        let tab = ChromiumTab {
             page,
             main_frame: set.main_frame,
             timeout: options.command_timeout,
             chrome: set.chrome,
             answered: set.answered,
             dialog_book: set.dialog_book,
+            console: set.console,
             sheets: set.sheets,
             pointer: Mutex::new(None),
             headed: options.headed,
@@ -330,9 +340,16 @@ impl ChromiumTab {
             address,
             navigator: tokio::sync::OnceCell::new(),
             router: super::routes::Router::default(),
+            headers: options.context.headers.clone(),
+            challenges: (options.context.credentials.clone(), Default::default()),
             network: tokio::sync::Mutex::new(options.network),
             watchers: set.watchers,
-        })
+        };
+        // The run's credentials answer challenges from the first request on.
+        if tab.challenges.0.is_some() {
+            tab.route(&Arc::default()).await?;
+        }
+        Ok(tab)
     }
 }
 
@@ -619,7 +636,18 @@ impl Tab for ChromiumTab {
     }
 
     async fn route(&self, book: &Arc<super::RouteBook>) -> Result<(), BrowserError> {
+        self.answer_challenges(book).await?;
+        if book.is_empty() && !self.router.started() {
+            return Ok(());
+        }
         self.router.apply(&self.page, book, self.timeout).await
+    }
+
+    async fn change_context(&self, change: &super::ContextChange) -> Result<(), BrowserError> {
+        let browser = self.family.as_ref().and_then(Family::browser);
+        let context = self.family.as_ref().map(Family::context_id);
+        let at = (browser.as_deref(), context);
+        super::context_settings::change(&self.page, at, &self.headers, change, self.timeout).await
     }
 
     async fn accessibility(
@@ -694,6 +722,10 @@ impl Tab for ChromiumTab {
             .lock()
             .map(|mut log| std::mem::take(&mut *log))
             .unwrap_or_default()
+    }
+
+    fn take_console(&self) -> super::PageLog {
+        self.console.take()
     }
 
     async fn browser_answers(&self, bound: Duration) -> bool {

@@ -85,6 +85,8 @@ pub struct LaunchOptions {
     pub color_scheme: super::ColorScheme,
     /// The network every tab starts with (`--network`).
     pub network: super::NetworkConditions,
+    /// Credentials, headers, locale and time zone every tab starts with.
+    pub context: super::ContextSettings,
     /// Bound on every CDP command.
     pub command_timeout: Duration,
     /// Bound on starting the browser (or on getting one from `remote`).
@@ -104,6 +106,7 @@ impl Default for LaunchOptions {
             device: None,
             color_scheme: super::ColorScheme::Light,
             network: super::NetworkConditions::default(),
+            context: super::ContextSettings::default(),
             command_timeout: Duration::from_secs(10),
             launch_timeout: Duration::from_secs(20),
             remote: None,

@@ -9,6 +9,8 @@ mod accessibility;
 mod camera;
 mod chromium;
 mod commands;
+mod console;
+mod context_settings;
 mod convert;
 mod device;
 mod dialogs;
@@ -36,6 +38,10 @@ use crate::protocol::ScreenshotSource;
 pub use crate::screen::audit::AxView;
 pub use camera::TabCamera;
 pub use chromium::{Chromium, ChromiumTab};
+pub use console::{CONSOLE_KEPT, ConsoleMessage, PageError, PageLog};
+pub use context_settings::{
+    ContextChange, ContextSettings, Credentials, ExtraHeaders, Geolocation, SECRET_MIN_CHARS,
+};
 pub use device::{ColorScheme, DEVICES, Device};
 pub use dialogs::{AnsweredDialog, DialogAnswer};
 pub use files::Download;
@@ -257,6 +263,12 @@ pub trait Tab: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// The console errors and warnings, and the uncaught errors, of the tab's pages since
+    /// this was last asked.
+    fn take_console(&self) -> PageLog {
+        PageLog::default()
+    }
+
     /// Chromium's accessibility view of the elements `elements` evaluates to (a JavaScript
     /// expression giving an array), in order: `None` where an entry is not an element.
     /// Batched and bounded by `timeout` as a whole. A tab without an accessibility tree
@@ -345,6 +357,20 @@ pub trait Tab: Send + Sync + 'static {
         async {
             Err(BrowserError::Protocol(
                 "this tab cannot change its network".into(),
+            ))
+        }
+    }
+
+    /// Makes a change to the settings of the journey's context in this tab (its headers,
+    /// its geolocation), or in its whole context (permissions).
+    fn change_context(
+        &self,
+        change: &ContextChange,
+    ) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        let _ = change;
+        async {
+            Err(BrowserError::Protocol(
+                "this tab cannot change its context's settings".into(),
             ))
         }
     }

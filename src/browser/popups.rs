@@ -160,6 +160,11 @@ impl Family {
     }
 
     /// The tab's browser, while it is there.
+    /// The browser context the tab is of.
+    pub(super) fn context_id(&self) -> &BrowserContextId {
+        &self.context.0
+    }
+
     pub(super) fn browser(&self) -> Option<Arc<Browser>> {
         self.browser.upgrade()
     }

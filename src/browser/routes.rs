@@ -26,6 +26,7 @@ use tokio::task::JoinHandle;
 
 use super::BrowserError;
 use super::commands::{Commands, bounded};
+use super::context_settings::Credentials;
 
 /// Requests remembered for the next call's round trip, at most: a page that polls through
 /// a route is counted, not kept past it.
@@ -158,6 +159,9 @@ pub struct Routed {
 pub struct RouteBook {
     routes: Mutex<Vec<Arc<Route>>>,
     routed: Mutex<(Vec<Routed>, u64)>,
+    /// The journey's credentials (`http_credentials`), over the run's: answered to
+    /// challenges beside the routes (see `context_settings.rs`).
+    credentials: Mutex<Option<Credentials>>,
 }
 
 impl RouteBook {
@@ -181,6 +185,19 @@ impl RouteBook {
     /// Whether it holds no route.
     pub fn is_empty(&self) -> bool {
         self.routes.lock().is_ok_and(|r| r.is_empty())
+    }
+
+    /// Answers servers' authentication challenges with `credentials` from now on (in
+    /// place of the run's).
+    pub fn set_credentials(&self, credentials: Credentials) {
+        if let Ok(mut set) = self.credentials.lock() {
+            *set = Some(credentials);
+        }
+    }
+
+    /// The journey's credentials, if it gave some.
+    pub fn credentials(&self) -> Option<Credentials> {
+        self.credentials.lock().ok().and_then(|c| c.clone())
     }
 
     /// The requests routed since the last call, and how many more were routed past the
@@ -244,6 +261,11 @@ impl Drop for Router {
 }
 
 impl Router {
+    /// Whether the tab routed once (its answering task is there).
+    pub(super) fn started(&self) -> bool {
+        self.answering.initialized()
+    }
+
     /// Makes `page` route by `book` as it stands now: the browser pauses what its routes may
     /// match (nothing, once it has none).
     pub(super) async fn apply(

@@ -1,5 +1,6 @@
 //! What a new tab is set up with before its first navigation: the events it watches
-//! (JavaScript dialogs, a crash, file choosers, downloads, the responses: those that
+//! (JavaScript dialogs, a crash, file choosers, downloads, the console's errors and the
+//! page's uncaught ones, the responses: those that
 //! bring style sheets, and the media type of what may be a download; and the network
 //! error of a document that could not be loaded), file choosers
 //! intercepted, touch emulation as the device has it, and its main frame.
@@ -44,6 +45,8 @@ pub(super) struct SetUp {
     pub(super) answered: Arc<AtomicU64>,
     /// How dialogs are answered, and those answered since the last call.
     pub(super) dialog_book: Arc<super::dialogs::DialogBook>,
+    /// The console's errors and warnings, and uncaught errors, since the last call.
+    pub(super) console: Arc<super::console::ConsoleBook>,
     /// The request that brought each style sheet, by address.
     pub(super) sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     pub(super) downloads: Arc<Mutex<DownloadLog>>,
@@ -130,18 +133,31 @@ pub(super) async fn set_up(
     // The network `--network` asks for, before the first request (nothing to send for the
     // network as it is).
     let network = async {
-        match options.network == super::NetworkConditions::default() {
-            true => Ok(()),
-            false => super::network::emulate(page, options.network, timeout).await,
+        if options.network != super::NetworkConditions::default() {
+            super::network::emulate(page, options.network, timeout).await?;
         }
+        // And the run's headers, locale and time zone (`--header`, `--locale`, `--timezone`).
+        super::context_settings::apply(page, &options.context, timeout).await
     };
     let watching = super::files::watch_downloads(page, context, &downloads, timeout);
-    let (subscribed, commanded, (downloads, saving), network) =
-        tokio::join!(subscribed, commanded, watching, network);
-    if let Err(e) = network {
-        saving.abort();
-        return Err(e);
-    }
+    let console = super::console::watch(page, timeout);
+    let (subscribed, commanded, (downloads, saving), network, console) =
+        tokio::join!(subscribed, commanded, watching, network, console);
+    let console = match (network, console) {
+        (Ok(()), Ok(console)) => Ok(console),
+        (Err(e), Ok((_, watchers))) => {
+            watchers.iter().for_each(JoinHandle::abort);
+            Err(e)
+        }
+        (_, Err(e)) => Err(e),
+    };
+    let (console, logging) = match console {
+        Ok(console) => console,
+        Err(e) => {
+            saving.abort();
+            return Err(e);
+        }
+    };
     let (
         (opening, mut crashed, choosers, mut responses, mut failures),
         (_, _, (), (), main_frame, _, _),
@@ -149,6 +165,7 @@ pub(super) async fn set_up(
         (Ok(subscribed), Ok(commanded)) => (subscribed, commanded),
         (Err(e), _) | (_, Err(e)) => {
             saving.abort();
+            logging.iter().for_each(JoinHandle::abort);
             return Err(e);
         }
     };
@@ -214,9 +231,13 @@ pub(super) async fn set_up(
         chrome,
         answered,
         dialog_book,
+        console,
         sheets,
         downloads,
         load_error,
-        watchers: vec![dialogs, crashes, files, responded, failing, saving],
+        watchers: [dialogs, crashes, files, responded, failing, saving]
+            .into_iter()
+            .chain(logging)
+            .collect(),
     })
 }

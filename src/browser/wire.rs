@@ -11,7 +11,9 @@
 //!
 //! One connection per browser (by its websocket address), shared by its tabs and kept
 //! while the browser is there (a journey's first navigation does not pay for a new one);
-//! the sessions on it enable no domain, so it carries answers only.
+//! the sessions on it enable no domain but Fetch's authentication challenges, when a
+//! journey has credentials (see `context_settings.rs`): chromiumoxide answers every
+//! challenge on its own sessions itself. A session's events go to whoever asked for them.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,6 +30,9 @@ use super::BrowserError;
 /// An answer: the command's `result`, or the browser's error message.
 type Answer = Result<Value, String>;
 
+/// Where each session's events go.
+type Events = HashMap<String, mpsc::UnboundedSender<Value>>;
+
 /// The connections open, by the browser's websocket address.
 static WIRES: tokio::sync::Mutex<Vec<(String, Arc<Wire>)>> =
     tokio::sync::Mutex::const_new(Vec::new());
@@ -36,6 +41,8 @@ static WIRES: tokio::sync::Mutex<Vec<(String, Arc<Wire>)>> =
 pub(super) struct Wire {
     outgoing: mpsc::UnboundedSender<String>,
     pending: Arc<Mutex<HashMap<u64, oneshot::Sender<Answer>>>>,
+    /// Where each session's events go, by session.
+    events: Arc<Mutex<Events>>,
     next: AtomicU64,
     task: JoinHandle<()>,
 }
@@ -66,6 +73,8 @@ impl Wire {
         let (outgoing, mut queue) = mpsc::unbounded_channel::<String>();
         let pending: Arc<Mutex<HashMap<u64, oneshot::Sender<Answer>>>> = Arc::default();
         let answers = Arc::clone(&pending);
+        let events: Arc<Mutex<Events>> = Arc::default();
+        let listeners = Arc::clone(&events);
         let task = tokio::spawn(async move {
             loop {
                 tokio::select! {
@@ -78,7 +87,11 @@ impl Wire {
                         None => break,
                     },
                     frame = stream.next() => match frame {
-                        Some(Ok(Message::Text(text))) => deliver(&answers, text.as_str()),
+                        Some(Ok(Message::Text(text))) => {
+                            if let Some(event) = deliver(&answers, text.as_str()) {
+                                hand_over(&listeners, event);
+                            }
+                        }
                         Some(Ok(_)) => {}
                         Some(Err(_)) | None => break,
                     },
@@ -93,6 +106,7 @@ impl Wire {
         Ok(Wire {
             outgoing,
             pending,
+            events,
             next: AtomicU64::new(1),
             task,
         })
@@ -139,23 +153,43 @@ impl Wire {
     }
 }
 
+impl Wire {
+    /// The events of `session` from now on (those before are let go).
+    pub(super) fn events(&self, session: &str) -> mpsc::UnboundedReceiver<Value> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        if let Ok(mut events) = self.events.lock() {
+            events.retain(|_, tx| !tx.is_closed());
+            events.insert(session.to_string(), tx);
+        }
+        rx
+    }
+}
+
+/// Gives `event` to whoever listens to its session, if anyone does.
+fn hand_over(listeners: &Mutex<Events>, event: Value) {
+    let Some(session) = event["sessionId"].as_str() else {
+        return;
+    };
+    if let Ok(listeners) = listeners.lock()
+        && let Some(tx) = listeners.get(session)
+    {
+        let _ = tx.send(event);
+    }
+}
+
 impl Drop for Wire {
     fn drop(&mut self) {
         self.task.abort();
     }
 }
 
-/// Hands the answer in `text` to the command waiting for it; events are let go.
-fn deliver(pending: &Mutex<HashMap<u64, oneshot::Sender<Answer>>>, text: &str) {
-    let Ok(message) = serde_json::from_str::<Value>(text) else {
-        return;
-    };
+/// Hands the answer in `text` to the command waiting for it; an event is given back.
+fn deliver(pending: &Mutex<HashMap<u64, oneshot::Sender<Answer>>>, text: &str) -> Option<Value> {
+    let message = serde_json::from_str::<Value>(text).ok()?;
     let Some(id) = message["id"].as_u64() else {
-        return;
+        return Some(message);
     };
-    let Some(tx) = pending.lock().ok().and_then(|mut p| p.remove(&id)) else {
-        return;
-    };
+    let tx = pending.lock().ok().and_then(|mut p| p.remove(&id))?;
     let answer = match message.get("error") {
         Some(error) => Err(error["message"]
             .as_str()
@@ -164,6 +198,7 @@ fn deliver(pending: &Mutex<HashMap<u64, oneshot::Sender<Answer>>>, text: &str) {
         None => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
     };
     let _ = tx.send(answer);
+    None
 }
 
 #[cfg(test)]

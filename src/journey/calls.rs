@@ -102,6 +102,10 @@ fn forms(verb: Verb) -> &'static [&'static [Param]] {
         Verb::Request => &[&[Map]],
         Verb::SetOffline => &[&[Flag("offline")]],
         Verb::SetNetwork => &[&[Map]],
+        Verb::HttpCredentials => &[&[Text("user"), Text("pass")]],
+        Verb::SetHeaders => &[&[Any("headers")]],
+        Verb::SetGeolocation => &[&[Map]],
+        Verb::GrantPermissions => &[&[Any("permissions")]],
         Verb::Handoff => &[&[Text("reason")]],
         Verb::Finish => &[],
     }
@@ -243,6 +247,14 @@ mod tests {
                         ) =>
                     {
                         assert!(e.contains("missing field"), "{e}");
+                    }
+                    // So does a place: an empty map names none.
+                    Err(e) if verb == Verb::SetGeolocation => {
+                        assert!(e.contains("missing field `latitude`"), "{e}");
+                    }
+                    // Headers are a map, permissions a list: a number is neither.
+                    Err(e) if matches!(verb, Verb::SetHeaders | Verb::GrantPermissions) => {
+                        assert!(e.contains("Output type incorrect"), "{e}");
                     }
                     Err(e) => panic!("{verb:?} {form:?}: {e}"),
                 }

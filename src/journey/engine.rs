@@ -316,13 +316,15 @@ fn expect(cond: bool, message: &str) -> Result<(), Box<EvalAltResult>> {
 /// Success returns the round-trip map; failure throws its `error` map.
 pub(super) fn round_trip(rt: RoundTrip) -> Result<Dynamic, Box<EvalAltResult>> {
     if rt.ok {
-        // JSON leaves an empty `dialogs` out; a script reading a missing field would get
-        // `()`, so its round trip always lists them.
+        // JSON leaves an empty `dialogs` (`console`, `page_errors`) out; a script reading a
+        // missing field would get `()`, so its round trip always lists them.
         let mut map = to_dynamic(&rt)?;
-        if let Some(mut m) = map.write_lock::<rhai::Map>()
-            && !m.contains_key("dialogs")
-        {
-            m.insert("dialogs".into(), Dynamic::from_array(Vec::new()));
+        if let Some(mut m) = map.write_lock::<rhai::Map>() {
+            for list in ["dialogs", "console", "page_errors"] {
+                if !m.contains_key(list) {
+                    m.insert(list.into(), Dynamic::from_array(Vec::new()));
+                }
+            }
         }
         Ok(map)
     } else {

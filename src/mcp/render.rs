@@ -52,6 +52,7 @@ pub fn round_trip(rt: &RoundTrip) -> String {
             d.answer
         );
     }
+    console_lines(&mut out, rt);
     let Some(screen) = &rt.screen else {
         return out;
     };
@@ -80,6 +81,36 @@ pub fn round_trip(rt: &RoundTrip) -> String {
         let _ = writeln!(out, "{}", truncation(t));
     }
     out
+}
+
+/// What the pages logged and threw during the call: page text, untrusted.
+fn console_lines(out: &mut String, rt: &RoundTrip) {
+    for m in &rt.console {
+        let _ = writeln!(
+            out,
+            "The page logged a console {} (untrusted page text: \"{}\").",
+            m.level, m.text
+        );
+    }
+    for e in &rt.page_errors {
+        let _ = writeln!(
+            out,
+            "The page threw an error it did not catch (untrusted page text: \"{}\") at {}.",
+            e.message,
+            if e.source.is_empty() {
+                "an unknown place"
+            } else {
+                &e.source
+            }
+        );
+    }
+    let dropped = rt.console_dropped + rt.page_errors_dropped;
+    if dropped > 0 {
+        let _ = writeln!(
+            out,
+            "{dropped} more console messages and page errors were not kept."
+        );
+    }
 }
 
 /// A dialog's kind with its article: `an alert`, `a confirm`.

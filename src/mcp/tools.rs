@@ -149,6 +149,22 @@ fn described(verb: Verb) -> (&'static str, ToolAnnotations) {
             "Throttle the network of the journey's tabs: `latency_ms` added to each request, `download_kbps` and `upload_kbps` bandwidth; with no field, no throttle. For the app's slow states. Confirmed with the person like invoke.",
             ToolAnnotations::from_raw(None, None, Some(false), Some(true), Some(false)),
         ),
+        Verb::HttpCredentials => (
+            "Answer the app's HTTP authentication challenges (basic or digest: the browser's sign-in prompt) with this `user` and `pass`, from now on, in every tab of the journey. The credentials are secrets: never shown back, recorded redacted. Confirmed with the person like invoke.",
+            ToolAnnotations::from_raw(None, None, Some(false), Some(true), Some(false)),
+        ),
+        Verb::SetHeaders => (
+            "Send these `headers` (name → value) with every request of the journey's tabs from now on, in place of those set before (`{}`: none). Their values are secrets: never shown back, recorded redacted. Confirmed with the person like invoke.",
+            ToolAnnotations::from_raw(None, None, Some(false), Some(true), Some(false)),
+        ),
+        Verb::SetGeolocation => (
+            "Tell the journey's tabs the person is at `latitude`, `longitude` (with `accuracy` in metres); the page also needs the geolocation permission (grant_permissions). Confirmed with the person like invoke.",
+            ToolAnnotations::from_raw(None, None, Some(false), Some(true), Some(false)),
+        ),
+        Verb::GrantPermissions => (
+            "Grant the app's origin these `permissions` in the journey's browser context, by the web's names (geolocation, clipboard-read, clipboard-write, notifications, camera, microphone…): the page may then use them without asking. Confirmed with the person like invoke.",
+            ToolAnnotations::from_raw(None, None, Some(false), Some(true), Some(false)),
+        ),
         Verb::Handoff => (
             "Hand the tab to the person for something only they may do (log in, a password, 2FA, a CAPTCHA), with the reason. Waits until they finish (ok, with the route now; nothing they typed is returned) or the handoff times out (handoff_timed_out). Every other call fails with paused_by_user meanwhile.",
             ToolAnnotations::from_raw(None, None, Some(false), None, Some(false)),

@@ -56,11 +56,14 @@ pub enum ErrorCode {
     CaptureFailed,
     /// A journey's `request` got no answer: the network failed (a status is an answer).
     RequestFailed,
+    /// The page threw an error it did not catch, or left a promise rejection unhandled,
+    /// and the run fails on that (`--fail-on-page-error`).
+    PageError,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/design.md's list.
-    pub const ALL: [ErrorCode; 23] = [
+    pub const ALL: [ErrorCode; 24] = [
         ErrorCode::UnknownAnchor,
         ErrorCode::NotOnScreen,
         ErrorCode::AmbiguousAnchor,
@@ -84,6 +87,7 @@ impl ErrorCode {
         ErrorCode::InvalidArgument,
         ErrorCode::CaptureFailed,
         ErrorCode::RequestFailed,
+        ErrorCode::PageError,
     ];
 
     /// The code spelled `code` in output, if it is one.
@@ -117,6 +121,7 @@ impl ErrorCode {
             ErrorCode::InvalidArgument => "invalid_argument",
             ErrorCode::CaptureFailed => "capture_failed",
             ErrorCode::RequestFailed => "request_failed",
+            ErrorCode::PageError => "page_error",
         }
     }
 }
@@ -163,7 +168,8 @@ impl ToolError {
             ErrorCode::Timeout
             | ErrorCode::NavigationFailed
             | ErrorCode::PageUnresponsive
-            | ErrorCode::RequestFailed => Attribution::App,
+            | ErrorCode::RequestFailed
+            | ErrorCode::PageError => Attribution::App,
             ErrorCode::BrowserCrashed => Attribution::Environment,
             ErrorCode::CaptureFailed => Attribution::Capture,
             ErrorCode::PausedByUser

@@ -102,6 +102,14 @@ pub struct Surface {
 }
 
 impl Session {
+    /// The values every trace writes `[redacted]`: the secret variables', the run's
+    /// password and header values.
+    fn secrets(&self) -> Vec<String> {
+        let mut secrets = self.settings.vars.secret_values();
+        secrets.extend(self.settings.launch.context.secret_values());
+        secrets
+    }
+
     /// Checks the registry the settings name (`--anchors FILE`, which must exist, else
     /// `./anchors.yaml` when present, else none: pages carry `data-anchor` themselves).
     pub fn builder(settings: &Settings) -> Result<SessionBuilder, RegistryError> {
@@ -321,7 +329,7 @@ impl Session {
                     &open.name,
                     journey,
                     (browser.version(), device),
-                    self.settings.vars.secret_values(),
+                    self.secrets(),
                 )
                 .await
             }

@@ -320,8 +320,9 @@ fn detail(out: &mut String, step: &Value, side_dir: &str) {
             esc(&[plain(dialog), plain(chrome)].join("\n"))
         );
     }
-    for list in ["console", "network"] {
-        if let Some(entries) = step[list].as_array().filter(|e| !e.is_empty()) {
+    for list in ["console", "page_errors", "network"] {
+        let entries = step[list].as_array().or(step["result"][list].as_array());
+        if let Some(entries) = entries.filter(|e| !e.is_empty()) {
             let _ = write!(out, "<h3>{list}</h3><ul>");
             for e in entries {
                 let _ = write!(out, "<li><code>{}</code></li>", esc(&plain(e)));

@@ -110,6 +110,10 @@ impl<T: Tab> Gateway<T> {
             Call::Request(a) => Box::pin(t.request(a)).await,
             Call::SetOffline(a) => Box::pin(t.set_offline(a.offline)).await,
             Call::SetNetwork(a) => Box::pin(t.set_network(a)).await,
+            Call::HttpCredentials(a) => Box::pin(t.http_credentials(a)).await,
+            Call::SetHeaders(a) => Box::pin(t.set_headers(a)).await,
+            Call::SetGeolocation(a) => Box::pin(t.set_geolocation(a)).await,
+            Call::GrantPermissions(a) => Box::pin(t.grant_permissions(a)).await,
             Call::Handoff(a) => t.handoff(&a.reason).await,
             Call::Finish(_) => return None,
         })

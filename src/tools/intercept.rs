@@ -75,7 +75,7 @@ impl<T: Tab> Tools<T> {
 
     /// Makes a tab that joined the journey route by its routes, when it has any.
     pub(super) async fn route_joined(&self, tab: &T) {
-        if self.shared.routes.is_empty() {
+        if self.shared.routes.is_empty() && self.shared.routes.credentials().is_none() {
             return;
         }
         let _ = tab.route(&self.shared.routes).await;

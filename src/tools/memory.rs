@@ -63,6 +63,11 @@ pub(super) struct Shared {
     pub(super) routes: std::sync::Arc<crate::browser::RouteBook>,
     /// What the server answered the current call's `request`, for its round trip.
     pub(super) response: Mutex<Option<super::Response>>,
+    /// The headers and the geolocation the journey set for its tabs, each when set.
+    pub(super) context: Mutex<(
+        Option<crate::browser::ExtraHeaders>,
+        Option<crate::browser::Geolocation>,
+    )>,
     /// The network the journey set for its tabs: offline, and the throttle, each when set
     /// (else as the run started them).
     pub(super) network: Mutex<(Option<bool>, Option<Option<crate::browser::Throttle>>)>,

@@ -1,12 +1,10 @@
-//! The gateway every journey kind calls: navigate, read the screen, invoke a control, press
-//! a key on it, fill a field.
+//! The gateway every journey kind calls: navigate, read, invoke, press, fill and the rest.
 //!
 //! Each tool resolves its target *in the page* (one evaluate: present, unique, visible,
 //! enabled, not covered), acts through the [`Tab`] with trusted input, waits for the page to
 //! settle (navigation committed and loaded, or the DOM quiet), reads the screen in the same
 //! round trip where it can, infers the state and returns a [`RoundTrip`]. Nothing else in
 //! waymark acts on the browser.
-//!
 //! Every call first passes the gates (a refused call never touches the page) and
 //! is recorded in the journey's [`Trace`] when there is one (see `call.rs`).
 
@@ -15,6 +13,8 @@ mod audit;
 mod bench;
 mod call;
 mod consent;
+mod console;
+mod context;
 mod describe;
 mod dialogs;
 mod files;
@@ -112,6 +112,8 @@ pub struct ToolOptions {
     pub audit: bool,
     /// When the run keeps screenshots for its reports.
     pub screenshots: Screenshots,
+    /// A call whose round trip lists an uncaught page error fails with `page_error`.
+    pub fail_on_page_error: bool,
 }
 
 /// At most this many text runs, and this many controls without an anchor, per read.
@@ -132,6 +134,7 @@ impl Default for ToolOptions {
             handoff_timeout: Duration::from_secs(300),
             audit: false,
             screenshots: Screenshots::Failure,
+            fail_on_page_error: false,
         }
     }
 }

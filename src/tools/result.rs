@@ -49,6 +49,22 @@ pub struct RoundTrip {
     /// when there were none (a script's round trip always has it, see `journey::engine`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub dialogs: Vec<super::DialogAnswered>,
+    /// The console errors and warnings the journey's pages logged during the call (and
+    /// since the previous one), the first 100. Left out of JSON when there were none (a
+    /// script's round trip always has it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub console: Vec<crate::browser::ConsoleMessage>,
+    /// Console messages past the 100 kept; 0 is not written.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub console_dropped: u64,
+    /// The errors the journey's pages threw and did not catch, and the promise rejections
+    /// they left unhandled, during the call (and since the previous one), the first 100.
+    /// Left out of JSON when there were none (a script's round trip always has it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub page_errors: Vec<crate::browser::PageError>,
+    /// Page errors past the 100 kept; 0 is not written.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub page_errors_dropped: u64,
     /// The journey's tabs, for `tabs`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tabs: Option<Vec<super::TabInfo>>,
@@ -103,6 +119,13 @@ impl RoundTrip {
                 cut_mut(text);
             }
         }
+        for message in &mut self.console {
+            cut_mut(&mut message.text);
+        }
+        for error in &mut self.page_errors {
+            cut_mut(&mut error.message);
+            cut_mut(&mut error.source);
+        }
         for tab in self.tabs.iter_mut().flatten() {
             cut_mut(&mut tab.route);
             cut_mut(&mut tab.title);
@@ -113,6 +136,10 @@ impl RoundTrip {
 
 fn is_first(tab: &usize) -> bool {
     *tab == 0
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]

@@ -415,6 +415,7 @@ impl<T: Tab> Tools<T> {
             }
             self.route_joined(&tab).await;
             self.network_joined(&tab).await;
+            self.context_joined(&tab).await;
             match self.join(tab, &url, &here) {
                 Ok(opened) => {
                     rt.opened.get_or_insert(opened);

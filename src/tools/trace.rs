@@ -288,8 +288,9 @@ pub struct Trace {
     side: PathBuf,
     started: Instant,
     inline_max: usize,
-    /// Values written as `[redacted]` wherever they appear (secret variables').
-    secrets: Vec<String>,
+    /// Values written as `[redacted]` wherever they appear (secret variables', credentials
+    /// and header values).
+    secrets: std::sync::RwLock<Vec<String>>,
     state: Mutex<State>,
 }
 
@@ -325,7 +326,7 @@ impl Trace {
             side,
             started: Instant::now(),
             inline_max: RAW_INLINE_MAX,
-            secrets: Vec::new(),
+            secrets: std::sync::RwLock::new(Vec::new()),
             state: Mutex::new(State {
                 out,
                 steps: 0,
@@ -337,9 +338,26 @@ impl Trace {
 
     /// The same trace, writing each of `secrets` (a secret variable's value) as
     /// `[redacted]` wherever it would appear, as a secret field's value is.
-    pub fn redacting(mut self, secrets: Vec<String>) -> Trace {
-        self.secrets = secrets;
+    pub fn redacting(self, secrets: Vec<String>) -> Trace {
+        self.also_redact(secrets);
         self
+    }
+
+    /// Writes each of `more` (a journey's credentials, its headers' values) `[redacted]`
+    /// from now on, as [`redacting`](Trace::redacting)'s.
+    pub fn also_redact(&self, more: impl IntoIterator<Item = String>) {
+        if let Ok(mut secrets) = self.secrets.write() {
+            for secret in more {
+                if !secret.is_empty() && !secrets.contains(&secret) {
+                    secrets.push(secret);
+                }
+            }
+        }
+    }
+
+    /// The values written `[redacted]`, as now.
+    fn secrets(&self) -> Vec<String> {
+        self.secrets.read().map(|s| s.clone()).unwrap_or_default()
     }
 
     /// The same trace, storing raw layers larger than `bytes` in side files.
@@ -370,13 +388,14 @@ impl Trace {
         shot: Option<&[u8]>,
     ) {
         let at_ms = self.at_ms();
+        let secrets = self.secrets();
         self.write(|state| {
             state.steps += 1;
             let n = state.steps;
             if let Some(allowed) = refused_with {
                 line(
                     &mut state.out,
-                    &self.secrets,
+                    &secrets,
                     &Event {
                         kind: "event",
                         event: "unauthorized_action",
@@ -397,7 +416,7 @@ impl Trace {
             };
             line(
                 &mut state.out,
-                &self.secrets,
+                &secrets,
                 &Step {
                     kind: "step",
                     n,
@@ -420,10 +439,11 @@ impl Trace {
     /// Records that the journey changed its allowed set.
     pub(crate) fn allowed_set(&self, allowed: AllowedSet) {
         let at_ms = self.at_ms();
+        let secrets = self.secrets();
         self.write(|state| {
             line(
                 &mut state.out,
-                &self.secrets,
+                &secrets,
                 &Event {
                     kind: "event",
                     event: "allowed_set",
@@ -465,7 +485,8 @@ impl Trace {
             screenshot: self.state.lock().ok().and_then(|s| s.failure_shot.clone()),
             elapsed_ms: elapsed.as_secs_f64() * 1000.0,
         };
-        self.write(|state| line(&mut state.out, &self.secrets, &end));
+        let secrets = self.secrets();
+        self.write(|state| line(&mut state.out, &secrets, &end));
     }
 
     /// Milliseconds since the header, to the microsecond.
@@ -494,9 +515,10 @@ impl Trace {
         if json.len() <= self.inline_max {
             return Ok(RawLayer::Inline(raw));
         }
-        let json = match self.secrets.is_empty() {
+        let secrets = self.secrets();
+        let json = match secrets.is_empty() {
             true => json,
-            false => redact_json(&String::from_utf8_lossy(&json), &self.secrets).into_bytes(),
+            false => redact_json(&String::from_utf8_lossy(&json), &secrets).into_bytes(),
         };
         Ok(RawLayer::Ref {
             r#ref: self.side_file(&format!("{n}.json"), &json)?,
@@ -604,6 +626,18 @@ struct StepResult<'a> {
     closed: Option<usize>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     dialogs: &'a [super::DialogAnswered],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    console: &'a [crate::browser::ConsoleMessage],
+    #[serde(skip_serializing_if = "is_zero")]
+    console_dropped: u64,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    page_errors: &'a [crate::browser::PageError],
+    #[serde(skip_serializing_if = "is_zero")]
+    page_errors_dropped: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn is_first_tab(tab: &usize) -> bool {
@@ -625,6 +659,10 @@ impl<'a> StepResult<'a> {
             opened: rt.opened.as_ref(),
             closed: rt.closed,
             dialogs: &rt.dialogs,
+            console: &rt.console,
+            console_dropped: rt.console_dropped,
+            page_errors: &rt.page_errors,
+            page_errors_dropped: rt.page_errors_dropped,
         }
     }
 }

@@ -244,6 +244,10 @@ impl Tab for ProbedTab {
         self.0.take_chrome()
     }
 
+    fn take_console(&self) -> waymark::browser::PageLog {
+        self.0.take_console()
+    }
+
     async fn browser_answers(&self, bound: Duration) -> bool {
         self.0.browser_answers(bound).await
     }

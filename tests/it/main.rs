@@ -13,6 +13,8 @@ mod bounded;
 mod chaos;
 mod check;
 mod cli;
+mod console;
+mod context;
 mod control_page;
 mod cookies;
 mod corpus;

@@ -251,8 +251,10 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
                 "drag",
                 "fill",
                 "finish",
+                "grant_permissions",
                 "handoff",
                 "hover",
+                "http_credentials",
                 "invoke",
                 "move_pointer",
                 "navigate",
@@ -263,6 +265,8 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
                 "route",
                 "scroll",
                 "scroll_to",
+                "set_geolocation",
+                "set_headers",
                 "set_network",
                 "set_offline",
                 "switch_tab",
@@ -415,6 +419,56 @@ fn an_agents_on_dialog_is_asked_like_invoke_and_its_answers_are_listed() {
         failed(&refused, "consent_denied");
         s.stop().await;
     });
+}
+
+/// The context's verbs act: an agent's is asked like invoke, refused when the person says
+/// no; credentials and header values are recorded `[redacted]` and never shown back.
+#[test]
+fn an_agents_context_settings_are_asked_like_invoke_and_their_secrets_recorded_redacted() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("context.agent.jsonl");
+    let path = file.to_str().unwrap();
+    run(async {
+        let s = Session::start(Person::new(true, true), &["--record", path]).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        let calls = [
+            (
+                "http_credentials",
+                json!({"user": "ada", "pass": "mcp-secret-pass"}),
+            ),
+            (
+                "set_headers",
+                json!({"headers": {"X-Tenant": "mcp-secret-tenant"}}),
+            ),
+            ("grant_permissions", json!({"permissions": ["geolocation"]})),
+            (
+                "set_geolocation",
+                json!({"latitude": 52.5, "longitude": 13.4}),
+            ),
+        ];
+        for (n, (tool, args)) in calls.iter().enumerate() {
+            let rt = s.call(tool, args.clone()).await;
+            ok(&rt);
+            assert_eq!(s.asked().len(), n + 1, "{tool}: {:?}", s.asked());
+            assert!(s.asked()[n].contains(tool), "{:?}", s.asked());
+            assert!(!text(&rt).contains("mcp-secret"), "{}", text(&rt));
+        }
+        for question in s.asked() {
+            assert!(!question.contains("mcp-secret"), "{question}");
+        }
+        s.stop().await;
+
+        let s = Session::start(Person::new(true, false), &[]).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        let refused = s
+            .call("set_headers", json!({"headers": {"X-Tenant": "acme"}}))
+            .await;
+        failed(&refused, "consent_denied");
+        s.stop().await;
+    });
+    let recorded = std::fs::read_to_string(&file).unwrap();
+    assert!(!recorded.contains("mcp-secret"), "{recorded}");
+    assert!(recorded.contains("[redacted]"), "{recorded}");
 }
 
 #[test]

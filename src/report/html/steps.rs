@@ -214,6 +214,7 @@ fn step_row(out: &mut String, key: &str, step: &Value) {
             esc(&answered.join("; "))
         );
     }
+    console_rows(out, result);
     let acting = matches!(action["class"].as_str(), Some("act" | "type"));
     if acting && let Some(controls) = step["inferred"]["controls"].as_array() {
         let _ = write!(
@@ -248,6 +249,48 @@ fn step_row(out: &mut String, key: &str, step: &Value) {
 /// A control's reference: `anchor` or `anchor[key]`.
 pub(crate) fn reference(c: &Value) -> String {
     crate::anchor::reference(c["anchor"].as_str().unwrap_or(""), c["key"].as_str())
+}
+
+/// The console's errors and warnings, and the page's uncaught errors, of a step: a row each
+/// list, under the step's.
+fn console_rows(out: &mut String, result: &Value) {
+    let dropped = |field: &str| match result[field].as_u64() {
+        Some(n) if n > 0 => format!(" (and {n} more)"),
+        _ => String::new(),
+    };
+    if let Some(console) = result["console"].as_array().filter(|c| !c.is_empty()) {
+        let logged: Vec<String> = console
+            .iter()
+            .map(|m| {
+                format!(
+                    "{} “{}”",
+                    m["level"].as_str().unwrap_or("?"),
+                    m["text"].as_str().unwrap_or("")
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "<tr class=\"console\"><td></td><td colspan=\"5\" class=\"muted\">console: {}{}</td></tr>",
+            esc(&logged.join("; ")),
+            dropped("console_dropped")
+        );
+    }
+    if let Some(errors) = result["page_errors"].as_array().filter(|e| !e.is_empty()) {
+        let thrown: Vec<String> = errors
+            .iter()
+            .map(|e| match e["source"].as_str().filter(|s| !s.is_empty()) {
+                Some(source) => format!("“{}” at {source}", e["message"].as_str().unwrap_or("")),
+                None => format!("“{}”", e["message"].as_str().unwrap_or("")),
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "<tr class=\"page-errors\"><td></td><td colspan=\"5\" class=\"muted\">page errors: {}{}</td></tr>",
+            esc(&thrown.join("; ")),
+            dropped("page_errors_dropped")
+        );
+    }
 }
 
 #[cfg(test)]

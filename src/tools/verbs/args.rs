@@ -541,6 +541,94 @@ pub struct ScrollToArgs {
     pub nth: Option<u64>,
 }
 
+/// `http_credentials`: the user name and password the journey's pages answer a server's
+/// HTTP authentication challenge (basic or digest) with, from now on, in place of
+/// `--http-credentials`. Secrets: recorded `[redacted]`, never shown.
+#[derive(Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HttpCredentialsArgs {
+    /// The user name.
+    pub user: String,
+    /// The password.
+    pub pass: String,
+}
+
+impl std::fmt::Debug for HttpCredentialsArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HttpCredentialsArgs([redacted])")
+    }
+}
+
+/// `set_headers`: headers every request of the journey's pages carries from now on (in place
+/// of those it set before; over `--header`). Their values are secrets: recorded
+/// `[redacted]`, never shown.
+#[derive(Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HeadersArgs {
+    /// Header name → value (`{"X-Tenant": "acme"}`); `{}` takes the journey's own away.
+    pub headers: std::collections::BTreeMap<String, String>,
+}
+
+impl std::fmt::Debug for HeadersArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&String> = self.headers.keys().collect();
+        write!(f, "HeadersArgs({names:?}, values [redacted])")
+    }
+}
+
+/// `set_geolocation`: where the journey's pages are told the person is (the page also needs
+/// the `geolocation` permission: `grant_permissions`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GeolocationArgs {
+    /// Degrees north, -90 to 90.
+    #[serde(deserialize_with = "number")]
+    pub latitude: f64,
+    /// Degrees east, -180 to 180.
+    #[serde(deserialize_with = "number")]
+    pub longitude: f64,
+    /// How sure, in metres (default 0).
+    #[serde(
+        default,
+        deserialize_with = "some_number",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub accuracy: Option<f64>,
+}
+
+/// A number written either way (`10` or `10.0`: a script's integer is a number too).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Number {
+    Int(i64),
+    Float(f64),
+}
+
+fn number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "coordinates and metres are far inside f64's integers"
+    )]
+    Ok(match Number::deserialize(d)? {
+        Number::Int(i) => i as f64,
+        Number::Float(f) => f,
+    })
+}
+
+fn some_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    number(d).map(Some)
+}
+
+/// `grant_permissions`: permissions the app's origin is granted in the journey's browser
+/// context, by the web's names (`geolocation`, `clipboard-read`, `clipboard-write`,
+/// `notifications`, `camera`, `microphone`, `midi`…).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PermissionsArgs {
+    /// The permissions' names.
+    pub permissions: Vec<String>,
+}
+
 /// `handoff`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -200,6 +200,14 @@ verbs! {
     SetOffline(SetOfflineArgs) = "set_offline", tool "set_offline", class Act;
     /// Throttle the network of the journey's tabs.
     SetNetwork(SetNetworkArgs) = "set_network", tool "set_network", class Act;
+    /// Answer servers' HTTP authentication challenges with these credentials.
+    HttpCredentials(HttpCredentialsArgs) = "http_credentials", tool "http_credentials", class Act;
+    /// Send these headers with every request of the journey's tabs.
+    SetHeaders(HeadersArgs) = "set_headers", tool "set_headers", class Act;
+    /// Tell the journey's tabs where the person is.
+    SetGeolocation(GeolocationArgs) = "set_geolocation", tool "set_geolocation", class Act;
+    /// Grant the app's origin permissions in the journey's context.
+    GrantPermissions(PermissionsArgs) = "grant_permissions", tool "grant_permissions", class Act;
     /// Hand the tab to the person.
     Handoff(HandoffArgs) = "handoff", tool "handoff", class Pause;
     /// End the journey.
@@ -305,6 +313,11 @@ impl Call {
                 let mut json = serde_json::to_value(a).unwrap_or_default();
                 super::request::redact(&mut json);
                 json
+            }
+            Call::HttpCredentials(_) => serde_json::json!({"user": REDACTED, "pass": REDACTED}),
+            Call::SetHeaders(a) => {
+                let names = a.headers.keys().map(|n| (n.clone(), REDACTED.into()));
+                serde_json::json!({"headers": names.collect::<serde_json::Map<_, _>>()})
             }
             _ => self.to_json(),
         }
@@ -587,6 +600,10 @@ mod tests {
                 "request",
                 "set_offline",
                 "set_network",
+                "http_credentials",
+                "set_headers",
+                "set_geolocation",
+                "grant_permissions",
                 "handoff"
             ]
         );
