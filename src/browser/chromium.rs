@@ -304,6 +304,11 @@ pub struct ChromiumTab {
     router: super::routes::Router,
     /// The network its pages see now.
     network: tokio::sync::Mutex<super::NetworkConditions>,
+    /// The requests its pages made (see `traffic.rs`).
+    traffic: Arc<super::TrafficLog>,
+    /// The clock script its new documents get, once a journey installed a clock (see
+    /// `clock.rs`).
+    pub(super) clock_script: tokio::sync::Mutex<Option<String>>,
     watchers: Vec<JoinHandle<()>>,
 }
 
@@ -331,6 +336,8 @@ impl ChromiumTab {
             navigator: tokio::sync::OnceCell::new(),
             router: super::routes::Router::default(),
             network: tokio::sync::Mutex::new(options.network),
+            traffic: set.traffic,
+            clock_script: tokio::sync::Mutex::new(None),
             watchers: set.watchers,
         })
     }
@@ -620,6 +627,21 @@ impl Tab for ChromiumTab {
 
     async fn route(&self, book: &Arc<super::RouteBook>) -> Result<(), BrowserError> {
         self.router.apply(&self.page, book, self.timeout).await
+    }
+
+    fn traffic(&self) -> Option<Arc<super::TrafficLog>> {
+        Some(Arc::clone(&self.traffic))
+    }
+
+    async fn body(&self, id: &str, response: bool) -> Result<Option<String>, BrowserError> {
+        match response {
+            true => super::traffic::response_body(&self.page, id, self.timeout).await,
+            false => super::traffic::request_body(&self.page, id, self.timeout).await,
+        }
+    }
+
+    async fn set_clock(&self, source: &str) -> Result<(), BrowserError> {
+        super::clock::set_clock(self, source).await
     }
 
     async fn accessibility(

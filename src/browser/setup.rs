@@ -50,6 +50,8 @@ pub(super) struct SetUp {
     /// The network error of the last document that failed to load, unless one loaded
     /// since (`net::ERR_CONNECTION_REFUSED`).
     pub(super) load_error: Arc<Mutex<Option<String>>>,
+    /// The requests its pages made (see `traffic.rs`).
+    pub(super) traffic: Arc<super::traffic::TrafficLog>,
     pub(super) watchers: Vec<JoinHandle<()>>,
 }
 
@@ -136,12 +138,24 @@ pub(super) async fn set_up(
         }
     };
     let watching = super::files::watch_downloads(page, context, &downloads, timeout);
-    let (subscribed, commanded, (downloads, saving), network) =
-        tokio::join!(subscribed, commanded, watching, network);
-    if let Err(e) = network {
-        saving.abort();
-        return Err(e);
-    }
+    let traffic = Arc::new(super::traffic::TrafficLog::default());
+    let logging = super::traffic::watch(page, Arc::clone(&traffic), timeout);
+    let (subscribed, commanded, (downloads, saving), network, logging) =
+        tokio::join!(subscribed, commanded, watching, network, logging);
+    let logging = match (network, logging) {
+        (Ok(()), Ok(logging)) => logging,
+        (Err(e), logging) => {
+            if let Ok(task) = logging {
+                task.abort();
+            }
+            saving.abort();
+            return Err(e);
+        }
+        (Ok(()), Err(e)) => {
+            saving.abort();
+            return Err(e);
+        }
+    };
     let (
         (opening, mut crashed, choosers, mut responses, mut failures),
         (_, _, (), (), main_frame, _, _),
@@ -149,6 +163,7 @@ pub(super) async fn set_up(
         (Ok(subscribed), Ok(commanded)) => (subscribed, commanded),
         (Err(e), _) | (_, Err(e)) => {
             saving.abort();
+            logging.abort();
             return Err(e);
         }
     };
@@ -217,6 +232,7 @@ pub(super) async fn set_up(
         sheets,
         downloads,
         load_error,
-        watchers: vec![dialogs, crashes, files, responded, failing, saving],
+        traffic,
+        watchers: vec![dialogs, crashes, files, responded, failing, saving, logging],
     })
 }

@@ -12,7 +12,7 @@
 //! | `invoke` | `(anchor)`, `(anchor, key)`, `(#{node})` or `(#{x, y})` |
 //! | `press` | `(anchor, key_name)`, `(#{node} or #{x, y}, key_name)` |
 //! | `fill` | `(anchor, text)`, `(#{node} or #{x, y}, text)` |
-//! | `wait_for` | `(anchor)`, `(#{anchor, key, text, route, gone, enabled, timeout_ms})` |
+//! | `wait_for` | `(anchor)`, `(#{anchor, key, text, route, gone, enabled, timeout_ms, request, response, method, status})` |
 //! | `hover` | `(anchor)`, `(anchor, key)` |
 //! | `drag` | `(from, to)` |
 //! | `upload` | `(anchor, path)` — a file of the journey's `fixtures/` folder |

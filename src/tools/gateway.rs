@@ -62,6 +62,7 @@ impl<T: Tab> Gateway<T> {
     pub async fn call(&self, call: &Call) -> Option<RoundTrip> {
         let t = &*self.tools;
         let aimed = call.aimed();
+        t.mark_traffic(call);
         Some(match call {
             Call::Navigate(a) => t.navigate(&a.route).await,
             Call::Read(a) => t.read_screen_with(a.view(t.options().budget)).await,

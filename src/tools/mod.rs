@@ -34,6 +34,7 @@ mod state;
 mod tabs;
 mod target;
 pub mod trace;
+mod traffic;
 mod verbs;
 mod wait;
 
@@ -59,6 +60,7 @@ pub use result::RoundTrip;
 pub use shots::Screenshots;
 pub use tabs::{MAX_TABS, TabInfo, TabOpened};
 pub use target::TargetRef;
+pub use traffic::Exchange;
 pub use verbs::{
     Args, ArgsVisitor, Call, CloseTabArgs, DialogAction, DragArgs, FillArgs, FinishArgs,
     HandoffArgs, HoverArgs, InvokeArgs, NavigateArgs, OnDialogArgs, PressArgs, REDACTED, ReadArgs,

@@ -59,6 +59,10 @@ pub struct RoundTrip {
     /// What the server answered a `request`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub response: Option<super::Response>,
+    /// The request, or the response, a `wait_for(#{request})` or
+    /// `wait_for(#{response})` matched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<super::Exchange>,
     /// Each of those requests, for the trace.
     #[serde(skip)]
     pub routed_requests: Vec<crate::browser::Routed>,

@@ -244,6 +244,21 @@ pub struct WaitForArgs {
     /// How long to wait at most, in milliseconds (default: the action timeout, 5000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// Wait for a request the journey's pages send to this pattern (the routes' globs:
+    /// `/api/items/**`, or an absolute URL), since the start of the last call that could
+    /// have caused it (so written after the action that sends it); returned as `exchange`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
+    /// Wait for the response to a request to this pattern (as `request`), its body loaded;
+    /// returned as `exchange` (method, url, status, headers, json or text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
+    /// With `request` or `response`: only requests of this method (`POST`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// With `response`: only a response of this HTTP status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
 }
 
 impl WaitForArgs {
@@ -257,6 +272,10 @@ impl WaitForArgs {
             gone: self.gone.unwrap_or(false),
             enabled: self.enabled,
             timeout: self.timeout_ms.map(std::time::Duration::from_millis),
+            request: self.request.clone(),
+            response: self.response.clone(),
+            method: self.method.clone(),
+            status: self.status,
         }
     }
 }
