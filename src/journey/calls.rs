@@ -25,6 +25,11 @@
 //! | `request` | `(#{method, route, json, form, headers})` — returns `#{status, headers, json}` or `#{status, headers, text}` |
 //! | `set_offline` | `(offline)` |
 //! | `set_network` | `(#{latency_ms, download_kbps, upload_kbps})` |
+//! | `clock_install` | `()`, `(#{time})` — `time`: ISO-8601 or epoch ms |
+//! | `clock_set` | `(time)` |
+//! | `clock_advance` | `(ms)` |
+//! | `clock_pause` | `()` |
+//! | `clock_resume` | `()` |
 //! | `handoff` | `(reason)` — returns `#{finished, route}` |
 
 use std::any::TypeId;
@@ -89,6 +94,11 @@ fn forms(verb: Verb) -> &'static [&'static [Param]] {
         Verb::Request => &[&[Map]],
         Verb::SetOffline => &[&[Flag("offline")]],
         Verb::SetNetwork => &[&[Map]],
+        Verb::ClockInstall => &[&[], &[Map]],
+        Verb::ClockSet => &[&[Any("time")]],
+        Verb::ClockAdvance => &[&[Number("ms")]],
+        Verb::ClockPause => &[&[]],
+        Verb::ClockResume => &[&[]],
         Verb::Handoff => &[&[Text("reason")]],
         Verb::Finish => &[],
     }

@@ -137,6 +137,26 @@ fn described(verb: Verb) -> (&'static str, ToolAnnotations) {
             "Throttle the network of the journey's tabs: `latency_ms` added to each request, `download_kbps` and `upload_kbps` bandwidth; with no field, no throttle. For the app's slow states. Confirmed with the person like invoke.",
             ToolAnnotations::from_raw(None, None, Some(false), Some(true), Some(false)),
         ),
+        Verb::ClockInstall => (
+            "Install a fake clock in the journey's tabs (Date, setTimeout/setInterval, requestAnimationFrame, performance.now, in every frame, before the pages' own scripts): it runs from `time` (ISO-8601 like `2026-01-31T23:59:00`, or epoch ms; default now). To test what the app shows at a given date or time. Confirmed with the person like invoke.",
+            ToolAnnotations::from_raw(None, None, Some(false), Some(true), Some(false)),
+        ),
+        Verb::ClockSet => (
+            "Set the time the journey's pages see (`time`: ISO-8601 or epoch ms); no timer fires. Installs the clock first when needed. Confirmed with the person like invoke.",
+            ToolAnnotations::from_raw(None, None, Some(false), Some(true), Some(false)),
+        ),
+        Verb::ClockAdvance => (
+            "Move the journey's clock on by `ms` milliseconds, running the pages' timers and animation frames due on the way, in order (a countdown, a session timeout, a debounce). Returns the screen after. Confirmed with the person like invoke.",
+            ToolAnnotations::from_raw(None, None, Some(false), None, Some(false)),
+        ),
+        Verb::ClockPause => (
+            "Stop the journey's clock where it is: the pages' time stands still and their timers wait until clock_advance or clock_resume. Reading and waiting still work. Confirmed with the person like invoke.",
+            ToolAnnotations::from_raw(None, None, Some(false), Some(true), Some(false)),
+        ),
+        Verb::ClockResume => (
+            "Let the journey's clock run with real time again, from where it stands. Confirmed with the person like invoke.",
+            ToolAnnotations::from_raw(None, None, Some(false), Some(true), Some(false)),
+        ),
         Verb::Handoff => (
             "Hand the tab to the person for something only they may do (log in, a password, 2FA, a CAPTCHA), with the reason. Waits until they finish (ok, with the route now; nothing they typed is returned) or the handoff times out (handoff_timed_out). Every other call fails with paused_by_user meanwhile.",
             ToolAnnotations::from_raw(None, None, Some(false), None, Some(false)),

@@ -24,6 +24,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::clock::ClockOp;
 use super::trace::Trace;
 use super::verbs::Call;
 use super::{
@@ -99,6 +100,11 @@ impl<T: Tab> Gateway<T> {
             Call::Request(a) => Box::pin(t.request(a)).await,
             Call::SetOffline(a) => Box::pin(t.set_offline(a.offline)).await,
             Call::SetNetwork(a) => Box::pin(t.set_network(a)).await,
+            Call::ClockInstall(a) => Box::pin(t.clock(ClockOp::Install(a.time.clone()))).await,
+            Call::ClockSet(a) => Box::pin(t.clock(ClockOp::Set(a.time.clone()))).await,
+            Call::ClockAdvance(a) => Box::pin(t.clock(ClockOp::Advance(a.ms))).await,
+            Call::ClockPause(_) => Box::pin(t.clock(ClockOp::Pause)).await,
+            Call::ClockResume(_) => Box::pin(t.clock(ClockOp::Resume)).await,
             Call::Handoff(a) => t.handoff(&a.reason).await,
             Call::Finish(_) => return None,
         })

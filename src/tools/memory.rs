@@ -69,6 +69,8 @@ pub(super) struct Shared {
     pub(super) traffic_since: Mutex<Option<std::time::Instant>>,
     /// What the current call's network wait matched, for its round trip.
     pub(super) exchange: Mutex<Option<super::traffic::Exchange>>,
+    /// The journey's clock, once installed (see `clock`).
+    pub(super) clock: Mutex<Option<super::clock::ClockState>>,
 }
 
 /// What style sheets hold, on its way to the page: for the document `doc`, by address

@@ -14,6 +14,7 @@ mod act;
 mod audit;
 mod bench;
 mod call;
+mod clock;
 mod consent;
 mod describe;
 mod dialogs;
@@ -46,6 +47,7 @@ use url::Url;
 
 pub use crate::protocol::{Attribution, ErrorCode, ToolError};
 pub use crate::screen::Changes;
+pub use clock::ClockReport;
 pub use describe::{Found, Marked, NodeFacts};
 pub use dialogs::DialogAnswered;
 pub use files::{DOWNLOAD_DIR, DownloadReport, FileScope};
@@ -322,26 +324,8 @@ impl<T: Tab> Tools<T> {
 
     async fn navigate_inner(&self, route: &str) -> Outcome {
         let url = self.resolve(route).map_err(|e| (None, e))?;
-        // Once per tab, before its first navigation: every document it loads gets the
-        // collector before its own scripts (see collector::early).
-        if !self
-            .here()
-            .memory
-            .early
-            .swap(true, std::sync::atomic::Ordering::Relaxed)
-            && let Err(e) = self
-                .here()
-                .tab
-                .on_new_document(&collector::early(
-                    self.registry.matchers().map(|m| m.as_ref()),
-                    &json!({"max": self.options.max_controls, "evidence": self.evidence()}),
-                ))
-                .await
-        {
-            self.here()
-                .memory
-                .early
-                .store(false, std::sync::atomic::Ordering::Relaxed);
+        // Once per tab, before its first navigation: the collector in every document.
+        if let Err(e) = self.install_early(&self.here()).await {
             return Err((None, browser_error(e)));
         }
         if let Err(e) = self

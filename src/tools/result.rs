@@ -63,6 +63,9 @@ pub struct RoundTrip {
     /// `wait_for(#{response})` matched.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exchange: Option<super::Exchange>,
+    /// The journey's clock after a clock call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<super::ClockReport>,
     /// Each of those requests, for the trace.
     #[serde(skip)]
     pub routed_requests: Vec<crate::browser::Routed>,

@@ -13,6 +13,7 @@ mod bounded;
 mod chaos;
 mod check;
 mod cli;
+mod clock;
 mod control_page;
 mod cookies;
 mod corpus;

@@ -247,6 +247,11 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
         assert_eq!(
             names,
             [
+                "clock_advance",
+                "clock_install",
+                "clock_pause",
+                "clock_resume",
+                "clock_set",
                 "close_tab",
                 "drag",
                 "fill",

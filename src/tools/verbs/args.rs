@@ -413,6 +413,64 @@ pub struct SetNetworkArgs {
     pub upload_kbps: Option<f64>,
 }
 
+/// A time for the clock: epoch milliseconds, or an ISO-8601 string
+/// (`2026-01-31T23:59:00`: without a zone, the browser's local time).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ClockTime {
+    /// Milliseconds since 1970-01-01T00:00:00Z.
+    Epoch(i64),
+    /// An ISO-8601 date and time (`2026-01-31T23:59:00`, `2026-01-31T23:59:00Z`).
+    Iso(String),
+}
+
+impl std::fmt::Display for ClockTime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClockTime::Epoch(ms) => write!(f, "{ms}"),
+            ClockTime::Iso(text) => write!(f, "{text}"),
+        }
+    }
+}
+
+/// `clock_install`: a fake clock in every frame of the journey's tabs, running from
+/// `time` (as Playwright's `clock.install`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockInstallArgs {
+    /// Where the clock starts (default: now).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<ClockTime>,
+}
+
+/// `clock_set`: the time the pages see from now on; no timer fires (Playwright's
+/// `clock.setSystemTime`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSetArgs {
+    /// The time.
+    pub time: ClockTime,
+}
+
+/// `clock_advance`: the clock moved on, the timers due on the way run in order
+/// (Playwright's `clock.runFor`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockAdvanceArgs {
+    /// How far, in milliseconds.
+    pub ms: u64,
+}
+
+/// `clock_pause`: the clock stands still where it is (Playwright's `clock.pauseAt` now).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockPauseArgs {}
+
+/// `clock_resume`: the clock runs with real time again (Playwright's `clock.resume`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockResumeArgs {}
+
 /// `handoff`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -185,6 +185,16 @@ verbs! {
     SetOffline(SetOfflineArgs) = "set_offline", tool "set_offline", class Act;
     /// Throttle the network of the journey's tabs.
     SetNetwork(SetNetworkArgs) = "set_network", tool "set_network", class Act;
+    /// Install a fake clock (Date, timers, animation frames) in the journey's tabs.
+    ClockInstall(ClockInstallArgs) = "clock_install", tool "clock_install", class Act;
+    /// Set the time the journey's pages see, firing no timer.
+    ClockSet(ClockSetArgs) = "clock_set", tool "clock_set", class Act;
+    /// Move the journey's clock on, running the timers due on the way in order.
+    ClockAdvance(ClockAdvanceArgs) = "clock_advance", tool "clock_advance", class Act;
+    /// Stop the journey's clock (only `clock_advance` moves it then).
+    ClockPause(ClockPauseArgs) = "clock_pause", tool "clock_pause", class Act;
+    /// Let the journey's clock run again with real time.
+    ClockResume(ClockResumeArgs) = "clock_resume", tool "clock_resume", class Act;
     /// Hand the tab to the person.
     Handoff(HandoffArgs) = "handoff", tool "handoff", class Pause;
     /// End the journey.
@@ -505,6 +515,11 @@ mod tests {
                 "request",
                 "set_offline",
                 "set_network",
+                "clock_install",
+                "clock_set",
+                "clock_advance",
+                "clock_pause",
+                "clock_resume",
                 "handoff"
             ]
         );
