@@ -137,6 +137,45 @@ expect(bad == "invalid_argument", `not a time: ${{bad}}`);
     }
 }
 
+/// A tab the page opens gets the journey's clock as it joins (its document already loading
+/// with the real one), and every document it loads after that from the start.
+#[test]
+fn a_popup_gets_the_journeys_clock() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let source = r#"
+clock_install(#{time: "2030-06-15T10:30:00"});
+clock_pause();
+navigate("/clock.html");
+wait_for(#{text: "10:30 15 Jun"});
+let r = invoke("clock.popup");
+switch_tab(r.opened.tab);
+wait_for(#{text: "10:30 15 Jun"});
+navigate("/clock.html");
+wait_for(#{text: "10:30 15 Jun"});
+invoke("clock.start");
+clock_advance(2000);
+wait_for(#{text: "8 s left"});
+switch_tab(0);
+invoke("clock.start");
+wait_for(#{text: "10 s left"});
+clock_advance(1000);
+wait_for(#{text: "9 s left"});
+"#;
+    std::fs::write(dir.path().join("popup.rhai"), source).expect("write the journey");
+    waymark(
+        dir.path(),
+        [
+            "--base-url",
+            fixtures().as_str(),
+            "run",
+            "--no-trace",
+            "popup.rhai",
+        ],
+        &[],
+    )
+    .exits(0);
+}
+
 /// Playwright's `page.clock` on the same page, the same calls (install, pauseAt,
 /// setSystemTime, runFor), shows the same: tests/playwright/clock.mjs.
 #[test]
