@@ -68,7 +68,8 @@ impl Exchange {
 pub struct TrafficLog {
     entries: Mutex<VecDeque<Exchange>>,
     next: Mutex<u64>,
-    /// Woken at each event, for a wait on the log.
+    /// Counted at each event, and woken, for a wait on the log.
+    version: std::sync::atomic::AtomicU64,
     changed: tokio::sync::Notify,
 }
 
@@ -94,9 +95,33 @@ impl TrafficLog {
         }
     }
 
-    /// Resolves at the log's next change, or after `most`.
-    pub async fn changed(&self, most: Duration) {
-        let _ = tokio::time::timeout(most, self.changed.notified()).await;
+    /// The request numbered `seq` as it stands now.
+    pub fn get(&self, seq: u64) -> Option<Exchange> {
+        let entries = self.entries.lock().ok()?;
+        entries.iter().find(|x| x.seq == seq).cloned()
+    }
+
+    /// How many events the log has heard: what [`changed`](TrafficLog::changed) is given,
+    /// taken before looking at the log.
+    pub fn version(&self) -> u64 {
+        self.version.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Resolves once the log has heard an event past `version`, or after `most`.
+    pub async fn changed(&self, version: u64, most: Duration) {
+        let notified = self.changed.notified();
+        tokio::pin!(notified);
+        notified.as_mut().enable();
+        if self.version() != version {
+            return;
+        }
+        let _ = tokio::time::timeout(most, notified).await;
+    }
+
+    fn heard(&self) {
+        self.version
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.changed.notify_waiters();
     }
 
     fn sent(&self, event: &EventRequestWillBeSent) {
@@ -125,7 +150,7 @@ impl TrafficLog {
             }
             entries.push_back(exchange);
         }
-        self.changed.notify_waiters();
+        self.heard();
     }
 
     /// Changes the latest request of `id` (a redirect's last hop is the one answered).
@@ -135,7 +160,7 @@ impl TrafficLog {
         {
             change(x);
         }
-        self.changed.notify_waiters();
+        self.heard();
     }
 }
 

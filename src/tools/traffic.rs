@@ -109,6 +109,9 @@ impl<T: Tab> Tools<T> {
             .and_then(|s| *s)
             .unwrap_or_else(|| Instant::now() - Duration::from_secs(3600 * 24));
         loop {
+            // The current tab's log wakes the wait; another tab's is looked at every LOOK.
+            let log = self.here().tab.traffic();
+            let version = log.as_ref().map_or(0, |l| l.version());
             if let Some((tab, found)) = self.find_traffic(&wanted, since) {
                 return self
                     .exchange(&tab, found, &wanted, deadline)
@@ -119,10 +122,9 @@ impl<T: Tab> Tools<T> {
             if now >= deadline {
                 return Err(self.traffic_timeout(condition, since));
             }
-            let log = self.here().tab.traffic();
             let most = LOOK.min(deadline - now);
             match log {
-                Some(log) => log.changed(most).await,
+                Some(log) => log.changed(version, most).await,
                 None => tokio::time::sleep(most).await,
             }
         }
@@ -179,17 +181,17 @@ impl<T: Tab> Tools<T> {
             return Err(ToolError::new(ErrorCode::CaptureFailed, "no traffic log"));
         };
         log.take(found.seq, wanted.response);
-        if wanted.response {
-            while !found.done() && Instant::now() < deadline {
-                log.changed(LOOK.min(deadline - Instant::now())).await;
-                if let Some(now) = log
-                    .since(found.sent_at)
-                    .into_iter()
-                    .find(|x| x.seq == found.seq)
-                {
-                    found = now;
-                }
+        // A response's body once it has loaded (or failed), waited for until the deadline.
+        while wanted.response && !found.done() {
+            let version = log.version();
+            if let Some(now) = log.get(found.seq) {
+                found = now;
             }
+            let now = Instant::now();
+            if found.done() || now >= deadline {
+                break;
+            }
+            log.changed(version, LOOK.min(deadline - now)).await;
         }
         let body = match (wanted.response, found.finished, found.has_body) {
             (true, true, _) | (false, _, true) => open

@@ -564,7 +564,11 @@ expect(bad_pattern == "invalid_argument", bad_pattern);
     let waits: Vec<serde_json::Value> = trace
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|l| l["action"]["verb"] == "wait_for" || l["verb"] == "wait_for")
+        .filter(|l| l["action"]["verb"] == "wait_for")
         .collect();
     assert!(!waits.is_empty(), "{trace}");
+    // Each wait's step time (`--nocapture` shows them).
+    for w in &waits {
+        eprintln!("{}: {} ms", w["action"]["target"], w["elapsed_ms"]);
+    }
 }
