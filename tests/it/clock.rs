@@ -176,6 +176,56 @@ wait_for(#{text: "9 s left"});
     .exits(0);
 }
 
+/// The clock is in every frame: a frame's document loaded after it gets it from the start
+/// (the script for new documents runs in frames too), and one already there is moved with
+/// the page (its same-origin frames).
+#[test]
+fn a_frame_gets_the_clock_too() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let source = r#"
+fn value(a) {
+    for c in read_screen().controls { if c.anchor == a { return c.value; } }
+    ()
+}
+clock_install(#{time: "2031-07-04T09:05:00"});
+clock_pause();
+navigate("/clock-framed.html");
+wait_for(#{text: "outer 2031"});
+wait_for(#{anchor: "clock.start"});
+expect(value("clock.now") == "09:05 4 Jul", `the frame's time: ${value("clock.now")}`);
+invoke("clock.start");
+clock_advance(4000);
+expect(value("clock.left") == "6 s left", `the frame's countdown: ${value("clock.left")}`);
+clock_set("2032-02-29T18:45:00");
+clock_advance(1000);
+expect(value("clock.now") == "18:45 29 Feb", `moved: ${value("clock.now")}`);
+"#;
+    std::fs::write(dir.path().join("framed.rhai"), source).expect("write the journey");
+    // Installed on a page already loaded: its frame is moved with it.
+    let late = r#"
+fn value(a) {
+    for c in read_screen().controls { if c.anchor == a { return c.value; } }
+    ()
+}
+navigate("/clock-framed.html");
+wait_for(#{anchor: "clock.start"});
+clock_install(#{time: "2031-07-04T09:05:00"});
+clock_pause();
+invoke("clock.start");
+clock_advance(2000);
+expect(value("clock.left") == "8 s left", `the frame's countdown: ${value("clock.left")}`);
+eventually(|| expect(value("clock.now") == "09:05 4 Jul", `the frame's time: ${value("clock.now")}`));
+"#;
+    std::fs::write(dir.path().join("late.rhai"), late).expect("write the journey");
+    waymark(
+        dir.path(),
+        ["--base-url", fixtures().as_str(), "run", "--no-trace", "."],
+        &[],
+    )
+    .exits(0)
+    .says("2 passed");
+}
+
 /// Playwright's `page.clock` on the same page, the same calls (install, pauseAt,
 /// setSystemTime, runFor), shows the same: tests/playwright/clock.mjs.
 #[test]
