@@ -320,3 +320,60 @@ for i in 0..5 {{
     .exits(0)
     .says("2 passed");
 }
+
+/// The order of injection: in a document of a tab with a clock, the collector's early
+/// script ran before the clock's, so what it keeps as the browser's own timers and `Date`
+/// are the browser's (native), while the page's are the clock's; and they are kept for
+/// good (the page cannot replace them).
+#[test]
+fn the_collector_keeps_the_browsers_own_timers_before_the_clock_replaces_them() {
+    use std::sync::Arc;
+    use waymark::tools::{Call, Gateway};
+
+    let (tools, probe) = crate::harness::probed_tools_at(
+        base(),
+        Arc::clone(crate::harness::shared().registry()),
+        waymark::tools::ToolOptions::default(),
+    );
+    let tools = Arc::new(tools);
+    let gateway = Gateway::new(Arc::clone(&tools));
+    let calls = [
+        (
+            "clock_install",
+            serde_json::json!({"time": "2026-01-31T23:59:00"}),
+        ),
+        ("clock_pause", serde_json::json!({})),
+        ("navigate", serde_json::json!({"route": "/clock.html"})),
+    ];
+    let native = |f: &str| {
+        format!("String({f}).indexOf('[native code]') >= 0 && !/nowMs/.test(String({f}))")
+    };
+    let seen = crate::harness::block_on(async {
+        for (tool, args) in calls {
+            let call = Call::parse(tool, args).expect("arguments");
+            let rt = Box::pin(gateway.call(&call)).await.expect("a round trip");
+            crate::harness::ok(&rt);
+        }
+        let mut seen = Vec::new();
+        for expr in [
+            native("window.__wmReal.Date.now"),
+            native("Date.now"),
+            "window.__wmReal.Date === Date".to_string(),
+            "(function () { try { window.__wmReal = null; } catch (e) {} return !!window.__wmReal; })()".to_string(),
+            "new Date().getFullYear()".to_string(),
+        ] {
+            seen.push(probe.value(&expr).await);
+        }
+        seen
+    });
+    assert_eq!(
+        seen,
+        [
+            serde_json::json!(true),
+            serde_json::json!(false),
+            serde_json::json!(false),
+            serde_json::json!(true),
+            serde_json::json!(2026)
+        ]
+    );
+}
