@@ -91,9 +91,24 @@ impl<T: Tab> Tools<T> {
         condition: &Condition,
         deadline: Instant,
     ) -> Result<Option<Exchange>, ToolError> {
+        let invalid = |why: &str| Err(ToolError::new(ErrorCode::InvalidArgument, why));
         let (pattern, response) = match (&condition.request, &condition.response) {
-            (_, Some(p)) => (p, true),
+            (Some(_), Some(_)) => {
+                return invalid(
+                    "`wait_for`: `request` or `response`, not both (a response wait returns \
+                     its request's method and URL too)",
+                );
+            }
+            (None, Some(p)) => (p, true),
+            (Some(_), None) if condition.status.is_some() => {
+                return invalid("`wait_for`: `status` goes with `response`");
+            }
             (Some(p), None) => (p, false),
+            (None, None) if condition.method.is_some() || condition.status.is_some() => {
+                return invalid(
+                    "`wait_for`: `method` and `status` go with `request` or `response`",
+                );
+            }
             (None, None) => return Ok(None),
         };
         let wanted = Wanted {

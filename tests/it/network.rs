@@ -542,6 +542,11 @@ expect(n.code == "timeout" && n.message.contains("`/api/never`"), `${n}`);
 let bad_pattern = "";
 try { wait_for(#{request: "api/x"}); } catch (err) { bad_pattern = err.code; }
 expect(bad_pattern == "invalid_argument", bad_pattern);
+for wrong in [#{request: "/api/x", response: "/api/x"}, #{request: "/api/x", status: 200}, #{text: "x", method: "GET"}] {
+    let code = "";
+    try { wait_for(wrong); } catch (err) { code = err.code; }
+    expect(code == "invalid_argument", `${wrong}: ${code}`);
+}
 "#;
     std::fs::write(dir.path().join("waits.rhai"), source).expect("write the journey");
     let run = waymark(
