@@ -23,9 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
-use chromiumoxide::cdp::browser_protocol::input::{
-    DispatchMouseEventParams, DispatchMouseEventType, InsertTextParams, MouseButton,
-};
+use chromiumoxide::cdp::browser_protocol::input::InsertTextParams;
 use chromiumoxide::cdp::browser_protocol::network::RequestId;
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, EventFrameStartedLoading, EventFrameStoppedLoading,
@@ -44,7 +42,7 @@ use futures::StreamExt;
 use tokio::task::JoinHandle;
 
 use super::camera::TabCamera;
-use super::commands::{BACKSTOP, Commands, MOUSE, bounded, is_context_lost, within};
+use super::commands::{BACKSTOP, Commands, bounded, is_context_lost};
 use super::convert::cookie_param;
 use super::launch::{self, LaunchOptions};
 use super::popups::Family;
@@ -290,8 +288,8 @@ pub struct ChromiumTab {
     pub(super) sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     /// Where the last click left the pointer, in a headless browser (in a headed one a
     /// person may have moved it since): `None` before one, or after one failed.
-    pointer: Mutex<Option<(f64, f64)>>,
-    headed: bool,
+    pub(super) pointer: Mutex<Option<(f64, f64)>>,
+    pub(super) headed: bool,
     /// The downloads the page started (see `files.rs`).
     pub(super) downloads: Arc<Mutex<super::files::DownloadLog>>,
     /// The tabs it opened, and its own end (see `popups.rs`).
@@ -313,6 +311,11 @@ pub struct ChromiumTab {
     ),
     /// The network its pages see now.
     network: tokio::sync::Mutex<super::NetworkConditions>,
+    /// The requests its pages made (see `traffic.rs`).
+    traffic: Arc<super::TrafficLog>,
+    /// The clock script its new documents get, once a journey installed a clock (see
+    /// `clock.rs`).
+    pub(super) clock_script: tokio::sync::Mutex<Option<String>>,
     watchers: Vec<JoinHandle<()>>,
 }
 
@@ -343,6 +346,8 @@ impl ChromiumTab {
             headers: options.context.headers.clone(),
             challenges: (options.context.credentials.clone(), Default::default()),
             network: tokio::sync::Mutex::new(options.network),
+            traffic: set.traffic,
+            clock_script: tokio::sync::Mutex::new(None),
             watchers: set.watchers,
         };
         // The run's credentials answer challenges from the first request on.
@@ -506,43 +511,7 @@ impl Tab for ChromiumTab {
     }
 
     async fn click(&self, x: f64, y: f64) -> Result<(), BrowserError> {
-        let event = |kind: DispatchMouseEventType| {
-            let mut e = DispatchMouseEventParams::new(kind, x, y);
-            e.button = Some(MouseButton::Left);
-            e.buttons = Some(1);
-            e.click_count = Some(1);
-            e
-        };
-        let mut moved = DispatchMouseEventParams::new(DispatchMouseEventType::MouseMoved, x, y);
-        moved.button = Some(MouseButton::None);
-        let press = event(DispatchMouseEventType::MousePressed);
-        let mut release = event(DispatchMouseEventType::MouseReleased);
-        release.buttons = Some(0);
-        // The pointer moves to the point first, as a hand's would, unless it is there
-        // already: the browser holds a move until its next frame renders (half a frame's
-        // interval on average, 8 ms, of an invoke), and a hand pressing twice in one spot
-        // does not move between.
-        let here = self.pointer.lock().is_ok_and(|mut pointer| {
-            let here = !self.headed && *pointer == Some((x, y));
-            *pointer = None;
-            here
-        });
-        // Sent back to back, answered in order: the browser handles one input event after
-        // the other, and the answers are awaited together rather than one trip each.
-        let press_release =
-            futures::future::try_join(self.page.execute(press), self.page.execute(release));
-        if here {
-            self.while_open(within(self.timeout, "clicking", Some(MOUSE), press_release))
-                .await?;
-        } else {
-            let all = futures::future::try_join(self.page.execute(moved), press_release);
-            self.while_open(within(self.timeout, "clicking", Some(MOUSE), all))
-                .await?;
-        }
-        if let Ok(mut pointer) = self.pointer.lock() {
-            *pointer = Some((x, y));
-        }
-        Ok(())
+        self.left_click(x, y).await
     }
 
     async fn press_key(&self, key: &str) -> Result<(), BrowserError> {
@@ -648,6 +617,21 @@ impl Tab for ChromiumTab {
         let context = self.family.as_ref().map(Family::context_id);
         let at = (browser.as_deref(), context);
         super::context_settings::change(&self.page, at, &self.headers, change, self.timeout).await
+    }
+
+    fn traffic(&self) -> Option<Arc<super::TrafficLog>> {
+        Some(Arc::clone(&self.traffic))
+    }
+
+    async fn body(&self, id: &str, response: bool) -> Result<Option<String>, BrowserError> {
+        match response {
+            true => super::traffic::response_body(&self.page, id, self.timeout).await,
+            false => super::traffic::request_body(&self.page, id, self.timeout).await,
+        }
+    }
+
+    async fn set_clock(&self, source: &str) -> Result<(), BrowserError> {
+        super::clock::set_clock(self, source).await
     }
 
     async fn accessibility(

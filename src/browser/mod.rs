@@ -8,6 +8,7 @@
 mod accessibility;
 mod camera;
 mod chromium;
+mod clock;
 mod commands;
 mod console;
 mod context_settings;
@@ -26,6 +27,7 @@ mod routes;
 mod setup;
 mod sheets;
 mod storage;
+mod traffic;
 mod wire;
 
 use std::future::Future;
@@ -52,6 +54,7 @@ pub use network::{NetworkConditions, NetworkPreset, Throttle};
 pub use remote::{Remote, end_leases};
 pub(crate) use remote::{Unanswered, exchange};
 pub use routes::{Abort, Reply, Route, RouteBook, Routed};
+pub use traffic::{Exchange, TrafficLog};
 
 /// Whether `name` is a key [`Tab::press_key`] can press.
 pub fn is_known_key(name: &str) -> bool {
@@ -371,6 +374,36 @@ pub trait Tab: Send + Sync + 'static {
         async {
             Err(BrowserError::Protocol(
                 "this tab cannot change its context's settings".into(),
+            ))
+        }
+    }
+
+    /// The log of the requests the tab's pages made (see [`TrafficLog`]); `None` for a tab
+    /// that keeps none.
+    fn traffic(&self) -> Option<Arc<TrafficLog>> {
+        None
+    }
+
+    /// The body of the request `id` of its [`traffic`](Tab::traffic) as text: its
+    /// response's when `response`, else what it sent. `None` when the browser keeps none or
+    /// it is not text.
+    fn body(
+        &self,
+        id: &str,
+        response: bool,
+    ) -> impl Future<Output = Result<Option<String>, BrowserError>> + Send {
+        let _ = (id, response);
+        async { Ok(None) }
+    }
+
+    /// Makes `source` the clock script of every document the tab loads from now on, before
+    /// the document's own scripts, in place of the one set before (see `tools::clock`).
+    /// It does not run it in the document on screen.
+    fn set_clock(&self, source: &str) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        let _ = source;
+        async {
+            Err(BrowserError::Protocol(
+                "this tab cannot install a clock".into(),
             ))
         }
     }

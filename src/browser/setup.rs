@@ -53,6 +53,8 @@ pub(super) struct SetUp {
     /// The network error of the last document that failed to load, unless one loaded
     /// since (`net::ERR_CONNECTION_REFUSED`).
     pub(super) load_error: Arc<Mutex<Option<String>>>,
+    /// The requests its pages made (see `traffic.rs`).
+    pub(super) traffic: Arc<super::traffic::TrafficLog>,
     pub(super) watchers: Vec<JoinHandle<()>>,
 }
 
@@ -140,22 +142,42 @@ pub(super) async fn set_up(
         super::context_settings::apply(page, &options.context, timeout).await
     };
     let watching = super::files::watch_downloads(page, context, &downloads, timeout);
-    let console = super::console::watch(page, timeout);
-    let (subscribed, commanded, (downloads, saving), network, console) =
-        tokio::join!(subscribed, commanded, watching, network, console);
-    let console = match (network, console) {
-        (Ok(()), Ok(console)) => Ok(console),
-        (Err(e), Ok((_, watchers))) => {
-            watchers.iter().for_each(JoinHandle::abort);
-            Err(e)
+    // Each boxed: inline, the joined futures of a tab's set-up outgrew a tokio worker's
+    // stack (2 MiB) in a debug build once the console and the traffic were watched too.
+    let console = Box::pin(super::console::watch(page, timeout));
+    let traffic = Arc::new(super::traffic::TrafficLog::default());
+    let logging = Box::pin(super::traffic::watch(page, Arc::clone(&traffic), timeout));
+    let (subscribed, commanded, (downloads, saving), network, console, logging) = tokio::join!(
+        Box::pin(subscribed),
+        Box::pin(commanded),
+        Box::pin(watching),
+        Box::pin(network),
+        console,
+        logging
+    );
+    // Every watcher started, or none is kept.
+    let (console, logging) = match (network, console, logging) {
+        (Ok(()), Ok((console, [errors, thrown])), Ok(traffic)) => {
+            (console, [errors, thrown, traffic])
         }
-        (_, Err(e)) => Err(e),
-    };
-    let (console, logging) = match console {
-        Ok(console) => console,
-        Err(e) => {
+        (network, console, logging) => {
+            let mut error = network.err();
+            match console {
+                Ok((_, watchers)) => watchers.iter().for_each(JoinHandle::abort),
+                Err(e) => {
+                    error.get_or_insert(e);
+                }
+            }
+            match logging {
+                Ok(task) => task.abort(),
+                Err(e) => {
+                    error.get_or_insert(e);
+                }
+            }
             saving.abort();
-            return Err(e);
+            return Err(error.unwrap_or_else(|| {
+                BrowserError::Protocol("a tab's watchers did not start".into())
+            }));
         }
     };
     let (
@@ -235,6 +257,7 @@ pub(super) async fn set_up(
         sheets,
         downloads,
         load_error,
+        traffic,
         watchers: [dialogs, crashes, files, responded, failing, saving]
             .into_iter()
             .chain(logging)

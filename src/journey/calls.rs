@@ -12,7 +12,7 @@
 //! | `invoke` | `(anchor)`, `(anchor, key)`, `(#{node})` or `(#{x, y})` or `(#{anchor, nth})`; `(anchor, #{button, clicks, modifiers})`, `(anchor, key, #{…})`, or the target map with them |
 //! | `press` | `(anchor, key_name)`, `(#{node} or #{x, y} or #{anchor, nth}, key_name)`, `(key_name)` — on the focused element; a chord `Control+A` |
 //! | `fill` | `(anchor, text)`, `(#{node} or #{x, y}, text)` |
-//! | `wait_for` | `(anchor)`, `(#{anchor, key, text, route, gone, enabled, timeout_ms})` |
+//! | `wait_for` | `(anchor)`, `(#{anchor, key, nth, text, route, gone, enabled, timeout_ms, request, response, method, status})` |
 //! | `hover` | `(anchor)`, `(anchor, key)`, `(#{node} or #{x, y} or #{anchor, nth})` |
 //! | `move_pointer` | `(#{x, y})` — viewport coordinates; outside it, out of the page |
 //! | `scroll` | `(#{x, y})` — by that much |
@@ -28,6 +28,11 @@
 //! | `request` | `(#{method, route, json, form, headers})` — returns `#{status, headers, json}` or `#{status, headers, text}` |
 //! | `set_offline` | `(offline)` |
 //! | `set_network` | `(#{latency_ms, download_kbps, upload_kbps})` |
+//! | `clock_install` | `()`, `(#{time})` — `time`: ISO-8601 or epoch ms |
+//! | `clock_set` | `(time)` |
+//! | `clock_advance` | `(ms)` |
+//! | `clock_pause` | `()` |
+//! | `clock_resume` | `()` |
 //! | `handoff` | `(reason)` — returns `#{finished, route}` |
 
 use std::any::TypeId;
@@ -106,6 +111,11 @@ fn forms(verb: Verb) -> &'static [&'static [Param]] {
         Verb::SetHeaders => &[&[Any("headers")]],
         Verb::SetGeolocation => &[&[Map]],
         Verb::GrantPermissions => &[&[Any("permissions")]],
+        Verb::ClockInstall => &[&[], &[Map]],
+        Verb::ClockSet => &[&[Any("time")]],
+        Verb::ClockAdvance => &[&[Number("ms")]],
+        Verb::ClockPause => &[&[]],
+        Verb::ClockResume => &[&[]],
         Verb::Handoff => &[&[Text("reason")]],
         Verb::Finish => &[],
     }

@@ -24,6 +24,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::clock::ClockOp;
 use super::trace::Trace;
 use super::verbs::Call;
 use super::{
@@ -62,10 +63,14 @@ impl<T: Tab> Gateway<T> {
     pub async fn call(&self, call: &Call) -> Option<RoundTrip> {
         let t = &*self.tools;
         let aimed = call.aimed();
+        t.mark_traffic(call);
+        // Every arm's future boxed: inline, the call's future is its largest arm's size,
+        // held on the stack of the thread that polls it (a tokio worker's, or a journey's, 2
+        // MiB), and a debug build outgrew it once the verbs of issues 51 and 52 were in.
         Some(match call {
             // The pointer's and the scroll's calls, and the targets a hover or an upload
             // names by `nth` or a point: one boxed future (see `tools::pointer`).
-            Call::Invoke(a) if a.click().is_some() => t.pointer_call(call, aimed).await,
+            Call::Invoke(a) if a.click().is_some() => Box::pin(t.pointer_call(call, aimed)).await,
             Call::Hover(_) | Call::Upload(_) if matches!(aimed, Ok(Some(_))) => {
                 t.pointer_call(call, aimed).await
             }
@@ -75,36 +80,33 @@ impl<T: Tab> Gateway<T> {
             Call::MovePointer(_) | Call::Scroll(_) | Call::ScrollTo(_) => {
                 t.pointer_call(call, aimed).await
             }
-            Call::Navigate(a) => t.navigate(&a.route).await,
-            Call::Read(a) => t.read_screen_with(a.view(t.options().budget)).await,
+            Call::Navigate(a) => Box::pin(t.navigate(&a.route)).await,
+            Call::Read(a) => Box::pin(t.read_screen_with(a.view(t.options().budget))).await,
             Call::Invoke(a) => match aimed {
-                Ok(Some(target)) => t.invoke_target(&target).await,
-                _ => t.invoke(&a.anchor, a.key.as_deref()).await,
+                Ok(Some(target)) => Box::pin(t.invoke_target(&target)).await,
+                _ => Box::pin(t.invoke(&a.anchor, a.key.as_deref())).await,
             },
             Call::Press(a) => match aimed {
-                Ok(Some(target)) => t.press_target(&target, &a.key_name).await,
-                _ => t.press(&a.anchor, &a.key_name).await,
+                Ok(Some(target)) => Box::pin(t.press_target(&target, &a.key_name)).await,
+                _ => Box::pin(t.press(&a.anchor, &a.key_name)).await,
             },
             Call::Fill(a) => match aimed {
-                Ok(Some(target)) => t.fill_target(&target, &a.text).await,
-                _ => t.fill(&a.anchor, &a.text).await,
+                Ok(Some(target)) => Box::pin(t.fill_target(&target, &a.text)).await,
+                _ => Box::pin(t.fill(&a.anchor, &a.text)).await,
             },
-            Call::WaitFor(a) => t.wait_for(&a.condition()).await,
-            Call::Hover(a) => t.hover(&a.anchor, a.key.as_deref()).await,
-            Call::Drag(a) => t.drag(&a.from, &a.to).await,
-            Call::Upload(a) => t.upload(&a.anchor, &a.path).await,
-            Call::Tabs(_) => t.list_tabs().await,
+            Call::WaitFor(a) => Box::pin(t.wait_for(&a.condition())).await,
+            Call::Hover(a) => Box::pin(t.hover(&a.anchor, a.key.as_deref())).await,
+            Call::Drag(a) => Box::pin(t.drag(&a.from, &a.to)).await,
+            Call::Upload(a) => Box::pin(t.upload(&a.anchor, &a.path)).await,
+            Call::Tabs(_) => Box::pin(t.list_tabs()).await,
             Call::SwitchTab(a) => {
-                t.switch_tab(usize::try_from(a.tab).unwrap_or(usize::MAX))
-                    .await
+                Box::pin(t.switch_tab(usize::try_from(a.tab).unwrap_or(usize::MAX))).await
             }
             Call::CloseTab(a) => {
                 let tab = a.tab.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
-                t.close_tab(tab).await
+                Box::pin(t.close_tab(tab)).await
             }
-            Call::OnDialog(a) => t.on_dialog(a).await,
-            // Boxed: the network's calls are rarer than a page's, and would otherwise grow
-            // every call's future (the largest arm's size) on the stacks that hold it.
+            Call::OnDialog(a) => Box::pin(t.on_dialog(a)).await,
             Call::Route(a) => Box::pin(t.route(a)).await,
             Call::Unroute(a) => Box::pin(t.unroute(&a.pattern)).await,
             Call::Request(a) => Box::pin(t.request(a)).await,
@@ -114,7 +116,12 @@ impl<T: Tab> Gateway<T> {
             Call::SetHeaders(a) => Box::pin(t.set_headers(a)).await,
             Call::SetGeolocation(a) => Box::pin(t.set_geolocation(a)).await,
             Call::GrantPermissions(a) => Box::pin(t.grant_permissions(a)).await,
-            Call::Handoff(a) => t.handoff(&a.reason).await,
+            Call::ClockInstall(a) => Box::pin(t.clock(ClockOp::Install(a.time.clone()))).await,
+            Call::ClockSet(a) => Box::pin(t.clock(ClockOp::Set(a.time.clone()))).await,
+            Call::ClockAdvance(a) => Box::pin(t.clock(ClockOp::Advance(a.ms))).await,
+            Call::ClockPause(_) => Box::pin(t.clock(ClockOp::Pause)).await,
+            Call::ClockResume(_) => Box::pin(t.clock(ClockOp::Resume)).await,
+            Call::Handoff(a) => Box::pin(t.handoff(&a.reason)).await,
             Call::Finish(_) => return None,
         })
     }

@@ -71,6 +71,13 @@ pub(super) struct Shared {
     /// The network the journey set for its tabs: offline, and the throttle, each when set
     /// (else as the run started them).
     pub(super) network: Mutex<(Option<bool>, Option<Option<crate::browser::Throttle>>)>,
+    /// Where the network waits' window starts: the start of the last call that could
+    /// have sent a request (see `traffic`); `None`: the journey's start.
+    pub(super) traffic_since: Mutex<Option<std::time::Instant>>,
+    /// What the current call's network wait matched, for its round trip.
+    pub(super) exchange: Mutex<Option<super::traffic::Exchange>>,
+    /// The journey's clock, once installed (see `clock`).
+    pub(super) clock: Mutex<Option<super::clock::ClockState>>,
 }
 
 /// What style sheets hold, on its way to the page: for the document `doc`, by address

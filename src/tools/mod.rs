@@ -12,6 +12,7 @@ mod act;
 mod audit;
 mod bench;
 mod call;
+mod clock;
 mod consent;
 mod console;
 mod context;
@@ -36,6 +37,7 @@ mod tabs;
 mod target;
 mod timing;
 pub mod trace;
+mod traffic;
 mod verbs;
 mod wait;
 
@@ -47,6 +49,7 @@ use url::Url;
 
 pub use crate::protocol::{Attribution, ErrorCode, ToolError};
 pub use crate::screen::Changes;
+pub use clock::ClockReport;
 pub use describe::{Found, Marked, NodeFacts};
 pub use dialogs::DialogAnswered;
 pub use files::{DOWNLOAD_DIR, DownloadReport, FileScope};
@@ -62,6 +65,7 @@ pub use shots::Screenshots;
 pub use tabs::{MAX_TABS, TabInfo, TabOpened};
 pub use target::TargetRef;
 pub use timing::Timing;
+pub use traffic::Exchange;
 pub use verbs::{
     Args, ArgsVisitor, Call, CloseTabArgs, DialogAction, DragArgs, FillArgs, FinishArgs,
     HandoffArgs, HoverArgs, InvokeArgs, NavigateArgs, OnDialogArgs, PressArgs, REDACTED, ReadArgs,
@@ -309,27 +313,9 @@ impl<T: Tab> Tools<T> {
 
     async fn navigate_inner(&self, route: &str) -> Outcome {
         let url = self.resolve(route).map_err(|e| (None, e))?;
-        // Once per tab, before its first navigation: every document it loads gets the
-        // collector before its own scripts (see collector::early).
+        // Once per tab, before its first navigation: the collector in every document.
         let setup = Instant::now();
-        if !self
-            .here()
-            .memory
-            .early
-            .swap(true, std::sync::atomic::Ordering::Relaxed)
-            && let Err(e) = self
-                .here()
-                .tab
-                .on_new_document(&collector::early(
-                    self.registry.matchers().map(|m| m.as_ref()),
-                    &json!({"max": self.options.max_controls, "evidence": self.evidence()}),
-                ))
-                .await
-        {
-            self.here()
-                .memory
-                .early
-                .store(false, std::sync::atomic::Ordering::Relaxed);
+        if let Err(e) = self.install_early(&self.here()).await {
             return Err((None, browser_error(e)));
         }
         self.timed(timing::Phase::Setup, setup);

@@ -75,6 +75,13 @@ pub struct RoundTrip {
     /// What the server answered a `request`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub response: Option<super::Response>,
+    /// The request, or the response, a `wait_for(#{request})` or
+    /// `wait_for(#{response})` matched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<super::Exchange>,
+    /// The journey's clock after a clock call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<super::ClockReport>,
     /// Each of those requests, for the trace.
     #[serde(skip)]
     pub routed_requests: Vec<crate::browser::Routed>,

@@ -418,6 +418,10 @@ impl<T: Tab> Tools<T> {
             self.context_joined(&tab).await;
             match self.join(tab, &url, &here) {
                 Ok(opened) => {
+                    let joined = self.tabs.all().into_iter().find(|o| o.number == opened.tab);
+                    if let Some(joined) = joined {
+                        self.clock_joined(&joined).await;
+                    }
                     rt.opened.get_or_insert(opened);
                 }
                 Err(error) if rt.ok => {

@@ -108,6 +108,18 @@ pub struct Condition {
     /// How long to wait; `None`: the action timeout.
     #[serde(skip)]
     pub timeout: Option<Duration>,
+    /// A request to this pattern sent (see `traffic`).
+    #[serde(skip)]
+    pub request: Option<String>,
+    /// A response to a request to this pattern come.
+    #[serde(skip)]
+    pub response: Option<String>,
+    /// The request's method.
+    #[serde(skip)]
+    pub method: Option<String>,
+    /// The response's status.
+    #[serde(skip)]
+    pub status: Option<u16>,
 }
 
 impl fmt::Display for Condition {
@@ -140,6 +152,19 @@ impl fmt::Display for Condition {
         if let Some(r) = &self.route {
             parts.push(format!("route {}", quoted(r)));
         }
+        let method = self
+            .method
+            .as_deref()
+            .map(|m| format!("{} ", m.to_ascii_uppercase()));
+        if let Some(p) = &self.request {
+            let method = method.clone().unwrap_or_default();
+            parts.push(format!("request {method}`{}`", quoted(p)));
+        }
+        if let Some(p) = &self.response {
+            let status = self.status.map(|s| format!(" {s}")).unwrap_or_default();
+            let method = method.unwrap_or_default();
+            parts.push(format!("response to {method}`{}`{status}", quoted(p)));
+        }
         write!(f, "{}", parts.join(" and "))
     }
 }
@@ -166,15 +191,18 @@ impl<T: Tab> Tools<T> {
                 .map(|state| (None, state, None))
                 .map_err(|e| (None, e))
         };
-        self.call(Verb::WaitFor, Some(&shown), None, work).await
+        let mut rt = self.call(Verb::WaitFor, Some(&shown), None, work).await;
+        rt.exchange = self.shared.exchange.lock().ok().and_then(|mut x| x.take());
+        rt
     }
 
     async fn wait_inner(&self, condition: &Condition) -> Result<InferredState, ToolError> {
         let mut c = condition.clone();
-        if c.anchor.is_none() && c.text.is_none() && c.route.is_none() {
+        let page = c.anchor.is_some() || c.text.is_some() || c.route.is_some();
+        if !page && c.request.is_none() && c.response.is_none() {
             return Err(ToolError::new(
                 ErrorCode::InvalidArgument,
-                "`wait_for` needs a condition: `anchor`, `text` or `route`",
+                "`wait_for` needs a condition: `anchor`, `text`, `route`, `request` or `response`",
             ));
         }
         if let (Some(a), None) = (&c.anchor, &c.key) {
@@ -185,6 +213,20 @@ impl<T: Tab> Tools<T> {
         }
         let within = c.timeout.unwrap_or_else(|| self.action_timeout());
         let start = Instant::now();
+        // The network's part first (it may have happened already), then the page's in
+        // the time left.
+        let exchange = self.wait_traffic(&c, start + within).await?;
+        if exchange.is_some() {
+            if let Ok(mut slot) = self.shared.exchange.lock() {
+                *slot = exchange;
+            }
+            if let Ok(mut w) = self.shared.waited_ms.lock() {
+                *w = ms_since(start);
+            }
+        }
+        if !page {
+            return self.read().await;
+        }
         loop {
             let left = within.saturating_sub(start.elapsed());
             let args = json!({"condition": &c, "wait_ms": left.as_millis() as u64});

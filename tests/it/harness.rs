@@ -187,6 +187,18 @@ impl Tab for ProbedTab {
         self.0.route(book).await
     }
 
+    fn traffic(&self) -> Option<Arc<waymark::browser::TrafficLog>> {
+        self.0.traffic()
+    }
+
+    async fn body(&self, id: &str, response: bool) -> Result<Option<String>, BrowserError> {
+        self.0.body(id, response).await
+    }
+
+    async fn set_clock(&self, source: &str) -> Result<(), BrowserError> {
+        self.0.set_clock(source).await
+    }
+
     async fn emulate_network(
         &self,
         offline: Option<bool>,

@@ -13,6 +13,7 @@ mod bounded;
 mod chaos;
 mod check;
 mod cli;
+mod clock;
 mod console;
 mod context;
 mod control_page;

@@ -247,6 +247,11 @@ fn tools_list_offers_every_tool_and_a_read_only_surface_no_acting_tool() {
         assert_eq!(
             names,
             [
+                "clock_advance",
+                "clock_install",
+                "clock_pause",
+                "clock_resume",
+                "clock_set",
                 "close_tab",
                 "drag",
                 "fill",
@@ -920,6 +925,46 @@ fn an_agents_upload_asks_even_under_consent_allow() {
             )
             .await;
         failed(&upload, "consent_unavailable");
+        s.stop().await;
+    });
+}
+
+/// The clock's tools over MCP are class `act`: asked like invoke, refused when the person
+/// says no; what they set is in the round trip (`clock`). A network wait over MCP finds the
+/// request the call before it sent, its exchange in the structured content.
+#[test]
+fn an_agents_clock_is_asked_like_invoke_and_a_network_wait_finds_its_request() {
+    run(async {
+        let s = Session::start(Person::new(true, true), &[]).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        let installed = s
+            .call("clock_install", json!({"time": "2026-01-31T23:59:00Z"}))
+            .await;
+        assert_eq!(ok(&installed)["clock"]["paused"], false);
+        assert_eq!(s.asked().len(), 1, "{:?}", s.asked());
+        assert!(s.asked()[0].contains("clock_install"), "{:?}", s.asked());
+        ok(&s.call("clock_pause", json!({})).await);
+        let set = s
+            .call("clock_set", json!({"time": 1_800_000_000_000_i64}))
+            .await;
+        assert_eq!(ok(&set)["clock"]["time"], 1_800_000_000_000.0_f64);
+        let advanced = s.call("clock_advance", json!({"ms": 1500})).await;
+        assert_eq!(
+            ok(&advanced)["clock"]["iso"],
+            "2027-01-15T08:00:01.500Z",
+            "{}",
+            text(&advanced)
+        );
+        ok(&s.call("request", json!({"route": "/widgets"})).await);
+        let seen = s
+            .call("wait_for", json!({"request": "/widgets", "method": "GET"}))
+            .await;
+        assert_eq!(ok(&seen)["exchange"]["method"], "GET", "{}", text(&seen));
+        s.stop().await;
+
+        let s = Session::start(Person::new(true, false), &[]).await;
+        ok(&s.call("navigate", json!({"route": "/widgets"})).await);
+        failed(&s.call("clock_install", json!({})).await, "consent_denied");
         s.stop().await;
     });
 }

@@ -365,7 +365,8 @@ expect(code == "not_allowed", `a POST acts: ${code}`);
     let saved = SAVED.lock().expect("the saves").clone();
     let ours: Vec<&(String, String)> = saved[before..]
         .iter()
-        .filter(|(_, cookie)| cookie.contains("session=items-user"))
+        // The page's own save (`items.save`, a Cherry) is another test's, run beside.
+        .filter(|(body, cookie)| cookie.contains("session=items-user") && !body.contains("Cherry"))
         .collect();
     assert_eq!(
         ours.len(),
@@ -479,4 +480,100 @@ set_network(#{});
         .collect();
     assert_eq!(requests.len(), 2, "{trace}");
     assert!(requests[0] >= 1900.0, "slow 3G's latency: {requests:?}");
+}
+
+/// `wait_for(#{request})` and `wait_for(#{response})`, written after the action that
+/// sent the request: the response the invoke caused (back before the invoke returned) is
+/// found, taken once, its body and status returned with secrets redacted; one that never
+/// comes times out naming the pattern and the requests seen.
+#[test]
+fn a_network_wait_written_after_the_invoke_finds_the_response_it_caused() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let source = r#"
+navigate("/items.html");
+let r = invoke("items.save");
+expect(r.screen.controls.len() > 0 && read_screen().controls.len() > 0, "read");
+// The response came back while the invoke settled (the page shows it already).
+let shown = wait_for(#{text: "Saved"});
+let w = wait_for(#{response: "/api/items", method: "POST"});
+expect(w.exchange.status == 201, `status: ${w.exchange}`);
+expect(w.exchange.method == "POST", `method: ${w.exchange}`);
+expect(w.exchange.url.ends_with("/api/items"), `url: ${w.exchange}`);
+expect(w.exchange.json.id > 0, `json: ${w.exchange}`);
+expect(w.exchange.headers["content-type"] == "application/json", `headers: ${w.exchange}`);
+// Its request, with the body the page sent (a request wait takes requests, not responses).
+let q = wait_for(#{request: "/api/**", method: "POST"});
+expect(q.exchange.json.name == "Cherry", `request body: ${q.exchange}`);
+// Taken: a second response wait waits for another save, which never comes.
+let e = #{};
+try { wait_for(#{response: "/api/items", method: "POST", timeout_ms: 300}); } catch (err) { e = err; }
+expect(e.code == "timeout", `taken: ${e}`);
+expect(e.message.contains("/api/items") && e.message.contains("requests seen: POST `/api/items` 201"), e.message);
+
+// With a page condition, and a status.
+invoke("items.load");
+let both = wait_for(#{response: "/api/items", status: 200, text: "Loaded 3 items"});
+expect(both.exchange.json.len() == 3, `list: ${both.exchange}`);
+
+// A slow answer: the wait waits for it.
+invoke("items.slow");
+let s = wait_for(#{response: "/api/slow", timeout_ms: 4000});
+expect(s.exchange.json.slow == true, `slow: ${s.exchange}`);
+
+// An error status, and an answer that is not JSON.
+route("/api/items", #{status: 500, body: "database down"});
+invoke("items.load");
+let bad = wait_for(#{response: "/api/items", status: 500});
+expect(bad.exchange.text == "database down", `text: ${bad.exchange}`);
+unroute("/api/items");
+
+// Secrets: the Authorization header a request sent is redacted.
+request(#{route: "/api/echo-headers", headers: #{authorization: "Bearer s3cret", "x-tenant": "acme"}});
+let h = wait_for(#{request: "/api/echo-headers"});
+expect(h.exchange.headers["authorization"] == "[redacted]", `redacted: ${h.exchange}`);
+expect(h.exchange.headers["x-tenant"] == "acme", `kept: ${h.exchange}`);
+let hr = wait_for(#{response: "/api/echo-headers"});
+expect(hr.exchange.json.authorization == "[redacted]", `body redacted: ${hr.exchange}`);
+
+// Nothing of the kind: the timeout names the pattern and what was seen.
+let n = #{};
+try { wait_for(#{response: "/api/never", timeout_ms: 200}); } catch (err) { n = err; }
+expect(n.code == "timeout" && n.message.contains("`/api/never`"), `${n}`);
+let bad_pattern = "";
+try { wait_for(#{request: "api/x"}); } catch (err) { bad_pattern = err.code; }
+expect(bad_pattern == "invalid_argument", bad_pattern);
+for wrong in [#{request: "/api/x", response: "/api/x"}, #{request: "/api/x", status: 200}, #{text: "x", method: "GET"}] {
+    let code = "";
+    try { wait_for(wrong); } catch (err) { code = err.code; }
+    expect(code == "invalid_argument", `${wrong}: ${code}`);
+}
+"#;
+    std::fs::write(dir.path().join("waits.rhai"), source).expect("write the journey");
+    let run = waymark(
+        dir.path(),
+        [
+            "--base-url",
+            fixtures().as_str(),
+            "run",
+            "--trace",
+            "traces",
+            "waits.rhai",
+        ],
+        &[],
+    );
+    run.exits(0);
+    // The trace records what the wait returned, redacted.
+    let trace = std::fs::read_to_string(dir.path().join("traces/waits.jsonl"))
+        .unwrap_or_else(|e| panic!("read the trace: {e}\n{}", run.all()));
+    assert!(!trace.contains("s3cret"), "a secret in the trace");
+    let waits: Vec<serde_json::Value> = trace
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|l| l["action"]["verb"] == "wait_for")
+        .collect();
+    assert!(!waits.is_empty(), "{trace}");
+    // Each wait's step time (`--nocapture` shows them).
+    for w in &waits {
+        eprintln!("{}: {} ms", w["action"]["target"], w["elapsed_ms"]);
+    }
 }

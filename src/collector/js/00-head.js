@@ -62,4 +62,12 @@
 // The body: parts by job (see collector/source.rs).
 (function (op, args) {
   'use strict';
+  // The browser's own timers and clock, as they were before the page's scripts ran: a fake
+  // clock (`clock_install`'s, or the page's own) replaces the globals, and waymark's waits
+  // and settling must run on real time while the page's clock stands still. Kept on the
+  // window by the collector's first run in a document (the early one, before the page's
+  // scripts; see realTimers), or by the clock's script when it came first.
+  var REAL = window.__wmReal || realTimers(window);
+  var setTimeout = REAL.setTimeout, clearTimeout = REAL.clearTimeout;
+  var performance = { now: REAL.now, getEntriesByType: function (t) { return window.performance.getEntriesByType(t); } };
   var t0 = performance.now();

@@ -45,7 +45,21 @@
 
   // Runs fn in the next animation frame, as waymark's own: not counted among the page's.
   function onFrame(fn) {
-    (window.__wmRequest || window.requestAnimationFrame).call(window, fn);
+    (window.__wmRequest || REAL.requestAnimationFrame).call(window, fn);
+  }
+
+  // The browser's own timers and clock of `win` (bound to it), kept on it for good (not
+  // writable, not configurable) for the collector's later runs and for the clock's script,
+  // which defines the same when it runs first in a document (see tools/clock.js).
+  function realTimers(win) {
+    var p = win.performance;
+    var real = Object.freeze({
+      setTimeout: win.setTimeout.bind(win), clearTimeout: win.clearTimeout.bind(win),
+      requestAnimationFrame: win.requestAnimationFrame.bind(win),
+      now: p.now.bind(p), Date: win.Date, MessageChannel: win.MessageChannel
+    });
+    try { Object.defineProperty(win, '__wmReal', { value: real }); } catch (e) { return win.__wmReal || real; }
+    return real;
   }
 
   // Runs fn in a task after the next animation frame has rendered (every document's

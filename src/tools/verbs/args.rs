@@ -349,6 +349,21 @@ pub struct WaitForArgs {
     /// How long to wait at most, in milliseconds (default: the action timeout, 5000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// Wait for a request the journey's pages send to this pattern (the routes' globs:
+    /// `/api/items/**`, or an absolute URL), since the start of the last call that could
+    /// have caused it (so written after the action that sends it); returned as `exchange`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
+    /// Wait for the response to a request to this pattern (as `request`), its body loaded;
+    /// returned as `exchange` (method, url, status, headers, json or text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
+    /// With `request` or `response`: only requests of this method (`POST`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// With `response`: only a response of this HTTP status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
 }
 
 impl WaitForArgs {
@@ -363,6 +378,10 @@ impl WaitForArgs {
             gone: self.gone.unwrap_or(false),
             enabled: self.enabled,
             timeout: self.timeout_ms.map(std::time::Duration::from_millis),
+            request: self.request.clone(),
+            response: self.response.clone(),
+            method: self.method.clone(),
+            status: self.status,
         }
     }
 }
@@ -628,6 +647,63 @@ pub struct PermissionsArgs {
     /// The permissions' names.
     pub permissions: Vec<String>,
 }
+/// A time for the clock: epoch milliseconds, or an ISO-8601 string
+/// (`2026-01-31T23:59:00`: without a zone, the browser's local time).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ClockTime {
+    /// Milliseconds since 1970-01-01T00:00:00Z.
+    Epoch(i64),
+    /// An ISO-8601 date and time (`2026-01-31T23:59:00`, `2026-01-31T23:59:00Z`).
+    Iso(String),
+}
+
+impl std::fmt::Display for ClockTime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClockTime::Epoch(ms) => write!(f, "{ms}"),
+            ClockTime::Iso(text) => write!(f, "{text}"),
+        }
+    }
+}
+
+/// `clock_install`: a fake clock in every frame of the journey's tabs, running from
+/// `time` (as Playwright's `clock.install`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockInstallArgs {
+    /// Where the clock starts (default: now).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<ClockTime>,
+}
+
+/// `clock_set`: the time the pages see from now on; no timer fires (Playwright's
+/// `clock.setSystemTime`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSetArgs {
+    /// The time.
+    pub time: ClockTime,
+}
+
+/// `clock_advance`: the clock moved on, the timers due on the way run in order
+/// (Playwright's `clock.runFor`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockAdvanceArgs {
+    /// How far, in milliseconds.
+    pub ms: u64,
+}
+
+/// `clock_pause`: the clock stands still where it is (Playwright's `clock.pauseAt` now).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockPauseArgs {}
+
+/// `clock_resume`: the clock runs with real time again (Playwright's `clock.resume`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockResumeArgs {}
 
 /// `handoff`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

@@ -208,6 +208,16 @@ verbs! {
     SetGeolocation(GeolocationArgs) = "set_geolocation", tool "set_geolocation", class Act;
     /// Grant the app's origin permissions in the journey's context.
     GrantPermissions(PermissionsArgs) = "grant_permissions", tool "grant_permissions", class Act;
+    /// Install a fake clock (Date, timers, animation frames) in the journey's tabs.
+    ClockInstall(ClockInstallArgs) = "clock_install", tool "clock_install", class Act;
+    /// Set the time the journey's pages see, firing no timer.
+    ClockSet(ClockSetArgs) = "clock_set", tool "clock_set", class Act;
+    /// Move the journey's clock on, running the timers due on the way in order.
+    ClockAdvance(ClockAdvanceArgs) = "clock_advance", tool "clock_advance", class Act;
+    /// Stop the journey's clock (only `clock_advance` moves it then).
+    ClockPause(ClockPauseArgs) = "clock_pause", tool "clock_pause", class Act;
+    /// Let the journey's clock run again with real time.
+    ClockResume(ClockResumeArgs) = "clock_resume", tool "clock_resume", class Act;
     /// Hand the tab to the person.
     Handoff(HandoffArgs) = "handoff", tool "handoff", class Pause;
     /// End the journey.
@@ -604,6 +614,11 @@ mod tests {
                 "set_headers",
                 "set_geolocation",
                 "grant_permissions",
+                "clock_install",
+                "clock_set",
+                "clock_advance",
+                "clock_pause",
+                "clock_resume",
                 "handoff"
             ]
         );

@@ -1,0 +1,289 @@
+//! What a tab's pages sent and were answered (CDP's `Network.requestWillBeSent`,
+//! `responseReceived`, `loadingFinished`, `loadingFailed`), kept from the tab's set-up on in
+//! a bounded log ([`TrafficLog`], the last [`KEPT`] requests), so that a journey's
+//! `wait_for(#{request})` or `wait_for(#{response})` written after the action that caused
+//! the request still finds it (see `tools::traffic`). Bodies are not copied here: a wait
+//! that matched asks the browser for the one it returns ([`response_body`], after the
+//! response finished loading; [`request_body`] for what a request sent).
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use chromiumoxide::Page;
+use chromiumoxide::cdp::browser_protocol::network::{
+    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, EventResponseReceived,
+    GetRequestPostDataParams, GetResponseBodyParams, RequestId,
+};
+use futures::StreamExt;
+use tokio::task::JoinHandle;
+
+use super::BrowserError;
+use super::commands::{Commands, bounded};
+
+/// Requests a tab's log keeps at most: past it the oldest are forgotten (a page that polls
+/// does not grow it).
+pub const KEPT: usize = 500;
+
+/// One request a tab's page made, and what came of it so far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exchange {
+    /// Its number in the tab's log, in the order the requests were sent.
+    pub seq: u64,
+    /// When waymark heard the browser send it.
+    pub sent_at: Instant,
+    /// The browser's id of the request (the same for each redirect of one request).
+    pub id: String,
+    /// `GET`, `POST`…
+    pub method: String,
+    /// The URL requested.
+    pub url: String,
+    /// The request's headers, as sent.
+    pub request_headers: Vec<(String, String)>,
+    /// Whether it sent a body (ask [`request_body`] for it).
+    pub has_body: bool,
+    /// The HTTP status of its response, once one came.
+    pub status: Option<u16>,
+    /// The response's headers.
+    pub response_headers: Vec<(String, String)>,
+    /// The response's body finished loading (its body can be asked for).
+    pub finished: bool,
+    /// It failed: the network's words (`net::ERR_FAILED`).
+    pub failed: Option<String>,
+    /// A `wait_for(#{request})` returned it already.
+    pub request_taken: bool,
+    /// A `wait_for(#{response})` returned it already.
+    pub response_taken: bool,
+}
+
+impl Exchange {
+    /// Whether it is over: its body loaded, or it failed.
+    pub fn done(&self) -> bool {
+        self.finished || self.failed.is_some()
+    }
+}
+
+/// A tab's requests: the last [`KEPT`], in the order sent.
+#[derive(Debug, Default)]
+pub struct TrafficLog {
+    entries: Mutex<VecDeque<Exchange>>,
+    next: Mutex<u64>,
+    /// Counted at each event, and woken, for a wait on the log.
+    version: std::sync::atomic::AtomicU64,
+    changed: tokio::sync::Notify,
+}
+
+impl TrafficLog {
+    /// The requests sent at or after `since`, as they stand now.
+    pub fn since(&self, since: Instant) -> Vec<Exchange> {
+        self.entries.lock().map_or_else(
+            |_| Vec::new(),
+            |e| e.iter().filter(|x| x.sent_at >= since).cloned().collect(),
+        )
+    }
+
+    /// Marks the request numbered `seq` taken by a wait for its request (`response`: for
+    /// its response).
+    pub fn take(&self, seq: u64, response: bool) {
+        if let Ok(mut entries) = self.entries.lock()
+            && let Some(x) = entries.iter_mut().find(|x| x.seq == seq)
+        {
+            match response {
+                true => x.response_taken = true,
+                false => x.request_taken = true,
+            }
+        }
+    }
+
+    /// The request numbered `seq` as it stands now.
+    pub fn get(&self, seq: u64) -> Option<Exchange> {
+        let entries = self.entries.lock().ok()?;
+        entries.iter().find(|x| x.seq == seq).cloned()
+    }
+
+    /// How many events the log has heard: what [`changed`](TrafficLog::changed) is given,
+    /// taken before looking at the log.
+    pub fn version(&self) -> u64 {
+        self.version.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Resolves once the log has heard an event past `version`, or after `most`.
+    pub async fn changed(&self, version: u64, most: Duration) {
+        let notified = self.changed.notified();
+        tokio::pin!(notified);
+        notified.as_mut().enable();
+        if self.version() != version {
+            return;
+        }
+        let _ = tokio::time::timeout(most, notified).await;
+    }
+
+    fn heard(&self) {
+        self.version
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.changed.notify_waiters();
+    }
+
+    fn sent(&self, event: &EventRequestWillBeSent) {
+        let seq = self.next.lock().map_or(0, |mut n| {
+            *n += 1;
+            *n
+        });
+        let exchange = Exchange {
+            seq,
+            sent_at: Instant::now(),
+            id: event.request_id.inner().clone(),
+            method: event.request.method.clone(),
+            url: event.request.url.clone(),
+            request_headers: headers(event.request.headers.inner()),
+            has_body: event.request.has_post_data == Some(true),
+            status: None,
+            response_headers: Vec::new(),
+            finished: false,
+            failed: None,
+            request_taken: false,
+            response_taken: false,
+        };
+        if let Ok(mut entries) = self.entries.lock() {
+            if entries.len() >= KEPT {
+                entries.pop_front();
+            }
+            entries.push_back(exchange);
+        }
+        self.heard();
+    }
+
+    /// Changes the latest request of `id` (a redirect's last hop is the one answered).
+    fn update(&self, id: &RequestId, change: impl FnOnce(&mut Exchange)) {
+        if let Ok(mut entries) = self.entries.lock()
+            && let Some(x) = entries.iter_mut().rev().find(|x| &x.id == id.inner())
+        {
+            change(x);
+        }
+        self.heard();
+    }
+}
+
+fn headers(json: &serde_json::Value) -> Vec<(String, String)> {
+    json.as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| {
+                    let v = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                    (k.clone(), v)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Starts keeping `page`'s requests in `log`: the subscriptions are made before the tab's
+/// first navigation (so none of its requests is missed), the task that fills the log runs
+/// until the tab is dropped.
+pub(super) async fn watch(
+    page: &Page,
+    log: std::sync::Arc<TrafficLog>,
+    timeout: Duration,
+) -> Result<JoinHandle<()>, BrowserError> {
+    let (mut sent, mut answered, mut finished, mut failed) = futures::try_join!(
+        bounded(
+            timeout,
+            "subscribing to requests",
+            page.event_listener::<EventRequestWillBeSent>()
+        ),
+        bounded(
+            timeout,
+            "subscribing to responses",
+            page.event_listener::<EventResponseReceived>()
+        ),
+        bounded(
+            timeout,
+            "subscribing to finished loads",
+            page.event_listener::<EventLoadingFinished>()
+        ),
+        bounded(
+            timeout,
+            "subscribing to failed requests",
+            page.event_listener::<EventLoadingFailed>()
+        ),
+    )?;
+    Ok(tokio::spawn(async move {
+        loop {
+            // One task for the four streams, in the order each delivers its own: a
+            // response is never heard before its request (the browser sends them so).
+            tokio::select! {
+                biased;
+                Some(e) = sent.next() => log.sent(&e),
+                Some(e) = answered.next() => log.update(&e.request_id, |x| {
+                    x.status = u16::try_from(e.response.status).ok();
+                    x.response_headers = headers(e.response.headers.inner());
+                }),
+                Some(e) = finished.next() => log.update(&e.request_id, |x| x.finished = true),
+                Some(e) = failed.next() => {
+                    log.update(&e.request_id, |x| x.failed = Some(e.error_text.clone()));
+                }
+                else => break,
+            }
+        }
+    }))
+}
+
+/// The body of the response to the request `id`, as text (`None`: the browser keeps none,
+/// or it is not text). Ask once it finished loading.
+pub(super) async fn response_body(
+    page: &Page,
+    id: &str,
+    timeout: Duration,
+) -> Result<Option<String>, BrowserError> {
+    let params = GetResponseBodyParams::new(RequestId::new(id));
+    let reply = match page
+        .command(timeout, "reading a response's body", params)
+        .await
+    {
+        Ok(reply) => reply,
+        // No body kept (a redirect, a 204, evicted): none to show.
+        Err(BrowserError::Protocol(_)) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    Ok(text_of(&reply.result.body, reply.result.base64_encoded))
+}
+
+/// The body the request `id` sent, as text.
+pub(super) async fn request_body(
+    page: &Page,
+    id: &str,
+    timeout: Duration,
+) -> Result<Option<String>, BrowserError> {
+    let params = GetRequestPostDataParams::new(RequestId::new(id));
+    match page
+        .command(timeout, "reading a request's body", params)
+        .await
+    {
+        Ok(reply) => Ok(Some(reply.result.post_data.clone())),
+        Err(BrowserError::Protocol(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+fn text_of(body: &str, base64: bool) -> Option<String> {
+    use base64::Engine;
+    if !base64 {
+        return Some(body.to_string());
+    }
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(body)
+        .ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_body_is_text_or_nothing() {
+        assert_eq!(text_of("abc", false).as_deref(), Some("abc"));
+        assert_eq!(text_of("YWJj", true).as_deref(), Some("abc"));
+        assert_eq!(text_of("//79", true), None);
+    }
+}
