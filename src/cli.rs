@@ -10,6 +10,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 
 mod device;
+mod har;
 
 use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
@@ -142,6 +143,8 @@ pub struct Cli {
     pub(crate) verbose: u8,
     #[command(flatten)]
     device: device::DeviceFlags,
+    #[command(flatten)]
+    har: har::HarFlags,
     #[command(subcommand)]
     pub(crate) command: Command,
 }
@@ -537,6 +540,7 @@ impl Cli {
                 ..Limits::default()
             },
             vars: crate::journey::Vars::resolve(&env.vars, &self.vars, &self.secret_vars),
+            har: self.har.mode(),
         })
     }
 }
