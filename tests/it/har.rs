@@ -182,7 +182,12 @@ fn a_recorded_journey_is_har_1_2_with_bodies_and_replays_with_the_api_answering_
 
     // The API answers otherwise now: the replay shows what was recorded.
     api.answer(CHANGED);
-    std::fs::write(dir.path().join("replay.rhai"), loads(RECORDED_SHOWN)).expect("write");
+    // A journey's own route wins over the HAR.
+    let source = format!(
+        "{}route(\"/api/items\", #{{status: 500, body: \"routed\"}});\ninvoke(\"items.load\");\nwait_for(#{{text: \"Error 500: routed\"}});\n",
+        loads(RECORDED_SHOWN)
+    );
+    std::fs::write(dir.path().join("replay.rhai"), source).expect("write");
     waymark(
         dir.path(),
         [
