@@ -39,6 +39,11 @@ impl Api {
                 .route("/items.html", get(page))
                 .route("/api/items", get(list).post(save))
                 .route(
+                    "/api/old",
+                    get(|| async { axum::response::Redirect::to("/api/items") }),
+                )
+                .route("/api/blob", get(blob))
+                .route(
                     "/api/echo-headers",
                     get(|| async { axum::Json(serde_json::json!({})) }),
                 )
@@ -72,6 +77,16 @@ async fn list(State(items): State<Arc<Mutex<String>>>) -> Response {
         body,
     )
         .into_response()
+}
+
+/// Bytes that are not UTF-8: five while the list is the one recorded, one after.
+async fn blob(State(items): State<Arc<Mutex<String>>>) -> Response {
+    let recorded = items.lock().is_ok_and(|i| i.as_str() == RECORDED);
+    let bytes: Vec<u8> = match recorded {
+        true => vec![0xff, 0xfe, 0x00, 0x01, 0x80],
+        false => vec![0xff],
+    };
+    ([("content-type", "application/octet-stream")], bytes).into_response()
 }
 
 async fn save(body: String) -> Response {
@@ -218,6 +233,61 @@ fn a_recorded_journey_is_har_1_2_with_bodies_and_replays_with_the_api_answering_
     // The trace names the requests the HAR answered.
     let trace = std::fs::read_to_string(dir.path().join("traces/replay.jsonl")).expect("the trace");
     assert!(trace.contains("\"pattern\":\"--har\""), "{trace}");
+}
+
+#[test]
+fn a_redirect_and_a_body_that_is_not_text_replay_as_recorded() {
+    let api = Api::start();
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let source = r#"navigate("/items.html");
+let r = request(#{route: "/api/old"});
+expect(r.json.len() == 3, `the list after the redirect: ${r}`);
+let b = request(#{route: "/api/blob"});
+expect(b.length == 5, `five bytes: ${b}`);
+"#;
+    std::fs::write(dir.path().join("bytes.rhai"), source).expect("write");
+    waymark(
+        dir.path(),
+        [
+            "--base-url",
+            &api.base,
+            "--har",
+            "record=bytes.har",
+            "run",
+            "--no-trace",
+            "bytes.rhai",
+        ],
+        &[],
+    )
+    .exits(0);
+    let har = har_of(&dir.path().join("bytes.har"));
+    let all = entries(&har);
+    let old = entry(&all, "/api/old");
+    assert_eq!(old["response"]["status"], 303, "{old}");
+    assert!(
+        old["response"]["redirectURL"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("/api/items"))
+    );
+    let blob = entry(&all, "/api/blob");
+    assert_eq!(blob["response"]["content"]["encoding"], "base64", "{blob}");
+    assert_eq!(blob["response"]["content"]["text"], "//4AAYA=");
+    assert_eq!(blob["response"]["content"]["size"], 5);
+    api.answer(CHANGED);
+    waymark(
+        dir.path(),
+        [
+            "--base-url",
+            &api.base,
+            "--har",
+            "replay=bytes.har",
+            "run",
+            "--no-trace",
+            "bytes.rhai",
+        ],
+        &[],
+    )
+    .exits(0);
 }
 
 #[test]
