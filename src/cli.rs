@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod context;
 mod device;
+mod har;
 
 use crate::browser::LaunchOptions;
 use crate::control::ConsentPolicy;
@@ -154,6 +155,8 @@ pub struct Cli {
     device: device::DeviceFlags,
     #[command(flatten)]
     context: context::ContextFlags,
+    #[command(flatten)]
+    har: har::HarFlags,
     #[command(subcommand)]
     pub(crate) command: Command,
 }
@@ -555,6 +558,7 @@ impl Cli {
                 ..Limits::default()
             },
             vars: crate::journey::Vars::resolve(&env.vars, &self.vars, &self.secret_vars),
+            har: self.har.mode(),
         })
     }
 }

@@ -74,6 +74,44 @@ pub struct Settings {
     pub suite: SuiteOptions,
     /// The journeys' variables (`--var`, `WAYMARK_VAR_*`, `--secret-var`).
     pub vars: Vars,
+    /// `--har`: each journey's traffic recorded, or a HAR answering its requests.
+    pub har: Option<HarMode>,
+}
+
+/// What `--har` asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HarMode {
+    /// `record=FILE`: each journey's traffic written as HAR 1.2 to FILE (one journey), or
+    /// beside it, named by the journey (several: see [`har_file`]).
+    Record(PathBuf),
+    /// `replay=FILE`: the requests of every journey answered from FILE; those it has no
+    /// entry for failed or let through, as `--har-missing` says.
+    Replay(PathBuf, crate::browser::har::HarMissing),
+}
+
+/// Where `--har record=FILE` writes the HAR of the journey `name`: FILE itself when the
+/// run has one journey, else beside it its stem, the journey's name and its extension
+/// (`traffic.har`, journey `checkout` → `traffic.checkout.har`).
+pub fn har_file(file: &Path, name: &str, several: bool) -> PathBuf {
+    if !several {
+        return file.to_path_buf();
+    }
+    let stem = file
+        .file_stem()
+        .map_or_else(|| "traffic".into(), |s| s.to_string_lossy().into_owned());
+    let safe: String = name
+        .chars()
+        .map(
+            |c| match c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                true => c,
+                false => '_',
+            },
+        )
+        .collect();
+    let ext = file
+        .extension()
+        .map_or_else(|| "har".into(), |e| e.to_string_lossy().into_owned());
+    file.with_file_name(format!("{stem}.{safe}.{ext}"))
 }
 
 impl Default for Settings {
@@ -100,6 +138,7 @@ impl Default for Settings {
             state: None,
             suite: SuiteOptions::default(),
             vars: Vars::default(),
+            har: None,
         }
     }
 }

@@ -619,6 +619,13 @@ impl Tab for ChromiumTab {
         super::context_settings::change(&self.page, at, &self.headers, change, self.timeout).await
     }
 
+    async fn record_har(
+        &self,
+        recorder: &Arc<super::har::HarRecorder>,
+    ) -> Result<(), BrowserError> {
+        super::har::record(&self.page, recorder, self.timeout).await
+    }
+
     fn traffic(&self) -> Option<Arc<super::TrafficLog>> {
         Some(Arc::clone(&self.traffic))
     }

@@ -16,6 +16,7 @@ mod convert;
 mod device;
 mod dialogs;
 mod files;
+pub mod har;
 mod input;
 mod launch;
 mod naive;
@@ -394,6 +395,19 @@ pub trait Tab: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Option<String>, BrowserError>> + Send {
         let _ = (id, response);
         async { Ok(None) }
+    }
+
+    /// Records the traffic of the tab's pages in `recorder` from now on (`--har record`).
+    fn record_har(
+        &self,
+        recorder: &Arc<har::HarRecorder>,
+    ) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        let _ = recorder;
+        async {
+            Err(BrowserError::Protocol(
+                "this tab cannot record its traffic".into(),
+            ))
+        }
     }
 
     /// Makes `source` the clock script of every document the tab loads from now on, before

@@ -154,6 +154,21 @@ pub struct Routed {
     pub answer: String,
 }
 
+/// What answers the requests no route matches, when a journey has it (a HAR replayed:
+/// `har.rs`): asked with the request's method, URL, headers and body.
+pub trait Fallback: Send + Sync + std::fmt::Debug {
+    /// Its name in what the trace records (`--har`).
+    fn name(&self) -> &str;
+    /// Its reply to the request, `None` to let it through.
+    fn reply(
+        &self,
+        method: &str,
+        url: &str,
+        headers: &[(String, String)],
+        body: Option<&[u8]>,
+    ) -> Option<Reply>;
+}
+
 /// A journey's routes, and the requests they answered since they were last taken.
 #[derive(Debug, Default)]
 pub struct RouteBook {
@@ -162,6 +177,8 @@ pub struct RouteBook {
     /// The journey's credentials (`http_credentials`), over the run's: answered to
     /// challenges beside the routes (see `context_settings.rs`).
     credentials: Mutex<Option<Credentials>>,
+    /// What answers the requests no route matches (the routes win over it).
+    fallback: std::sync::OnceLock<Arc<dyn Fallback>>,
 }
 
 impl RouteBook {
@@ -182,9 +199,15 @@ impl RouteBook {
         })
     }
 
-    /// Whether it holds no route.
+    /// Whether it holds no route (and no fallback).
     pub fn is_empty(&self) -> bool {
-        self.routes.lock().is_ok_and(|r| r.is_empty())
+        self.fallback.get().is_none() && self.routes.lock().is_ok_and(|r| r.is_empty())
+    }
+
+    /// Answers the requests no route matches by `fallback` from now on (once: a later
+    /// one is ignored).
+    pub fn fall_back_to(&self, fallback: Arc<dyn Fallback>) {
+        let _ = self.fallback.set(fallback);
     }
 
     /// Answers servers' authentication challenges with `credentials` from now on (in
@@ -232,6 +255,9 @@ impl RouteBook {
     fn patterns(&self) -> Vec<RequestPattern> {
         let routes = self.routes.lock().map(|r| r.clone()).unwrap_or_default();
         let mut patterns: Vec<String> = routes.iter().map(|r| r.fetch_pattern()).collect();
+        if self.fallback.get().is_some() {
+            patterns = vec!["*".to_string()];
+        }
         patterns.sort();
         patterns.dedup();
         patterns
@@ -327,13 +353,23 @@ async fn answer(
 ) -> Result<(), BrowserError> {
     let (method, url) = (&event.request.method, &event.request.url);
     let id = event.request_id.clone();
-    let Some(route) = book.find(method, url) else {
+    let found = book
+        .find(method, url)
+        .map(|r| (r.pattern.clone(), r.reply.clone()));
+    let found = found.or_else(|| {
+        let fallback = book.fallback.get()?;
+        let headers = super::har::headers_of(event.request.headers.inner());
+        let body = super::har::post_body(&event.request);
+        let reply = fallback.reply(method, url, &headers, body.as_deref())?;
+        Some((fallback.name().to_string(), reply))
+    });
+    let Some((pattern, reply)) = found else {
         let on = ContinueRequestParams::new(id);
         page.command(timeout, "letting a request through", on)
             .await?;
         return Ok(());
     };
-    let answer = match &route.reply {
+    let answer = match &reply {
         Reply::Fulfill {
             status,
             headers,
@@ -388,7 +424,7 @@ async fn answer(
         }
     };
     book.note(Routed {
-        pattern: route.pattern.clone(),
+        pattern,
         method: method.clone(),
         url: url.clone(),
         answer,

@@ -60,7 +60,7 @@ pub async fn run(paths: &[PathBuf], settings: &Settings, stop: &Stop) -> Result<
             .map(TraceDir::create)
             .transpose()?
             .map(std::sync::Mutex::new);
-        let session = builder.start().await?;
+        let session = builder.journeys(chosen.len()).start().await?;
         session.warm_up(options.jobs.min(chosen.len())).await?;
         // Not held past here: `close` closes only the browsers nobody else holds.
         let version = session.browser().await?.version().to_string();

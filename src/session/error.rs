@@ -64,6 +64,9 @@ pub enum RunError {
     /// A `--report` file cannot be written.
     #[error(transparent)]
     Report(#[from] ReportError),
+    /// The HAR file `--har replay` names cannot be read.
+    #[error("--har: {0}")]
+    Har(String),
     /// The MCP session could not start or broke down.
     #[error("the MCP session failed: {0}")]
     Mcp(String),
@@ -80,7 +83,8 @@ impl RunError {
             | RunError::Trace(_)
             | RunError::Report(_)
             | RunError::Transcript(_)
-            | RunError::Guardrail(_) => Exit::BadInput,
+            | RunError::Guardrail(_)
+            | RunError::Har(_) => Exit::BadInput,
             RunError::Unreachable { .. }
             | RunError::Browser(_)
             | RunError::Demo(_)

@@ -20,12 +20,14 @@ pub use app::App;
 pub use error::RunError;
 
 use crate::browser::Tab as _;
+use crate::browser::har::{HarRecorder, HarReplay};
 use crate::browser::{BrowserError, Chromium, ChromiumTab};
 use crate::control::cookies::state::StorageState;
 use crate::control::cookies::{Cookie, Profile};
 use crate::control::page::{self, ControlPage};
 use crate::control::{Asker, Guardrail, Hub, JourneyKind, TabGates, TabId};
 use crate::registry::{Registry, RegistryError};
+use crate::settings::HarMode;
 use crate::settings::Settings;
 use crate::tools::trace::{Trace, TraceHeader};
 use crate::tools::{Backstage, Gateway, Tools};
@@ -52,6 +54,11 @@ pub struct Session {
     /// Each worker's browser once launched (see [`as_worker`]); started again when it went
     /// away (killed, crashed). One for all at a CDP endpoint.
     browsers: Vec<tokio::sync::Mutex<Option<Arc<Chromium>>>>,
+    /// The HAR answering every journey's requests (`--har replay`), read once.
+    har_replay: Option<Arc<HarReplay>>,
+    /// How many journeys the run has: with more than one, `--har record` writes a file
+    /// for each (see [`crate::settings::har_file`]).
+    journeys: usize,
 }
 
 /// A tab being opened ahead, in the browser it is of.
@@ -82,6 +89,7 @@ pub struct SessionBuilder {
     gated: bool,
     run: Option<String>,
     prewarm: bool,
+    journeys: usize,
 }
 
 /// What a tab is opened for: who drives it, under which name, traced where.
@@ -99,6 +107,8 @@ pub struct Surface {
     tab: Option<TabId>,
     hub: Arc<Hub>,
     trace: Option<Arc<Trace>>,
+    /// What records the tab's traffic, the HAR file it goes to, the values redacted in it.
+    har: Option<(Arc<HarRecorder>, PathBuf, Vec<String>)>,
 }
 
 impl Session {
@@ -119,6 +129,7 @@ impl Session {
             gated: true,
             run: None,
             prewarm: false,
+            journeys: 1,
         })
     }
 
@@ -338,6 +349,7 @@ impl Session {
         if let Some(trace) = &trace {
             tools = tools.with_trace(Arc::clone(trace));
         }
+        let har = self.har(&tools, &open.name).await?;
         let mut tab = None;
         if self.gated {
             let control = self.control(&open);
@@ -351,7 +363,32 @@ impl Session {
             tab,
             hub: Arc::clone(&self.hub),
             trace,
+            har,
         })
+    }
+
+    /// Sets `tools` up for `--har` before their first navigation: a replay answers their
+    /// requests; a recording watches them, for the file of the journey `name`.
+    async fn har(
+        &self,
+        tools: &Tools<ChromiumTab>,
+        name: &str,
+    ) -> Result<Option<(Arc<HarRecorder>, PathBuf, Vec<String>)>, BrowserError> {
+        let failed =
+            |e: crate::tools::ToolError| BrowserError::Protocol(format!("--har: {}", e.message));
+        if let Some(replay) = &self.har_replay {
+            tools.replay_har(Arc::clone(replay)).await.map_err(failed)?;
+        }
+        let Some(HarMode::Record(file)) = &self.settings.har else {
+            return Ok(None);
+        };
+        let recorder = Arc::new(HarRecorder::default());
+        tools
+            .record_har(Arc::clone(&recorder))
+            .await
+            .map_err(failed)?;
+        let path = crate::settings::har_file(file, name, self.journeys > 1);
+        Ok(Some((recorder, path, self.settings.vars.secret_values())))
     }
 
     /// The gates of a tab opened for `open`: its place in the hub, the consent policy (the
@@ -412,6 +449,13 @@ impl SessionBuilder {
         self
     }
 
+    /// The run has `n` journeys: with more than one, `--har record=FILE` writes a file
+    /// for each, named by the journey.
+    pub fn journeys(mut self, n: usize) -> SessionBuilder {
+        self.journeys = n;
+        self
+    }
+
     /// Names the run that owns the session's tabs (default: `run-PID-NANOS`, unique on the
     /// machine while it lives).
     pub fn run_id(mut self, id: String) -> SessionBuilder {
@@ -447,6 +491,12 @@ impl SessionBuilder {
             true => Some(control_page(&hub).await?),
             false => None,
         };
+        let har_replay = match &settings.har {
+            Some(HarMode::Replay(file, missing)) => Some(Arc::new(
+                HarReplay::load(file, *missing).map_err(RunError::Har)?,
+            )),
+            _ => None,
+        };
         let app = App::start(settings.base_url.as_ref(), settings.layout).await?;
         Ok(Session {
             registry: self.registry,
@@ -462,6 +512,8 @@ impl SessionBuilder {
                 .map(|_| tokio::sync::Mutex::new(None))
                 .collect(),
             prewarm: self.prewarm,
+            har_replay,
+            journeys: self.journeys,
             browsers: (0..workers(&settings))
                 .map(|_| tokio::sync::Mutex::new(None))
                 .collect(),
@@ -531,6 +583,13 @@ impl Surface {
     pub async fn close(self) -> Option<Arc<Trace>> {
         if let Some(tab) = self.tab {
             self.hub.unregister(tab);
+        }
+        // The HAR while the tab is open: the bodies still being read are read from it.
+        if let Some((recorder, path, secrets)) = &self.har {
+            let har = crate::tools::finish_har(recorder).await;
+            if let Err(e) = crate::tools::write_har(path, &har, secrets) {
+                eprintln!("warning: cannot write the HAR `{}`: {e}", path.display());
+            }
         }
         if let Ok(tools) = Arc::try_unwrap(self.tools) {
             tools.close().await;

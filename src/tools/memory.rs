@@ -76,6 +76,8 @@ pub(super) struct Shared {
     pub(super) traffic_since: Mutex<Option<std::time::Instant>>,
     /// What the current call's network wait matched, for its round trip.
     pub(super) exchange: Mutex<Option<super::traffic::Exchange>>,
+    /// What records the journey's traffic for its HAR (`--har record`; see `har`).
+    pub(super) har: Mutex<Option<std::sync::Arc<crate::browser::har::HarRecorder>>>,
     /// The journey's clock, once installed (see `clock`).
     pub(super) clock: Mutex<Option<super::clock::ClockState>>,
 }

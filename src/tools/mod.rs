@@ -23,6 +23,7 @@ mod gate;
 mod gateway;
 mod gesture;
 mod guard;
+mod har;
 mod intercept;
 mod memory;
 mod network;
@@ -58,6 +59,7 @@ pub use gate::{
     pass as pass_gates,
 };
 pub use gateway::{Backstage, Gateway};
+pub use har::{finish_har, write_har};
 pub use intercept::RouteCount;
 pub use request::Response;
 pub use result::RoundTrip;

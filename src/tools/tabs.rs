@@ -416,6 +416,7 @@ impl<T: Tab> Tools<T> {
             self.route_joined(&tab).await;
             self.network_joined(&tab).await;
             self.context_joined(&tab).await;
+            self.har_joined(&tab).await;
             match self.join(tab, &url, &here) {
                 Ok(opened) => {
                     let joined = self.tabs.all().into_iter().find(|o| o.number == opened.tab);

@@ -28,6 +28,7 @@ mod frames;
 mod gates;
 mod generate;
 mod gestures;
+mod har;
 mod helpdesk;
 mod hostile;
 mod injection;
