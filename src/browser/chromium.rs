@@ -305,6 +305,8 @@ pub struct ChromiumTab {
     /// The network its pages see now.
     network: tokio::sync::Mutex<super::NetworkConditions>,
     watchers: Vec<JoinHandle<()>>,
+    /// The frames of another site under it that it tagged (see `frames.rs`).
+    pub(super) far_frames: tokio::sync::Mutex<super::frames::FarFrames>,
 }
 
 impl ChromiumTab {
@@ -332,6 +334,7 @@ impl ChromiumTab {
             router: super::routes::Router::default(),
             network: tokio::sync::Mutex::new(options.network),
             watchers: set.watchers,
+            far_frames: tokio::sync::Mutex::default(),
         })
     }
 }
@@ -447,6 +450,29 @@ pub(super) async fn evaluate_in(
 
 impl Tab for ChromiumTab {
     type LoadWatch = LoadWatch;
+
+    async fn tag_far_frames(&self, bound: Duration) -> Result<usize, BrowserError> {
+        ChromiumTab::tag_far_frames(self, bound).await
+    }
+
+    async fn evaluate_in_frame(
+        &self,
+        frame: &str,
+        expression: &str,
+        timeout: Duration,
+        gesture: bool,
+    ) -> Result<String, BrowserError> {
+        self.evaluate_in_far_frame(frame, expression, timeout, gesture)
+            .await
+    }
+
+    async fn frame_origin(
+        &self,
+        frame: &str,
+        timeout: Duration,
+    ) -> Result<(f64, f64), BrowserError> {
+        self.far_frame_origin(frame, timeout).await
+    }
 
     async fn evaluate(&self, expression: &str, timeout: Duration) -> Result<String, BrowserError> {
         self.evaluate_with(expression, timeout, false).await

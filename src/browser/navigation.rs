@@ -167,7 +167,7 @@ impl ChromiumTab {
     }
 
     /// The tab's connection and session for `Page.navigate`, made at its first navigation.
-    async fn wire(&self) -> Result<(&Wire, &str), BrowserError> {
+    pub(super) async fn wire(&self) -> Result<(&Wire, &str), BrowserError> {
         let (wire, session) = self
             .navigator
             .get_or_try_init(|| async {

@@ -134,8 +134,9 @@ mod tests {
         // as Playwright reads them, less the own-text one they replaced), and the twelve of
         // actionability, hash routes and screens (issue 48: stability, the press's hit, a
         // hashchange coming, a matcher's screen), and the page's own first read as its DOM
-        // is parsed (issue 53), and where a settle's time went, for the step's timing.
-        assert_eq!(names.len(), 172);
+        // is parsed (issue 53), and where a settle's time went, for the step's timing, and
+        // the two of frames of another origin (the region a frame names, where each sits).
+        assert_eq!(names.len(), 174);
         for name in [
             "read",
             "prepare",
@@ -164,6 +165,7 @@ mod tests {
             "change",
             "pressed",
             "shared",
+            "frames",
         ] {
             assert_eq!(SOURCE.matches(&format!("case '{op}':")).count(), 1, "{op}");
         }
