@@ -206,6 +206,10 @@ pub(crate) struct FrameSeen {
     pub title: Option<String>,
     pub name: Option<String>,
     pub src: String,
+    /// The anchors its element carries (its own `data-anchor`, or a matcher's), and those
+    /// of the frames around it: what a matcher's `within:` in the frame may name.
+    #[serde(default)]
+    pub anchors: Vec<String>,
 }
 
 /// An answer of the collector that may hold a read.

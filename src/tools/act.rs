@@ -274,10 +274,12 @@ impl<T: Tab> Tools<T> {
             .await;
         self.timed(Phase::Target, aiming);
         let mut prepared: Prepared = serde_json::from_str(&json?).map_err(capture_error)?;
-        (prepared.x, prepared.y) = self
-            .moved_to_top(prepared.x, prepared.y)
-            .await
-            .map_err(browser_error)?;
+        if self.acting_frame().is_some() {
+            // Boxed: out of every action's future (a worker's stack holds those).
+            (prepared.x, prepared.y) = Box::pin(self.moved_to_top(prepared.x, prepared.y))
+                .await
+                .map_err(browser_error)?;
+        }
         Ok(prepared)
     }
 

@@ -63,10 +63,7 @@ impl<T: Tab> Tools<T> {
         mut seen: Vec<FrameSeen>,
     ) -> Option<RawObservation> {
         if seen.is_empty() {
-            if let Ok(mut far) = self.here().memory.far.lock() {
-                far.clear();
-            }
-            return None;
+            return self.forget_far_frames();
         }
         let bound = self.frame_bound();
         if seen.iter().any(|f| f.frame.is_none())
@@ -93,6 +90,7 @@ impl<T: Tab> Tools<T> {
                         got.place(&id, fraw, (dx, dy));
                         next.extend(nested.into_iter().map(|mut n| {
                             n.origin = [n.origin[0] + dx, n.origin[1] + dy];
+                            n.anchors.extend(frame.anchors.iter().cloned());
                             n
                         }));
                     }
@@ -143,6 +141,14 @@ impl<T: Tab> Tools<T> {
             .and_then(|k| k.clone())
     }
 
+    /// A read that held no frame of another site: none of its controls is in one.
+    pub(super) fn forget_far_frames(&self) -> Option<RawObservation> {
+        if let Ok(mut far) = self.here().memory.far.lock() {
+            far.clear();
+        }
+        None
+    }
+
     /// One frame's whole read, in its own process: its id, its observation and the frames
     /// of another site it holds in turn; or why it could not be read.
     async fn read_far(
@@ -154,7 +160,7 @@ impl<T: Tab> Tools<T> {
             return Err("no process of its own was found for it (not loaded yet?)".into());
         };
         let args = json!({"max": self.options.max_controls, "since": null, "region": null,
-            "evidence": null, "whole": false, "inherit": frame.region});
+            "evidence": null, "whole": false, "inherit": frame.region, "outer": frame.anchors});
         let reply = self
             .collect_in_frame(&id, "read", &args, bound, false)
             .await
