@@ -284,6 +284,117 @@ mod far {
         });
     }
 
+    /// A shop with a "Pay now" button of its own beside the payment frame's: the registry
+    /// finds the frame's by `within:` the iframe's anchor.
+    fn matched_shop() -> String {
+        let pay = elsewhere(&pages::put(
+            "far-pay-plain",
+            r#"<!DOCTYPE html><html lang="en"><head><title>Pay</title></head><body><main>
+<label>Card number <input></label>
+<button onclick="document.getElementById('paid').textContent = 'Paid with ' + document.querySelector('input').value">Pay now</button>
+<p role="status" id="paid"></p>
+</main></body></html>"#,
+        ));
+        pages::put(
+            "far-matched",
+            format!(
+                r#"<!DOCTYPE html><html lang="en"><head><title>Shop</title></head><body>
+<button id="shop-pay" onclick="this.textContent = 'Shop pressed'">Pay now</button>
+<iframe src="{pay}" title="Payment" style="width:500px;height:200px"></iframe>
+</body></html>"#
+            ),
+        )
+    }
+
+    const REGISTRY: &str = "app: shop
+screens:
+  - id: shop
+    route: /p/far-matched
+anchors:
+  - id: payment.frame
+    description: the payment provider's frame
+    screens: [shop]
+    match: {css: 'iframe[title=\"Payment\"]'}
+  - id: payment.card
+    description: the card number, in the provider's frame
+    screens: [shop]
+    match: {role: textbox, name: Card number, within: payment.frame}
+  - id: payment.pay
+    description: pays, in the provider's frame
+    screens: [shop]
+    match: {role: button, name: Pay now, within: payment.frame}
+  - id: payment.status
+    description: what the provider says it did
+    screens: [shop]
+    match: {role: status, within: payment.frame}
+";
+
+    /// What Playwright's `frameLocator(…).getByRole(…)` fill and click did on the same page:
+    /// tests/playwright/frame-pay.mjs.
+    fn playwright_pays(url: &str) -> serde_json::Value {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        assert!(
+            root.join("target/playwright/node_modules/playwright-core")
+                .is_dir(),
+            "playwright-core is the oracle here: run `npm install --prefix target/playwright playwright-core`"
+        );
+        let out = std::process::Command::new("node")
+            .current_dir(root)
+            .arg("tests/playwright/frame-pay.mjs")
+            .arg(url)
+            .output()
+            .expect("run node");
+        assert!(
+            out.status.success(),
+            "the Playwright script failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("the script prints JSON")
+    }
+
+    #[test]
+    fn a_matcher_within_an_iframe_anchor_finds_the_frames_control_as_playwrights_frame_locator() {
+        let route = matched_shop();
+        let registry = Registry::parse(REGISTRY, "frames.yaml")
+            .unwrap_or_else(|e| panic!("the registry: {e}"));
+        let tab =
+            block_on(shared().browser().new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
+        let tools = Tools::new(
+            tab,
+            pages::base(),
+            Arc::new(registry),
+            ToolOptions::default(),
+        );
+        let seen = block_on(async {
+            let screen = ok(&tools.navigate(&route).await).clone();
+            let pay: Vec<_> = screen
+                .controls
+                .iter()
+                .filter(|c| c.anchor.as_str() == "payment.pay")
+                .collect();
+            assert_eq!(pay.len(), 1, "only the frame's button is within the frame");
+            assert_eq!(pay[0].region, "Payment");
+            ok(&tools.fill("payment.card", "4242").await);
+            let rt = tools.invoke("payment.pay", None).await;
+            let screen = ok(&rt);
+            let seen = serde_json::json!({
+                "status": control(screen, "payment.status", None).value,
+                "card": control(screen, "payment.card", None).value,
+            });
+            tools.close().await;
+            seen
+        });
+        let url = pages::base().join(&route).expect("a URL").to_string();
+        let oracle = playwright_pays(&url);
+        assert_eq!(
+            oracle["shop"], "Pay now",
+            "Playwright pressed only the frame's"
+        );
+        assert_eq!(seen["status"], oracle["status"], "{oracle}");
+        assert_eq!(seen["card"], oracle["card"], "{oracle}");
+        assert_eq!(seen["status"], "Paid with 4242");
+    }
+
     #[test]
     fn a_frame_that_never_answers_is_named_in_frames_unread_within_the_bound() {
         let busy = elsewhere(&pages::put(
