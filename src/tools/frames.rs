@@ -54,6 +54,23 @@ impl<T: Tab> Tools<T> {
         self.options.script_timeout.min(FRAME_BOUND)
     }
 
+    /// [`with_far_frames`](Tools::with_far_frames) when the read names frames, boxed (its
+    /// state stays out of every read's future: a worker's stack holds those). A region read
+    /// names none: what the last whole read placed stands. Also boxed in `collect_as`: an
+    /// operation run in the acting frame.
+    pub(super) async fn placed(
+        &self,
+        raw: &RawObservation,
+        seen: Vec<FrameSeen>,
+        whole: bool,
+    ) -> Option<RawObservation> {
+        match seen.is_empty() {
+            true if !whole => None,
+            true => self.forget_far_frames(),
+            false => Box::pin(self.with_far_frames(raw, seen)).await,
+        }
+    }
+
     /// The top document's read `raw` with the controls of the frames of another site it
     /// holds (`seen`, as its read named them), or none when it holds none. Remembers which
     /// frame each control is in, for an action on it.
@@ -157,7 +174,8 @@ impl<T: Tab> Tools<T> {
         bound: Duration,
     ) -> Result<(String, RawObservation, Vec<FrameSeen>), String> {
         let Some(id) = frame.frame.clone() else {
-            return Err("no process of its own was found for it (not loaded yet?)".into());
+            return Err("no process of its own was found for it (not loaded yet, or the browser runs it in \
+                 the page's own: start it with --site-per-process)".into());
         };
         let args = json!({"max": self.options.max_controls, "since": null, "region": null,
             "evidence": null, "whole": false, "inherit": frame.region, "outer": frame.anchors});

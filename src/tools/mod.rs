@@ -449,7 +449,6 @@ impl<T: Tab> Tools<T> {
         gesture: bool,
     ) -> Result<String, BrowserError> {
         if let Some(frame) = self.acting_frame() {
-            // Boxed, as the frames' read below: out of every operation's future.
             return Box::pin(self.collect_in_frame(&frame, op, args, timeout, gesture)).await;
         }
         let evaluate = |expr: String| async move {
@@ -612,11 +611,7 @@ impl<T: Tab> Tools<T> {
             }
             raw.audit = Some(audit);
         }
-        // Boxed: its state stays out of every read's future (a worker's stack holds those).
-        let framed = match far.is_empty() {
-            true => self.forget_far_frames(),
-            false => Box::pin(self.with_far_frames(&raw, far)).await,
-        };
+        let framed = self.placed(&raw, far, whole).await;
         let here = self.here();
         let mut held = here.memory.held.lock().map_err(|_| poisoned())?;
         if let Ok(mut ms) = self.here().memory.in_page_ms.lock() {
