@@ -284,6 +284,43 @@ mod far {
         });
     }
 
+    #[test]
+    fn a_frame_inside_a_frame_of_another_origin_is_read_and_invoked() {
+        let tools = tools();
+        // Back on the top document's origin, inside a frame of another: a process apart from
+        // the frame holding it, which the browser asks where it sits.
+        let inner = pages::base().join(&pay_form()).unwrap().to_string();
+        let outer = elsewhere(&pages::put(
+            "far-outer",
+            format!(
+                r#"<!DOCTYPE html><html lang="en"><body style="margin:0">
+<button data-anchor="outer.go">Outer</button>
+<iframe src="{inner}" title="Card" style="display:block;margin-top:40px;width:400px;height:150px;border:0"></iframe>
+</body></html>"#
+            ),
+        ));
+        let route = pages::put(
+            "far-twice",
+            format!(
+                r#"<!DOCTYPE html><html lang="en"><body style="margin:0">
+<button data-anchor="top.go">Top</button>
+<iframe src="{outer}" title="Checkout" style="display:block;width:600px;height:300px;border:0"></iframe>
+</body></html>"#
+            ),
+        );
+        block_on(async {
+            let screen = ok(&tools.navigate(&route).await).clone();
+            let anchors: Vec<&str> = screen.controls.iter().map(|c| c.anchor.as_str()).collect();
+            assert_eq!(anchors, ["top.go", "outer.go", "pay.card", "pay.submit"]);
+            assert_eq!(control(&screen, "outer.go", None).region, "Checkout");
+            assert_eq!(control(&screen, "pay.card", None).region, "Card");
+            ok(&tools.fill("pay.card", "2222").await);
+            let rt = tools.invoke("pay.submit", None).await;
+            assert_eq!(control(ok(&rt), "pay.submit", None).label, "Paid with 2222");
+            tools.close().await;
+        });
+    }
+
     /// A shop with a "Pay now" button of its own beside the payment frame's: the registry
     /// finds the frame's by `within:` the iframe's anchor.
     fn matched_shop() -> String {
