@@ -243,6 +243,12 @@ mod far {
             let rt = tools.invoke("pay.submit", None).await;
             assert_eq!(rt.label.as_deref(), Some("Pay now"));
             assert_eq!(control(ok(&rt), "pay.submit", None).label, "Paid with 4242");
+            // A key pressed on a frame's field reaches it: the frame holds the focus.
+            let pressed = tools.press("pay.card", "5").await;
+            assert_eq!(
+                control(ok(&pressed), "pay.card", None).value.as_deref(),
+                Some("42425")
+            );
             // The top document's controls are still acted on in the top document.
             ok(&tools.invoke("shop.buy", None).await);
             tools.close().await;
