@@ -154,6 +154,7 @@ fn observation(n: usize) -> RawObservation {
         evidence: None,
         chrome: Chrome::default(),
         audit: None,
+        frames_unread: Vec::new(),
     }
 }
 

@@ -187,6 +187,29 @@ pub(crate) struct CollectorRead {
     /// document: the runner sends their text with a later operation (`sheets`).
     #[serde(default)]
     pub unread_sheets: Vec<String>,
+    /// The frames of another origin (another process) the document holds, for the runner
+    /// to read in their own process and place where their element sits.
+    #[serde(default)]
+    pub frames: Vec<FrameSeen>,
+}
+
+/// A frame of another origin as the document holding it sees it (see `farFrames` in
+/// `collector/js/06-roots.js`).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct FrameSeen {
+    /// The id the runner tagged its element with (its target), or none before it did.
+    pub frame: Option<String>,
+    /// Where its content box starts, in the holding document's box coordinates.
+    pub origin: [f64; 2],
+    /// The region its controls are placed in (its title, its name, or around it).
+    pub region: String,
+    pub title: Option<String>,
+    pub name: Option<String>,
+    pub src: String,
+    /// The anchors its element carries (its own `data-anchor`, or a matcher's), and those
+    /// of the frames around it: what a matcher's `within:` in the frame may name.
+    #[serde(default)]
+    pub anchors: Vec<String>,
 }
 
 /// An answer of the collector that may hold a read.
@@ -422,6 +445,7 @@ impl CollectorRead {
             evidence: self.evidence,
             chrome: Chrome::default(),
             audit: None,
+            frames_unread: Vec::new(),
         };
         Ok((ids, raw, changes, strings))
     }

@@ -42,7 +42,7 @@ use futures::StreamExt;
 use tokio::task::JoinHandle;
 
 use super::camera::TabCamera;
-use super::commands::{BACKSTOP, Commands, bounded, is_context_lost};
+use super::commands::{BACKSTOP, Commands, bounded};
 use super::convert::cookie_param;
 use super::launch::{self, LaunchOptions};
 use super::popups::Family;
@@ -317,6 +317,8 @@ pub struct ChromiumTab {
     /// `clock.rs`).
     pub(super) clock_script: tokio::sync::Mutex<Option<String>>,
     watchers: Vec<JoinHandle<()>>,
+    /// The frames of another site under it that it tagged (see `frames.rs`).
+    pub(super) far_frames: tokio::sync::Mutex<super::frames::FarFrames>,
 }
 
 impl ChromiumTab {
@@ -349,6 +351,7 @@ impl ChromiumTab {
             traffic: set.traffic,
             clock_script: tokio::sync::Mutex::new(None),
             watchers: set.watchers,
+            far_frames: tokio::sync::Mutex::default(),
         };
         // The run's credentials answer challenges from the first request on.
         if tab.challenges.0.is_some() {
@@ -433,42 +436,36 @@ impl ChromiumTab {
         params.return_by_value = Some(true);
         params.await_promise = Some(true);
         params.user_gesture = gesture.then_some(true);
-        self.while_open(evaluate_in(&self.page, params, timeout))
+        self.while_open(super::commands::evaluate_in(&self.page, params, timeout))
             .await
-    }
-}
-
-/// Runs `params` (an evaluation returning by value) and answers the string it produced: the
-/// page's exception as a script error (or as the context lost, when the document went away
-/// under it), bounded by `timeout`.
-pub(super) async fn evaluate_in(
-    page: &Page,
-    params: EvaluateParams,
-    timeout: Duration,
-) -> Result<String, BrowserError> {
-    let reply = page.command(timeout, "an in-page script", params).await?;
-    if let Some(ex) = &reply.result.exception_details {
-        let detail = ex
-            .exception
-            .as_ref()
-            .and_then(|o| o.description.clone())
-            .unwrap_or_else(|| ex.text.clone());
-        if is_context_lost(&detail) {
-            return Err(BrowserError::ContextLost);
-        }
-        return Err(BrowserError::Script(detail));
-    }
-    // Moved out, not cloned: a dense read is megabytes.
-    match reply.result.result.value {
-        Some(serde_json::Value::String(s)) => Ok(s),
-        other => Err(BrowserError::Script(format!(
-            "expected a string from the collector, got {other:?}"
-        ))),
     }
 }
 
 impl Tab for ChromiumTab {
     type LoadWatch = LoadWatch;
+
+    async fn tag_far_frames(&self, bound: Duration) -> Result<usize, BrowserError> {
+        ChromiumTab::tag_far_frames(self, bound).await
+    }
+
+    async fn evaluate_in_frame(
+        &self,
+        frame: &str,
+        expression: &str,
+        timeout: Duration,
+        gesture: bool,
+    ) -> Result<String, BrowserError> {
+        self.evaluate_in_far_frame(frame, expression, timeout, gesture)
+            .await
+    }
+
+    async fn frame_origin(
+        &self,
+        frame: &str,
+        timeout: Duration,
+    ) -> Result<(f64, f64), BrowserError> {
+        self.far_frame_origin(frame, timeout).await
+    }
 
     async fn evaluate(&self, expression: &str, timeout: Duration) -> Result<String, BrowserError> {
         self.evaluate_with(expression, timeout, false).await

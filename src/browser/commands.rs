@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use std::future::Future;
 use std::time::Duration;
 
+use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::error::CdpError;
 use chromiumoxide::types::{Command, CommandResponse};
 use chromiumoxide::{Browser, Page};
@@ -121,6 +122,35 @@ pub(super) fn is_context_lost(text: &str) -> bool {
     text.contains("Execution context was destroyed")
         || text.contains("Inspected target navigated or closed")
         || text.contains("Cannot find context with specified id")
+}
+
+/// Runs `params` (an evaluation returning by value) and answers the string it produced: the
+/// page's exception as a script error (or as the context lost, when the document went away
+/// under it), bounded by `timeout`.
+pub(super) async fn evaluate_in(
+    page: &Page,
+    params: EvaluateParams,
+    timeout: Duration,
+) -> Result<String, BrowserError> {
+    let reply = page.command(timeout, "an in-page script", params).await?;
+    if let Some(ex) = &reply.result.exception_details {
+        let detail = ex
+            .exception
+            .as_ref()
+            .and_then(|o| o.description.clone())
+            .unwrap_or_else(|| ex.text.clone());
+        if is_context_lost(&detail) {
+            return Err(BrowserError::ContextLost);
+        }
+        return Err(BrowserError::Script(detail));
+    }
+    // Moved out, not cloned: a dense read is megabytes.
+    match reply.result.result.value {
+        Some(serde_json::Value::String(s)) => Ok(s),
+        other => Err(BrowserError::Script(format!(
+            "expected a string from the collector, got {other:?}"
+        ))),
+    }
 }
 
 #[cfg(test)]

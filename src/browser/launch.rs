@@ -263,7 +263,12 @@ pub fn kill_launched_browsers() {
 /// `TranslateUI` is in the one list [`switches`] gives.
 const DEFAULT_SWITCHES: &[&str] = &[
     "--disable-background-networking",
-    "--enable-features=NetworkService,NetworkServiceInProcess",
+    // Every frame of another origin in a process of its own, as Chrome on a desktop puts
+    // every frame of another site (the headless shell isolates nothing by default): such a
+    // frame is then reached as a target of its own (see `frames.rs`). StrictOriginIsolation
+    // goes further than Chrome by default: two ports of one host are two processes too.
+    "--enable-features=NetworkService,NetworkServiceInProcess,StrictOriginIsolation",
+    "--site-per-process",
     "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows",
     "--disable-breakpad",

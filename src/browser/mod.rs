@@ -16,6 +16,7 @@ mod convert;
 mod device;
 mod dialogs;
 mod files;
+mod frames;
 pub mod har;
 mod input;
 mod launch;
@@ -228,6 +229,49 @@ pub trait Tab: Send + Sync + 'static {
         async {
             Err(BrowserError::Protocol(
                 "this tab cannot be closed in place".into(),
+            ))
+        }
+    }
+
+    /// Tags the element of each frame of another site (an out-of-process iframe) under the
+    /// tab not tagged yet with the frame's id, so a read of the document holding it can
+    /// name it (see `frames.rs`), within `bound`; how many it tagged.
+    fn tag_far_frames(
+        &self,
+        bound: Duration,
+    ) -> impl Future<Output = Result<usize, BrowserError>> + Send {
+        let _ = bound;
+        async { Ok(0) }
+    }
+
+    /// [`evaluate`](Tab::evaluate) in the frame of another site `frame` (an id a read
+    /// named), as a user gesture when `gesture`.
+    fn evaluate_in_frame(
+        &self,
+        frame: &str,
+        expression: &str,
+        timeout: Duration,
+        gesture: bool,
+    ) -> impl Future<Output = Result<String, BrowserError>> + Send {
+        let _ = (frame, expression, timeout, gesture);
+        async {
+            Err(BrowserError::Protocol(
+                "this tab has no frames of another site".into(),
+            ))
+        }
+    }
+
+    /// Where the content box of the frame of another site `frame` starts in the top
+    /// page's viewport now: what turns a point in the frame into one trusted input aims at.
+    fn frame_origin(
+        &self,
+        frame: &str,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<(f64, f64), BrowserError>> + Send {
+        let _ = (frame, timeout);
+        async {
+            Err(BrowserError::Protocol(
+                "this tab has no frames of another site".into(),
             ))
         }
     }

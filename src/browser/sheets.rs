@@ -5,8 +5,9 @@ use chromiumoxide::cdp::browser_protocol::network::{GetResponseBodyParams, Reque
 use chromiumoxide::cdp::browser_protocol::page::CreateIsolatedWorldParams;
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 
-use super::chromium::{ChromiumTab, evaluate_in};
+use super::chromium::ChromiumTab;
 use super::commands::Commands;
+use super::commands::evaluate_in;
 use super::convert::base64_decode;
 
 /// [`Tab::style_sheet_facts`](super::Tab::style_sheet_facts) of a Chromium tab.

@@ -134,9 +134,10 @@ mod tests {
         // actionability, hash routes and screens (issue 48: stability, the press's hit, a
         // hashchange coming, a matcher's screen), and the page's own first read as its DOM
         // is parsed (issue 53), where a settle's time went, for the step's timing, the
-        // document order of an anchor's controls for `nth` (issue 51), and the browser's own
-        // timers kept from a fake clock (issue 52).
-        assert_eq!(names.len(), 174);
+        // document order of an anchor's controls for `nth` (issue 51), the browser's own
+        // timers kept from a fake clock (issue 52), and the two of frames of another origin
+        // (the region a frame names, where each sits).
+        assert_eq!(names.len(), 176);
         for name in [
             "read",
             "prepare",
@@ -165,6 +166,7 @@ mod tests {
             "change",
             "pressed",
             "shared",
+            "frames",
         ] {
             assert_eq!(SOURCE.matches(&format!("case '{op}':")).count(), 1, "{op}");
         }

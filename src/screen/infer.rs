@@ -7,7 +7,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::inferred::{Control, Controls, CutAt, InferredState, Node, Sealed, Truncation, View};
+use super::inferred::{
+    Control, Controls, CutAt, FramesUnread, InferredState, Node, Sealed, Truncation, View,
+};
 use super::raw::{RawControl, RawObservation};
 use super::role::Role;
 use crate::protocol::quoted;
@@ -46,6 +48,13 @@ pub fn infer(
     for (ceiling, reason) in raw.audit.iter().flat_map(PerceptionAudit::confidence) {
         confidence = confidence.min(ceiling);
         reasons.push(reason);
+    }
+    if !raw.frames_unread.is_empty() {
+        confidence = confidence.min(0.8);
+        reasons.push(format!(
+            "{} frame(s) of another origin did not answer: their controls are not read",
+            raw.frames_unread.len()
+        ));
     }
     if chrome.file_chooser {
         confidence = confidence.min(0.9);
@@ -105,6 +114,10 @@ pub fn infer(
         region: view.region.clone(),
         nodes: nodes.as_ref().map(|(n, _)| n.clone()),
         nodes_total: nodes.map(|(_, total)| total),
+        frames_unread: (!raw.frames_unread.is_empty()).then(|| FramesUnread {
+            count: raw.frames_unread.len(),
+            frames: raw.frames_unread.clone(),
+        }),
         _sealed: Sealed,
     }
 }
@@ -357,6 +370,7 @@ mod tests {
             evidence: None,
             chrome: Chrome::default(),
             audit: None,
+            frames_unread: Vec::new(),
         }
     }
 

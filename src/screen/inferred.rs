@@ -297,8 +297,21 @@ pub struct InferredState {
     /// How many controls without an anchor the page has, when they were asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes_total: Option<usize>,
+    /// The frames of another origin whose controls this read lacks: they did not answer
+    /// within the read's bound (none when every frame was read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frames_unread: Option<FramesUnread>,
     #[serde(skip)]
     pub(super) _sealed: Sealed,
+}
+
+/// The frames a read could not read, said as a cut is: how many, and which.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FramesUnread {
+    /// How many frames were not read.
+    pub count: usize,
+    /// Each of them, by its address, title and name, with the reason.
+    pub frames: Vec<super::raw::UnreadFrame>,
 }
 
 /// The field only this module tree can fill: what keeps an [`InferredState`] from being

@@ -34,9 +34,10 @@ mod text;
 
 pub use changes::Changes;
 pub use infer::{description_len, infer};
-pub use inferred::{Control, Controls, CutAt, InferredState, Node, Truncation, View};
+pub use inferred::{Control, Controls, CutAt, FramesUnread, InferredState, Node, Truncation, View};
 pub use raw::{
     Chrome, Evidence, Facts, JsDialog, RawControl, RawNode, RawObservation, Records, TextRun,
+    UnreadFrame,
 };
 pub use role::Role;
 pub use text::Text;

@@ -316,4 +316,23 @@ pub struct RawObservation {
     /// The perception audit of this read, when asked for (`--audit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audit: Option<PerceptionAudit>,
+    /// The frames of another origin that did not answer within the read's bound: their
+    /// controls are not in this read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames_unread: Vec<UnreadFrame>,
+}
+
+/// A frame of another origin a read could not read: what names it, and why.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct UnreadFrame {
+    /// The frame's address (its iframe's `src`).
+    pub src: String,
+    /// Its iframe's `title`, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Its iframe's `name`, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Why: it did not answer within the bound, or could not be reached.
+    pub reason: String,
 }

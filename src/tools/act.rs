@@ -133,6 +133,8 @@ impl<T: Tab> Tools<T> {
                 ),
             ));
         }
+        // A control the last read placed from a frame of another site is acted on there.
+        let _acting = self.acting_in(self.far_frame_of(anchor.anchor()));
         if let Act::Fill(text) = act {
             return self.fill_in(text, anchor).await;
         }
@@ -302,7 +304,14 @@ impl<T: Tab> Tools<T> {
             .collect_with("prepare", &args, self.action_bound(), false)
             .await;
         self.timed(Phase::Target, aiming);
-        serde_json::from_str(&json?).map_err(capture_error)
+        let mut prepared: Prepared = serde_json::from_str(&json?).map_err(capture_error)?;
+        if self.acting_frame().is_some() {
+            // Boxed: out of every action's future (a worker's stack holds those).
+            (prepared.x, prepared.y) = Box::pin(self.moved_to_top(prepared.x, prepared.y))
+                .await
+                .map_err(browser_error)?;
+        }
+        Ok(prepared)
     }
 
     /// What `prepare` (and `fill`, which starts with it) is given.
@@ -445,7 +454,13 @@ impl<T: Tab> Tools<T> {
                 }
                 let read =
                     read.ok_or_else(|| capture_error("a settled page came back without a read"))?;
-                let (state, changes) = self.conclude(read, start, &self.view()).await?;
+                // Settled in a frame of another site: the screen is the whole page's.
+                let (state, changes) = if self.acting_frame().is_some() {
+                    let _top = self.acting_in(None);
+                    self.read_changes(&self.view()).await?
+                } else {
+                    self.conclude(read, start, &self.view()).await?
+                };
                 Ok(Landed::Read {
                     state: Box::new(state),
                     changes,
@@ -453,6 +468,7 @@ impl<T: Tab> Tools<T> {
                 })
             }
             "navigating" => {
+                let _top = self.acting_in(None);
                 // The settle until the navigation showed is a part of the load's wait.
                 self.timed(Phase::Load, start);
                 let loading = Instant::now();

@@ -300,10 +300,15 @@ impl<T: Tab> Tools<T> {
         let here = self.here();
         let held = here.memory.held.lock();
         let region = here.memory.region_raw.lock();
+        // A whole read with frames of another site: the evidence holds their controls too.
+        let framed = here.memory.framed.lock();
         let raw = match (&held, &region) {
             _ if reads == reads_before => None,
             (_, Ok(region)) if region.as_ref().is_some_and(|(n, _)| *n == reads) => {
                 region.as_ref().map(|(_, raw)| raw)
+            }
+            _ if framed.as_ref().is_ok_and(|f| f.is_some()) => {
+                framed.as_ref().ok().and_then(|f| f.as_ref())
             }
             (Ok(held), _) => held.as_ref().map(|h| &h.raw),
             _ => None,

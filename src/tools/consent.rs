@@ -75,7 +75,12 @@ impl<T: Tab> Tools<T> {
     fn seen(&self, target: &TargetRef) -> Option<(String, bool)> {
         let here = self.here();
         let held = here.memory.held.lock().ok()?;
-        let raw = &held.as_ref()?.raw;
+        // With frames of another site, the last whole read with their controls placed.
+        let framed = here.memory.framed.lock().ok()?;
+        let raw = match framed.as_ref() {
+            Some(framed) => framed,
+            None => &held.as_ref()?.raw,
+        };
         match target {
             TargetRef::Anchor(a) => raw
                 .controls

@@ -38,6 +38,15 @@ pub(super) struct Memory {
     /// What style sheets of another origin that reads named hold, worked out beside the
     /// calls, for the next collector operation to take in (see `collect_as`).
     pub(super) sheets: Arc<Mutex<SheetFacts>>,
+    /// The frames of another site the last read placed controls from: each control's
+    /// anchor (and `anchor[key]`) to the frame it is in (see `frames.rs`).
+    pub(super) far: Mutex<std::collections::HashMap<String, String>>,
+    /// The frame of another site the action under way works in: its operations are
+    /// evaluated there (see `collect_as`).
+    pub(super) acting: Mutex<Option<String>>,
+    /// The last whole read with its frames' controls placed in it, when it held frames of
+    /// another site: the evidence a trace keeps of it (the held read is the top document's).
+    pub(super) framed: Mutex<Option<RawObservation>>,
 }
 
 /// What the journey's calls share whichever tab they act in.

@@ -19,6 +19,7 @@ mod context;
 mod describe;
 mod dialogs;
 mod files;
+mod frames;
 mod gate;
 mod gateway;
 mod gesture;
@@ -191,6 +192,9 @@ impl<T: Tab> Tools<T> {
     /// The evidence behind the last whole-screen read: the raw layer, for traces and audits.
     /// Nothing a journey sees comes from here.
     pub fn last_observation(&self) -> Option<crate::screen::RawObservation> {
+        if let Some(framed) = self.framed_observation() {
+            return Some(framed);
+        }
         self.here()
             .memory
             .held
@@ -437,6 +441,9 @@ impl<T: Tab> Tools<T> {
         timeout: Duration,
         gesture: bool,
     ) -> Result<String, BrowserError> {
+        if let Some(frame) = self.acting_frame() {
+            return Box::pin(self.collect_in_frame(&frame, op, args, timeout, gesture)).await;
+        }
         let evaluate = |expr: String| async move {
             if gesture {
                 self.here().tab.evaluate_as_user(&expr, timeout).await
@@ -587,6 +594,7 @@ impl<T: Tab> Tools<T> {
         } else {
             None
         };
+        let far = std::mem::take(&mut read.frames);
         let (ids, mut raw, changes, strings) = read.apply(base).map_err(capture_error)?;
         raw.chrome = self.chrome(&raw.url, raw.status);
         if self.options.audit {
@@ -596,6 +604,7 @@ impl<T: Tab> Tools<T> {
             }
             raw.audit = Some(audit);
         }
+        let framed = self.placed(&raw, far, whole).await;
         let here = self.here();
         let mut held = here.memory.held.lock().map_err(|_| poisoned())?;
         if let Ok(mut ms) = self.here().memory.in_page_ms.lock() {
@@ -603,13 +612,15 @@ impl<T: Tab> Tools<T> {
         }
         self.timed_collect(raw.collector_ms);
         let route = self.route_of(&raw.url);
-        let state = infer(&raw, route, &self.registry, ms_since(start), view);
+        let seen = framed.as_ref().unwrap_or(&raw);
+        let state = infer(seen, route, &self.registry, ms_since(start), view);
         let seq = 1 + self
             .here()
             .memory
             .reads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if whole {
+            self.keep_framed(framed);
             *held = Some(HeldRead {
                 token,
                 ids,

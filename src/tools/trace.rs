@@ -744,6 +744,7 @@ mod tests {
             evidence: None,
             chrome: Default::default(),
             audit: None,
+            frames_unread: Vec::new(),
         }
     }
 

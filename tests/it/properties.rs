@@ -231,6 +231,7 @@ fn observation() -> impl Strategy<Value = RawObservation> {
                 evidence: None,
                 chrome: Chrome::default(),
                 audit: None,
+                frames_unread: Vec::new(),
             }
         })
 }

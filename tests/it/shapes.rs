@@ -101,6 +101,7 @@ fn observation() -> RawObservation {
             file_chooser: false,
         },
         audit: None,
+        frames_unread: Vec::new(),
     }
 }
 

@@ -240,7 +240,12 @@
   function above(el) {
     if (el.parentElement) return el.parentElement;
     var r = el.parentNode;
-    return r && r.host ? r.host : null;
+    if (r && r.host) return r.host;
+    // Out of a same-origin frame's document: its iframe (a `within:` anchor may be one).
+    if (r && r.nodeType === 9 && r !== document) {
+      try { return r.defaultView ? r.defaultView.frameElement : null; } catch (err) { return null; }
+    }
+    return null;
   }
 
   // A row's text, as a key: its text runs joined by spaces (cells run together in
@@ -431,8 +436,10 @@
       if (marked.has(e.a)) return;
       // Only on its anchor's screens (see onScreen).
       if (!onScreen(e)) return;
-      var scope = null;
+      var scope = null, outside = false;
       if (e.w !== null && e.w !== undefined) {
+        // Within the iframe this frame is read in (a frame of another origin: `outer`).
+        outside = !!W.outer && W.outer.indexOf(typeof e.w === 'number' ? list[e.w].a : e.w) >= 0;
         scope = new Set();
         var parent = typeof e.w === 'number' ? by.get(list[e.w].a) : null;
         if (parent) parent.forEach(function (p) { scope.add(p.el); });
@@ -443,7 +450,7 @@
         var row = null;
         if (scope) {
           for (row = above(el); row && !scope.has(row); row = above(row)) {}
-          if (!row) return;
+          if (!row && !outside) return;
         }
         var key;
         if (e.key === 'text') {

@@ -14,7 +14,7 @@
     }
     W.rootsUnknown = false;
     W.rootsAt = W.log ? W.log.length : 0;
-    var roots = [];
+    var roots = [], far = [];
     function visit(root, origin, region) {
       roots.push({ root: root, origin: origin, region: region });
       watch(root);
@@ -32,14 +32,53 @@
             visit(doc, [
               base[0] + o[0] + (origin ? 0 : scrollX),
               base[1] + o[1] + (origin ? 0 : scrollY)
-            ], regionOf(el, region));
+            ], frameRegion(el, region));
+          } else if (!doc) {
+            // A frame of another origin (out of process under site isolation): read by
+            // the runner in its own process, placed where this element sits (see farFrames).
+            far.push({ el: el, origin: origin, region: region });
           }
         }
       }
     }
-    visit(document, null, null);
+    // A frame read by the runner names its document's region after its iframe (`inherit`).
+    visit(document, null, W.inherit || null);
     W.roots = roots;
+    W.far = far;
     return roots;
+  }
+
+  // The region a frame's controls are placed in: the iframe's own data-anchor-region, else
+  // its title, else its name, else the region around it.
+  function frameRegion(el, region) {
+    return el.getAttribute('data-anchor-region') || norm(el.getAttribute('title') || '') ||
+      norm(el.getAttribute('name') || '') || regionOf(el, region);
+  }
+
+  // The frames of another origin the roots hold, for the runner to read in their own
+  // process: each with the id the runner tagged its element with (null before it did),
+  // where its content box sits in box coordinates and its size, its region, what names it
+  // (title, name, src) and the anchors its element carries (for a matcher's `within:`).
+  function farFrames(roots) {
+    var out = [];
+    (W.far || []).forEach(function (f) {
+      var el = f.el;
+      if (!el.isConnected) return;
+      var o = contentOrigin(el), base = f.origin;
+      var of = W.matchOf ? W.matchOf.of.get(el) : null;
+      var anchor = el.getAttribute('data-anchor') || (of ? of.a : null);
+      out.push({
+        frame: el.__waymarkFrame || null,
+        origin: [Math.round(o[0] + (base ? base[0] : scrollX)), Math.round(o[1] + (base ? base[1] : scrollY))],
+        size: [el.clientWidth, el.clientHeight],
+        region: frameRegion(el, f.region),
+        title: el.getAttribute('title'),
+        name: el.getAttribute('name'),
+        src: el.src || el.getAttribute('src') || '',
+        anchors: anchor === null ? [] : [anchor]
+      });
+    });
+    return out;
   }
 
   // Where a root's viewport sits in box coordinates: a frame's origin, or the top

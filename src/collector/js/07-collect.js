@@ -407,6 +407,7 @@
       byAnchor: reuse || (prev && scans === prev.scanned) ? prev.byAnchor : null };
 
     var head = headOf(token, total, droppedByRegion, droppedByRole, dialog);
+    if (W.far && W.far.length) head.frames = farFrames(roots);
     if (W.sheetsUnread.length && !W.priming) {
       head.unread_sheets = W.sheetsUnread;
       W.sheetsUnread = [];

@@ -17,7 +17,20 @@
   }
   else if (args && args.mv !== undefined && (!W.M || W.M.v !== args.mv)) return 'waymark:matchers';
 
+  // A frame read for its top document is one region of it, named by its iframe, and within
+  // the anchors its iframe (and the frames around it) carry, for a matcher's `within:`.
+  if (args && args.inherit !== undefined && W.inherit !== args.inherit) {
+    W.inherit = args.inherit;
+    W.rootsUnknown = true;
+  }
+  if (args && args.outer !== undefined && String(W.outer) !== String(args.outer)) {
+    W.outer = args.outer;
+    W.matchStale = true;
+  }
+
   switch (op) {
+    case 'frames':
+      return stringify(farFrames(collectRoots()));
     case 'read':
       return read(args.max, args.since, args.region, args.evidence, args.whole === true);
     case 'prepare': {
