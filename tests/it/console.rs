@@ -67,7 +67,17 @@ fn each_round_trip_lists_the_console_errors_and_warnings_and_the_uncaught_errors
 
         let rt = tools.invoke("console.reject", None).await;
         ok(&rt);
-        assert_eq!(messages(&rt), ["Error: payment declined", "plain reason"]);
+        // Chromium tells of the second rejection a moment after the first: on a loaded
+        // machine after the call has ended, and then with the next call (nothing is lost).
+        let mut rejected = messages(&rt);
+        assert_eq!(
+            rejected.first().map(String::as_str),
+            Some("Error: payment declined")
+        );
+        let rt = tools.invoke("console.quiet", None).await;
+        ok(&rt);
+        rejected.extend(messages(&rt));
+        assert_eq!(rejected, ["Error: payment declined", "plain reason"]);
 
         let rt = tools.invoke("console.quiet", None).await;
         ok(&rt);
