@@ -100,19 +100,7 @@ impl<T: Tab> Tools<T> {
     fn route_of_args(&self, args: &RouteArgs) -> Result<Route, ToolError> {
         let invalid = |why: String| ToolError::new(ErrorCode::InvalidArgument, why);
         let pattern = args.pattern.trim();
-        let absolute = if pattern.starts_with('/') {
-            format!("{}{pattern}", self.origin())
-        } else if ["http://", "https://"]
-            .iter()
-            .any(|s| pattern.to_ascii_lowercase().starts_with(s))
-        {
-            pattern.to_string()
-        } else {
-            return Err(invalid(format!(
-                "`{}` is not a route pattern: an app-relative path (`/api/**`) or an absolute URL",
-                quoted(pattern)
-            )));
-        };
+        let absolute = self.absolute_pattern(pattern, "route")?;
         let respond = args.status.is_some()
             || args.body.is_some()
             || args.json.is_some()

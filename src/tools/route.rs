@@ -76,4 +76,26 @@ impl<T: Tab> Tools<T> {
     pub(super) fn origin(&self) -> String {
         self.base.origin().ascii_serialization()
     }
+
+    /// A route's or a network wait's pattern as an absolute URL glob: an app-relative path
+    /// (`/api/**`) on the app's origin, or an absolute `http(s)` URL as it is; anything else
+    /// is `invalid_argument`, naming `what` the pattern is for.
+    pub(super) fn absolute_pattern(&self, pattern: &str, what: &str) -> Result<String, ToolError> {
+        if pattern.starts_with('/') {
+            Ok(format!("{}{pattern}", self.origin()))
+        } else if ["http://", "https://"]
+            .iter()
+            .any(|s| pattern.to_ascii_lowercase().starts_with(s))
+        {
+            Ok(pattern.to_string())
+        } else {
+            Err(ToolError::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "`{}` is not a {what} pattern: an app-relative path (`/api/**`) or an absolute URL",
+                    quoted(pattern)
+                ),
+            ))
+        }
+    }
 }

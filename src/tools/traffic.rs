@@ -252,19 +252,7 @@ impl<T: Tab> Tools<T> {
     fn traffic_route(&self, pattern: &str, method: Option<&str>) -> Result<Route, ToolError> {
         let invalid = |why: String| ToolError::new(ErrorCode::InvalidArgument, why);
         let pattern = pattern.trim();
-        let absolute = if pattern.starts_with('/') {
-            format!("{}{pattern}", self.origin())
-        } else if ["http://", "https://"]
-            .iter()
-            .any(|s| pattern.to_ascii_lowercase().starts_with(s))
-        {
-            pattern.to_string()
-        } else {
-            return Err(invalid(format!(
-                "`{}` is not a request pattern: an app-relative path (`/api/**`) or an absolute URL",
-                quoted(pattern)
-            )));
-        };
+        let absolute = self.absolute_pattern(pattern, "request")?;
         Route::new(pattern, &absolute, method, Reply::Abort(Abort::Failed)).map_err(invalid)
     }
 
