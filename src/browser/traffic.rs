@@ -15,6 +15,7 @@ use chromiumoxide::cdp::browser_protocol::network::{
     EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, EventResponseReceived,
     GetRequestPostDataParams, GetResponseBodyParams, RequestId,
 };
+use chromiumoxide::listeners::EventStream;
 use futures::StreamExt;
 use tokio::task::JoinHandle;
 
@@ -177,15 +178,21 @@ fn headers(json: &serde_json::Value) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-/// Starts keeping `page`'s requests in `log`: the subscriptions are made before the tab's
-/// first navigation (so none of its requests is missed), the task that fills the log runs
-/// until the tab is dropped.
-pub(super) async fn watch(
+/// A page's four Network streams a request's life is told in (sent, answered, finished,
+/// failed), subscribed together: what the traffic log and the HAR recorder each follow.
+pub(super) async fn subscribe(
     page: &Page,
-    log: std::sync::Arc<TrafficLog>,
     timeout: Duration,
-) -> Result<JoinHandle<()>, BrowserError> {
-    let (mut sent, mut answered, mut finished, mut failed) = futures::try_join!(
+) -> Result<
+    (
+        EventStream<EventRequestWillBeSent>,
+        EventStream<EventResponseReceived>,
+        EventStream<EventLoadingFinished>,
+        EventStream<EventLoadingFailed>,
+    ),
+    BrowserError,
+> {
+    Ok(futures::try_join!(
         bounded(
             timeout,
             "subscribing to requests",
@@ -206,7 +213,18 @@ pub(super) async fn watch(
             "subscribing to failed requests",
             page.event_listener::<EventLoadingFailed>()
         ),
-    )?;
+    )?)
+}
+
+/// Starts keeping `page`'s requests in `log`: the subscriptions are made before the tab's
+/// first navigation (so none of its requests is missed), the task that fills the log runs
+/// until the tab is dropped.
+pub(super) async fn watch(
+    page: &Page,
+    log: std::sync::Arc<TrafficLog>,
+    timeout: Duration,
+) -> Result<JoinHandle<()>, BrowserError> {
+    let (mut sent, mut answered, mut finished, mut failed) = subscribe(page, timeout).await?;
     Ok(tokio::spawn(async move {
         loop {
             // One task for the four streams, in the order each delivers its own: a

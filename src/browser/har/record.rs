@@ -15,15 +15,14 @@ use std::time::Duration;
 use base64::Engine;
 use chromiumoxide::Page;
 use chromiumoxide::cdp::browser_protocol::network::{
-    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, EventResponseReceived,
-    GetRequestPostDataParams, GetResponseBodyParams, RequestId,
+    EventRequestWillBeSent, GetRequestPostDataParams, GetResponseBodyParams, RequestId,
 };
 use futures::StreamExt;
 use tokio::task::JoinHandle;
 
 use super::{Content, Entry, Har, PostData, Request, Response, Timings};
 use crate::browser::BrowserError;
-use crate::browser::commands::{Commands, bounded};
+use crate::browser::commands::Commands;
 
 /// Requests a journey's HAR keeps at most.
 pub const ENTRIES_KEPT: usize = 10_000;
@@ -180,28 +179,8 @@ pub(in crate::browser) async fn record(
     recorder: &Arc<HarRecorder>,
     timeout: Duration,
 ) -> Result<(), BrowserError> {
-    let (mut sent, mut answered_, mut finished, mut failed) = futures::try_join!(
-        bounded(
-            timeout,
-            "subscribing to requests",
-            page.event_listener::<EventRequestWillBeSent>()
-        ),
-        bounded(
-            timeout,
-            "subscribing to responses",
-            page.event_listener::<EventResponseReceived>()
-        ),
-        bounded(
-            timeout,
-            "subscribing to finished loads",
-            page.event_listener::<EventLoadingFinished>()
-        ),
-        bounded(
-            timeout,
-            "subscribing to failed requests",
-            page.event_listener::<EventLoadingFailed>()
-        ),
-    )?;
+    let (mut sent, mut answered_, mut finished, mut failed) =
+        crate::browser::traffic::subscribe(page, timeout).await?;
     let tab = recorder.tabs.fetch_add(1, Ordering::Relaxed);
     let (rec, page) = (Arc::clone(recorder), page.clone());
     let watcher = tokio::spawn(async move {
