@@ -591,7 +591,16 @@ fn check_matchers(cx: &Cx<'_>, raw: &RawRegistry) -> Result<Vec<MatcherAndKey>, 
             others: Vec::new(),
         });
     }
-    let position = |id: &str| raw.anchors.iter().position(|a| a.id == id);
+    // Looked up by hash: a `within` chain is walked from every anchor that has one, and a
+    // scan per step made a large registry's load quadratic.
+    let index: HashMap<&str, usize> = raw
+        .anchors
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, a)| (a.id.as_str(), i))
+        .collect();
+    let position = |id: &str| index.get(id).copied();
     let mut out = Vec::with_capacity(raw.anchors.len());
     for (i, anchor) in raw.anchors.iter().enumerate() {
         let mut matcher = None;
