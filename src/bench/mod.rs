@@ -295,7 +295,7 @@ pub(crate) async fn measure<T: Tab>(
             let rt = match kind {
                 "a whole read" => {
                     // Right before, so it sees the same load as the read it floors.
-                    floors.push(
+                    floors.extend(
                         tools
                             .page_floor()
                             .await

@@ -25,13 +25,15 @@ impl<T: Tab> Tools<T> {
     /// which a read also walks, are left out). Any collector that reports where controls are
     /// pays this, so a whole read's in-page time divided by it moves with the collector's
     /// own code, not with the machine or the page. Read-only: it lays the page out if a
-    /// change left it dirty, which the next read would have done.
-    pub async fn page_floor(&self) -> Result<f64, ToolError> {
+    /// change left it dirty, which the next read would have done. `None` on a page with no
+    /// `data-anchor` (its anchors found by matchers): a floor of finding nothing would make
+    /// every ratio over it thousands.
+    pub async fn page_floor(&self) -> Result<Option<f64>, ToolError> {
         let script = format!(
             "(function () {{ var t0 = performance.now(), els = document.querySelectorAll('[data-anchor]'); \
              var n = Math.min(els.length, {max}); \
              for (var i = 0; i < n; i++) els[i].getBoundingClientRect(); \
-             return String(performance.now() - t0); }})()",
+             return n ? String(performance.now() - t0) : 'none'; }})()",
             max = self.options.max_controls
         );
         let ms = self
@@ -40,7 +42,11 @@ impl<T: Tab> Tools<T> {
             .evaluate(&script, self.options.script_timeout)
             .await
             .map_err(browser_error)?;
+        if ms == "none" {
+            return Ok(None);
+        }
         ms.parse::<f64>()
+            .map(Some)
             .map_err(|e| capture_error(format!("the page floor came back as `{ms}`: {e}")))
     }
 

@@ -281,7 +281,7 @@ impl<T: Tab> Backstage<T> {
     }
 
     /// What the page charges for the least a read does (see [`Tools::page_floor`]).
-    pub async fn page_floor(&self) -> Result<f64, ToolError> {
+    pub async fn page_floor(&self) -> Result<Option<f64>, ToolError> {
         self.tools.page_floor().await
     }
 
