@@ -5,11 +5,7 @@
 //! on the same page (tests/playwright/clock.mjs).
 
 use crate::cli::waymark;
-use crate::fixtures::base;
-
-fn fixtures() -> String {
-    base().to_string().trim_end_matches('/').to_string()
-}
+use crate::fixtures::{base, base_url, run_two_jobs};
 
 /// The journey of the clock, as Playwright's script plays it too: what the page shows at
 /// each point, one line each, in `shown`.
@@ -107,7 +103,7 @@ expect(bad == "invalid_argument", `not a time: ${{bad}}`);
         dir.path(),
         [
             "--base-url",
-            fixtures().as_str(),
+            base_url().as_str(),
             "run",
             "--trace",
             "traces",
@@ -166,7 +162,7 @@ wait_for(#{text: "9 s left"});
         dir.path(),
         [
             "--base-url",
-            fixtures().as_str(),
+            base_url().as_str(),
             "run",
             "--no-trace",
             "popup.rhai",
@@ -219,7 +215,7 @@ eventually(|| expect(value("clock.now") == "09:05 4 Jul", `the frame's time: ${v
     std::fs::write(dir.path().join("late.rhai"), late).expect("write the journey");
     waymark(
         dir.path(),
-        ["--base-url", fixtures().as_str(), "run", "--no-trace", "."],
+        ["--base-url", base_url().as_str(), "run", "--no-trace", "."],
         &[],
     )
     .exits(0)
@@ -282,40 +278,28 @@ for i in 0..5 {{
 "#
         )
     };
-    for (name, source) in [
-        (
-            "morning.rhai",
-            journey(
-                "2026-03-01T08:15:00",
-                "08:15 1 Mar",
-                "22:45 24 Dec",
-                "morning",
-            ),
-        ),
-        (
-            "evening.rhai",
-            journey(
-                "2026-12-24T22:45:00",
-                "22:45 24 Dec",
-                "08:15 1 Mar",
-                "evening",
-            ),
-        ),
-    ] {
-        std::fs::write(dir.path().join(name), source).expect("write a journey");
-    }
-    waymark(
+    run_two_jobs(
         dir.path(),
-        [
-            "--base-url",
-            fixtures().as_str(),
-            "run",
-            "--no-trace",
-            "--jobs",
-            "2",
-            ".",
+        vec![
+            (
+                "morning.rhai",
+                journey(
+                    "2026-03-01T08:15:00",
+                    "08:15 1 Mar",
+                    "22:45 24 Dec",
+                    "morning",
+                ),
+            ),
+            (
+                "evening.rhai",
+                journey(
+                    "2026-12-24T22:45:00",
+                    "22:45 24 Dec",
+                    "08:15 1 Mar",
+                    "evening",
+                ),
+            ),
         ],
-        &[],
     )
     .exits(0)
     .says("2 passed");

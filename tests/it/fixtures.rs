@@ -172,3 +172,28 @@ pub fn expected(name: &str) -> serde_json::Value {
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
+
+/// The fixture server's base URL without its last slash, as `--base-url` takes it.
+pub fn base_url() -> String {
+    base().to_string().trim_end_matches('/').to_string()
+}
+
+/// Writes `journeys` (file name, source) into `dir` and runs them all at once, two jobs
+/// side by side, against the fixture server: journeys that must not see each other's
+/// routes, clocks or traffic.
+pub fn run_two_jobs(dir: &Path, journeys: Vec<(&str, String)>) -> crate::cli::Run {
+    for (name, source) in journeys {
+        std::fs::write(dir.join(name), source).expect("write a journey");
+    }
+    let url = base_url();
+    let args = [
+        "--base-url",
+        url.as_str(),
+        "run",
+        "--no-trace",
+        "--jobs",
+        "2",
+        ".",
+    ];
+    crate::cli::waymark(dir, args, &[])
+}

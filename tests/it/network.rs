@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 
 use crate::cli::waymark;
-use crate::fixtures::base;
+use crate::fixtures::{base, base_url, run_two_jobs};
 
 /// The items the API lists.
 const ITEMS: &str =
@@ -61,11 +61,6 @@ async fn echo_headers(headers: HeaderMap) -> Json<serde_json::Value> {
         .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or_default().into()))
         .collect();
     Json(serde_json::Value::Object(map))
-}
-
-/// The fixture server's base URL without its last slash, as `--base-url` takes it.
-fn fixtures() -> String {
-    base().to_string().trim_end_matches('/').to_string()
 }
 
 /// A Rhai function counting the requests a round trip's routes answered.
@@ -132,7 +127,7 @@ wait_for(#{{text: "Tenant: acme"}});
         dir.path(),
         [
             "--base-url",
-            fixtures().as_str(),
+            base_url().as_str(),
             "run",
             "--trace",
             "traces",
@@ -192,7 +187,7 @@ expect(e3 == "invalid_argument", `no such route: ${e3}`);
         dir.path(),
         [
             "--base-url",
-            fixtures().as_str(),
+            base_url().as_str(),
             "run",
             "--no-trace",
             "invalid.rhai",
@@ -224,25 +219,13 @@ for i in 0..6 {
     wait_for(#{text: "Loaded 3 items: Apple, Banana, Cherry"});
 }
 "#;
-    for (name, source) in [
-        ("alpha.rhai", journey("Alpha", 150)),
-        ("beta.rhai", journey("Beta", 100)),
-        ("plain.rhai", plain.to_string()),
-    ] {
-        std::fs::write(dir.path().join(name), source).expect("write a journey");
-    }
-    waymark(
+    run_two_jobs(
         dir.path(),
-        [
-            "--base-url",
-            fixtures().as_str(),
-            "run",
-            "--no-trace",
-            "--jobs",
-            "2",
-            ".",
+        vec![
+            ("alpha.rhai", journey("Alpha", 150)),
+            ("beta.rhai", journey("Beta", 100)),
+            ("plain.rhai", plain.to_string()),
         ],
-        &[],
     )
     .exits(0)
     .says("3 passed");
@@ -354,7 +337,7 @@ expect(code == "not_allowed", `a POST acts: ${code}`);
         dir.path(),
         [
             "--base-url",
-            fixtures().as_str(),
+            base_url().as_str(),
             "run",
             "--no-trace",
             "request.rhai",
@@ -410,7 +393,7 @@ expect(code == "invalid_argument", `a negative latency: ${code}`);
         dir.path(),
         [
             "--base-url",
-            fixtures().as_str(),
+            base_url().as_str(),
             "run",
             "--no-trace",
             "network.rhai",
@@ -435,7 +418,7 @@ expect(code == "navigation_failed", `offline: ${code}`);
         dir.path(),
         [
             "--base-url",
-            fixtures().as_str(),
+            base_url().as_str(),
             "--network",
             "offline",
             "run",
@@ -459,7 +442,7 @@ set_network(#{});
         dir.path(),
         [
             "--base-url",
-            fixtures().as_str(),
+            base_url().as_str(),
             "--network",
             "slow-3g",
             "run",
@@ -553,7 +536,7 @@ for wrong in [#{request: "/api/x", response: "/api/x"}, #{request: "/api/x", sta
         dir.path(),
         [
             "--base-url",
-            fixtures().as_str(),
+            base_url().as_str(),
             "run",
             "--trace",
             "traces",
