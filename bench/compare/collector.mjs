@@ -41,6 +41,23 @@ function selfTimes(profile) {
     fns.set(name, (fns.get(name) || 0) + profile.timeDeltas[i]);
     total += profile.timeDeltas[i];
   });
+  // Total time: each sample counted once for every function on its stack (a function that
+  // recurses, once), which names the phases (the scan, the records, the matcher pass).
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
+  const incl = new Map();
+  profile.samples.forEach((id, i) => {
+    if (byId.get(id).callFrame.functionName === '(idle)') return;
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const f = byId.get(at).callFrame;
+      if (f.lineNumber < 0 || f.url !== '') continue;
+      const name = `${f.functionName || '(anonymous)'} ${partLine(f.lineNumber + 1)}`;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      incl.set(name, (incl.get(name) || 0) + profile.timeDeltas[i]);
+    }
+  });
   const perTick = total / Math.max(1, ticks);
   const lines = new Map();
   for (const n of profile.nodes) {
@@ -49,7 +66,7 @@ function selfTimes(profile) {
       lines.set(name, (lines.get(name) || 0) + t.ticks * perTick);
     }
   }
-  return { fns, lines, total };
+  return { fns, lines, incl, total };
 }
 
 function table(rows, total, top, runs) {
@@ -98,12 +115,14 @@ async function one(browser, server, n, o) {
     return out;
   }, o.runs);
   await page.close();
-  const { fns, lines, total } = selfTimes(profile);
+  const { fns, lines, incl, total } = selfTimes(profile);
   const ms = (v) => `${median(v).toFixed(1)} ms`;
   return [
     `N=${n}: whole read, in-page collector time ${ms(plain)} (median of ${o.runs}, unprofiled)`,
     `where it goes (self time, profiled; ${(total / 1000 / o.runs).toFixed(1)} ms per profiled read):`,
     ...table(fns, total, o.top, o.runs),
+    'total time by function (itself and what it calls):',
+    ...table(incl, total, o.top, o.runs),
     'hottest lines (src/collector/js/, part:line, 1-based):',
     ...table(lines, total, o.top, o.runs),
     'floors in the same page (medians, unprofiled):',
