@@ -319,6 +319,8 @@ pub struct ChromiumTab {
     watchers: Vec<JoinHandle<()>>,
     /// The frames of another site under it that it tagged (see `frames.rs`).
     pub(super) far_frames: tokio::sync::Mutex<super::frames::FarFrames>,
+    /// What its documents push to the runner (see `pushes.rs`).
+    pub(super) pushes: super::pushes::Pushes,
 }
 
 impl ChromiumTab {
@@ -352,6 +354,7 @@ impl ChromiumTab {
             clock_script: tokio::sync::Mutex::new(None),
             watchers: set.watchers,
             far_frames: tokio::sync::Mutex::default(),
+            pushes: super::pushes::Pushes::default(),
         };
         // The run's credentials answer challenges from the first request on.
         if tab.challenges.0.is_some() {
@@ -488,6 +491,14 @@ impl Tab for ChromiumTab {
             )
             .await?;
         Ok(())
+    }
+
+    async fn allow_pushes(&self, name: &str) -> Result<(), BrowserError> {
+        self.pushes.allow(&self.page, name, self.timeout).await
+    }
+
+    async fn pushed(&self, bound: Duration) -> Option<String> {
+        self.pushes.next(bound).await
     }
 
     async fn navigate(&self, url: &str, timeout: Duration) -> Result<(), BrowserError> {

@@ -24,6 +24,7 @@ mod naive;
 mod navigation;
 mod network;
 mod popups;
+mod pushes;
 mod remote;
 mod routes;
 mod setup;
@@ -92,6 +93,22 @@ pub trait Tab: Send + Sync + 'static {
         &self,
         source: &str,
     ) -> impl Future<Output = Result<(), BrowserError>> + Send;
+
+    /// Gives every document the tab loads from now on a function named `name` on its
+    /// window (a CDP binding) that sends the runner one string per call, which the tab
+    /// queues for [`pushed`](Tab::pushed) (see `pushes.rs`). A tab that cannot says so.
+    fn allow_pushes(&self, name: &str) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        let _ = name;
+        async { Err(BrowserError::Protocol("this tab takes no pushes".into())) }
+    }
+
+    /// The next string a document pushed (see [`allow_pushes`](Tab::allow_pushes)): one
+    /// queued already, else the next to come within `bound` (none after it; with a zero
+    /// bound, only one queued already).
+    fn pushed(&self, bound: Duration) -> impl Future<Output = Option<String>> + Send {
+        let _ = bound;
+        async { None }
+    }
 
     /// Navigates the tab to `url` and waits for the document to load.
     fn navigate(

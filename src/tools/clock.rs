@@ -282,9 +282,14 @@ impl<T: Tab> Tools<T> {
         if open.memory.early.swap(true, Ordering::Relaxed) {
             return Ok(());
         }
+        // The documents send their first read once loaded, when the tab lets them (see
+        // first_read.rs); a tab that cannot is asked for it.
+        let push = super::first_read::push_name();
+        let pushes = open.tab.allow_pushes(push).await.is_ok();
         let early = collector::early(
             self.registry.matchers().map(|m| m.as_ref()),
-            &json!({"max": self.options.max_controls, "evidence": self.evidence()}),
+            &json!({"max": self.options.max_controls, "evidence": self.evidence(),
+                    "push": if pushes { Some(push) } else { None }}),
         );
         let installed = open.tab.on_new_document(&early).await;
         if installed.is_err() {

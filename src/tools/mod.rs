@@ -19,6 +19,7 @@ mod context;
 mod describe;
 mod dialogs;
 mod files;
+mod first_read;
 mod frames;
 mod gate;
 mod gateway;
@@ -325,6 +326,7 @@ impl<T: Tab> Tools<T> {
             return Err((None, browser_error(e)));
         }
         self.timed(timing::Phase::Setup, setup);
+        self.drop_pushes().await;
         let loading = Instant::now();
         let loaded = (self.here().tab)
             .navigate(url.as_str(), self.options.load_timeout)
@@ -355,7 +357,7 @@ impl<T: Tab> Tools<T> {
             };
             return Err((None, e));
         }
-        let state = self.read().await.map_err(|e| (None, e))?;
+        let state = self.first_read().await.map_err(|e| (None, e))?;
         if let Some(status) = state.status.filter(|s| *s >= 400) {
             return Err((
                 None,

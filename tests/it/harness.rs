@@ -125,6 +125,8 @@ pub struct Notes {
     gathered: Vec<u64>,
     measured: Vec<u64>,
     vis_checks: Vec<u64>,
+    /// Reads the page pushed on its own (a document's first read, see first_read.rs).
+    pushed: usize,
 }
 
 /// The test's own eyes on a page the tools drive: plain DOM queries, independent of the
@@ -181,6 +183,23 @@ impl Tab for ProbedTab {
 
     async fn navigate(&self, url: &str, timeout: Duration) -> Result<(), BrowserError> {
         self.0.navigate(url, timeout).await
+    }
+
+    async fn allow_pushes(&self, name: &str) -> Result<(), BrowserError> {
+        self.0.allow_pushes(name).await
+    }
+
+    async fn pushed(&self, bound: Duration) -> Option<String> {
+        let pushed = self.0.pushed(bound).await;
+        // A document's first read, pushed (`r:doc:answer`): noted as an answer is.
+        if let Some((_, answer)) = pushed
+            .as_deref()
+            .and_then(|p| p.strip_prefix("r:")?.split_once(':'))
+        {
+            self.note(&Ok(answer.to_string()));
+            self.1.lock().expect("the notes").pushed += 1;
+        }
+        pushed
     }
 
     async fn route(&self, book: &Arc<RouteBook>) -> Result<(), BrowserError> {
@@ -300,6 +319,12 @@ impl Probe {
     /// `full` (every record) or `delta` (what changed since the read the runner holds).
     pub fn read_kinds(&self) -> Vec<String> {
         std::mem::take(&mut self.1.lock().expect("the notes").kinds)
+    }
+
+    /// The reads the page pushed since the last call: each a document's first read,
+    /// sent at the end of its load instead of asked for (see `first_read.rs`).
+    pub fn pushed(&self) -> usize {
+        std::mem::take(&mut self.1.lock().expect("the notes").pushed)
     }
 
     /// How many records each read since the last call built whole, in order (the rest it

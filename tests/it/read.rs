@@ -5,7 +5,7 @@
 use waymark::tools::ToolOptions;
 
 use crate::fixtures;
-use crate::harness::{block_on, control, ok, open, tools};
+use crate::harness::{block_on, control, ok, open, tools, value};
 
 #[test]
 fn read_screen_returns_the_screen_without_moving() {
@@ -1052,6 +1052,37 @@ fn a_hider_past_the_cut_hides_nothing_before_it_but_what_a_shadow_tree_slots() {
             !asked.is_empty() && asked.iter().all(|&n| n > 0),
             "{asked:?}"
         );
+        tools.close().await;
+    });
+}
+
+/// A document's first read is the one its page sends at the end of its load, not one asked
+/// for after it (which waited behind the page's first frame): it holds what the page's
+/// load listeners did, those added after the collector's own included, and the next read
+/// is a delta against it. The function the page sends it with is never the page's to see.
+/// A same-document navigation loads nothing, and its read is asked for.
+#[test]
+fn navigate_takes_the_first_read_the_page_sent_at_its_load() {
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
+    block_on(async {
+        let loaded = open(&tools, "/loaded-late.html").await;
+        assert_eq!(probe.pushed(), 1, "the first read came from the page");
+        assert_eq!(probe.read_kinds(), ["full"], "and no other was asked for");
+        assert_eq!(control(&loaded, "late.parsed", None).label, "Parsed");
+        assert_eq!(value(&loaded, "late.status"), "Loaded");
+        control(&loaded, "late.added", None);
+        assert!(loaded.control("late.timer", None).is_none(), "{loaded:?}");
+        let names = "Object.getOwnPropertyNames(window).filter(n => /waymark.*push/i.test(n))";
+        assert_eq!(probe.value(names).await, serde_json::json!([]));
+
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let later = ok(&tools.read_screen().await).clone();
+        control(&later, "late.timer", None);
+        assert_eq!(probe.read_kinds(), ["delta"]);
+
+        let moved = open(&tools, "/loaded-late.html#elsewhere").await;
+        control(&moved, "late.timer", None);
+        assert_eq!(probe.pushed(), 0, "nothing loaded, nothing pushed");
         tools.close().await;
     });
 }

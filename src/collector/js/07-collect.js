@@ -461,19 +461,61 @@
   // Top documents only (a frame is read as a root of its top document), once, and only
   // when no read came first; what it finds of unreadable sheets is left for the next read
   // to name (see W.priming).
+  //
+  // With `first.push`, the name of a function the runner gave the document's window (a CDP
+  // binding, see Tab::allow_pushes), the page also sends the runner that first read itself
+  // once the load is over, in place of the runner asking for it: a question asked after the
+  // load waited behind the page's first frame (its paint: 100-160 ms of a 10,000-control
+  // page), which the page's answer, given in the load's own task, does not. It says at
+  // DOMContentLoaded that an answer will come (`a:` and the document), before the load the
+  // runner waits for; then, at `pageshow` (which Chromium fires right after every `load`
+  // listener ran), the read as any read is answered (`r:`, the document, `:`, the answer),
+  // or `n:` and the document when it could not be taken (the runner then asks). The
+  // function is taken off the window before the page's scripts run: no script of the page
+  // can call it.
   function prime(first) {
     if (window.top !== window || document.readyState !== 'loading') return;
+    var push = takePush(first.push);
     window.addEventListener('DOMContentLoaded', function () {
+      // A document that went on in a new renderer process may get the function after this
+      // script ran (as the tab's state is given to the new process).
+      if (!push) push = takePush(first.push);
       if (W.cache) return;
       W.priming = true;
+      t0 = performance.now();
       try {
         read(first.max, null, null, first.evidence || null, false);
       } catch (e) {
         // The runner's own read says what is wrong.
         W.cache = null;
         W.dirty = true;
+        return;
       } finally {
         W.priming = false;
       }
+      if (!push) return;
+      var doc = W.doc;
+      push('a:' + doc);
+      window.addEventListener('pageshow', function (e) {
+        if (e.persisted) return;
+        var answer = null;
+        // The read's time is its own, not the document's since this script ran.
+        t0 = performance.now();
+        try {
+          answer = read(first.max, null, null, first.evidence || null, false);
+        } catch (err) {
+          answer = null;
+        }
+        push(answer === null ? 'n:' + doc : 'r:' + doc + ':' + answer);
+      }, { once: true });
     }, { once: true });
+  }
+
+  // The runner's function to push with, named `name`, taken off the window; null when the
+  // window has none.
+  function takePush(name) {
+    var f = name ? window[name] : null;
+    if (typeof f !== 'function') return null;
+    try { delete window[name]; } catch (e) { /* it stays, unnamed by the page */ }
+    return f;
   }

@@ -1,0 +1,72 @@
+//! Strings a page sends the runner of its own accord, through a function the runner gave
+//! its window: a CDP binding (`Runtime.addBinding`), whose every call comes as a
+//! `Runtime.bindingCalled` event. The collector sends a document's first read this way
+//! at the end of its load (see `prime` in `src/collector/js/07-collect.js`), where a read
+//! the runner asked for after the load waited behind the page's first frame.
+//!
+//! The events come on the tab's own connection, in the order the page sent them and in
+//! order with the tab's other events: a string pushed before the document's `load` is
+//! queued here by the time the load is seen (see `navigation.rs`).
+
+use std::time::Duration;
+
+use chromiumoxide::Page;
+use chromiumoxide::cdp::js_protocol::runtime::{AddBindingParams, EventBindingCalled};
+use chromiumoxide::listeners::EventStream;
+use futures::{FutureExt, StreamExt};
+
+use super::BrowserError;
+use super::commands::{Commands, bounded};
+
+/// A tab's pushes: the binding's name and its events, once allowed.
+#[derive(Default)]
+pub(super) struct Pushes {
+    events: tokio::sync::Mutex<Option<(String, EventStream<EventBindingCalled>)>>,
+}
+
+impl Pushes {
+    /// Gives the tab's documents from now on the function `name` (once per tab: a second
+    /// call with another name replaces the first's subscription, not its binding).
+    pub(super) async fn allow(
+        &self,
+        page: &Page,
+        name: &str,
+        timeout: Duration,
+    ) -> Result<(), BrowserError> {
+        let what = "subscribing to what the page sends";
+        // Subscribed before the binding exists: no call is missed.
+        let events = bounded(timeout, what, page.event_listener::<EventBindingCalled>()).await?;
+        page.command(
+            timeout,
+            "giving the page a function to send with",
+            AddBindingParams::new(name),
+        )
+        .await?;
+        *self.events.lock().await = Some((name.to_string(), events));
+        Ok(())
+    }
+
+    /// The next string pushed through the binding, within `bound` (see [`Tab::pushed`]).
+    ///
+    /// [`Tab::pushed`]: super::Tab::pushed
+    pub(super) async fn next(&self, bound: Duration) -> Option<String> {
+        let mut events = self.events.lock().await;
+        let (name, stream) = events.as_mut()?;
+        let deadline = tokio::time::Instant::now() + bound;
+        loop {
+            // What is queued already comes first, whatever the bound.
+            let event = match stream.next().now_or_never() {
+                Some(event) => event,
+                None if bound.is_zero() => return None,
+                None => tokio::time::timeout_at(deadline, stream.next())
+                    .await
+                    .ok()?,
+            };
+            // The stream ends with the tab.
+            let event = event?;
+            if event.name == *name {
+                return Some(event.payload.clone());
+            }
+        }
+    }
+}

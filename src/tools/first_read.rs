@@ -1,0 +1,180 @@
+//! A new document's first read, as its page sends it at the end of its load instead of
+//! the runner asking for it after (see `prime` in `src/collector/js/07-collect.js`, and
+//! `src/browser/pushes.rs` for how it travels). A read asked for after the load waited
+//! behind the page's first frame: on a 10,000-control page 100-160 ms of paint, most of a
+//! `navigate`'s read (issue 53). The page says at DOMContentLoaded, before its load, that
+//! it will send it; so once the load is seen, either the announcement is there and the read
+//! follows within moments, or none came and the runner asks, as it always did.
+
+use std::hash::{BuildHasher, Hasher};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use std::time::Instant;
+
+use super::{Tools, capture_error};
+use crate::browser::Tab;
+use crate::collector::{self, CollectorRead};
+use crate::protocol::ToolError;
+use crate::screen::InferredState;
+
+/// The name of the function the runner gives every document's window to push with: one
+/// per run, unguessable by a page (which never sees it: the collector takes it off the
+/// window before the page's scripts run).
+pub(super) fn push_name() -> &'static str {
+    static NAME: OnceLock<String> = OnceLock::new();
+    NAME.get_or_init(|| {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(u64::from(std::process::id()));
+        format!("__waymarkPush{:016x}", h.finish())
+    })
+}
+
+/// One string a page pushed.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Pushed<'a> {
+    /// `a:doc`: document `doc` took its first read and will send it after its load.
+    Announced(&'a str),
+    /// `r:doc:answer`: document `doc`'s read after its load, as a read answers.
+    Read(&'a str, &'a str),
+    /// `n:doc`: document `doc` could not take it; the runner asks.
+    None(&'a str),
+    /// Anything else (nothing the collector sends).
+    Unknown,
+}
+
+impl<'a> Pushed<'a> {
+    pub(super) fn parse(s: &'a str) -> Pushed<'a> {
+        match s.split_at_checked(2) {
+            Some(("a:", doc)) => Pushed::Announced(doc),
+            Some(("n:", doc)) => Pushed::None(doc),
+            Some(("r:", rest)) => match rest.split_once(':') {
+                Some((doc, answer)) => Pushed::Read(doc, answer),
+                None => Pushed::Unknown,
+            },
+            _ => Pushed::Unknown,
+        }
+    }
+}
+
+/// What the pushes queued so far say of the document that loaded last: the read it sent,
+/// or the document that announced one still to come, or nothing (none announced, or it
+/// said it could not). The last announcement is the loaded document's: one announced before
+/// it went away before its load (a script sent the tab on).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) enum Awaited {
+    #[default]
+    Nothing,
+    Coming(String),
+    Came(String),
+}
+
+impl Awaited {
+    pub(super) fn see(self, pushed: &str) -> Awaited {
+        match (Pushed::parse(pushed), self) {
+            (Pushed::Announced(doc), _) => Awaited::Coming(doc.to_string()),
+            (Pushed::Read(doc, answer), Awaited::Coming(d)) if d == doc => {
+                Awaited::Came(answer.to_string())
+            }
+            (Pushed::None(doc), Awaited::Coming(d)) if d == doc => Awaited::Nothing,
+            (_, kept) => kept,
+        }
+    }
+}
+
+impl<T: Tab> Tools<T> {
+    /// The read of a document that just loaded: the one its page sent at the end of the
+    /// load when it did, else one asked for.
+    pub(super) async fn first_read(&self) -> Result<InferredState, ToolError> {
+        let start = Instant::now();
+        let view = self.view();
+        if self.acting_frame().is_none()
+            && let Some(answer) = self.pushed_first_read().await
+        {
+            let read: CollectorRead = collector::parse_answer(answer).map_err(capture_error)?;
+            let state = self.conclude(read, start, &view).await.map(|(s, _)| s);
+            // Collected in the load's last task, which the load's time holds already.
+            if let (Ok(_), Some(in_page)) = (&state, self.last_in_page_ms()) {
+                self.collected_in_load(in_page);
+            }
+            return state;
+        }
+        self.read_as(&view).await
+    }
+
+    /// Lets go of whatever the tab's documents pushed and nobody took (before a
+    /// navigation: nothing of an earlier document is taken for the next one's).
+    pub(super) async fn drop_pushes(&self) {
+        while self.here().tab.pushed(Duration::ZERO).await.is_some() {}
+    }
+
+    /// The first read the document that just loaded sent, when it announced one: waited for
+    /// within the bound of any in-page call. None when it announced none, or said it could
+    /// not take it, or it did not come in time: the caller asks for a read then.
+    pub(super) async fn pushed_first_read(&self) -> Option<String> {
+        let tab = &self.here().tab;
+        let mut awaited = Awaited::Nothing;
+        while let Some(pushed) = tab.pushed(Duration::ZERO).await {
+            awaited = awaited.see(&pushed);
+        }
+        let deadline = tokio::time::Instant::now() + self.options.script_timeout;
+        loop {
+            match awaited {
+                Awaited::Nothing => return None,
+                Awaited::Came(answer) => return Some(answer),
+                Awaited::Coming(_) => {
+                    let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+                    let pushed = tab.pushed(left).await?;
+                    awaited = awaited.see(&pushed);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(pushes: &[&str]) -> Awaited {
+        pushes.iter().fold(Awaited::Nothing, |a, p| a.see(p))
+    }
+
+    #[test]
+    fn the_read_of_the_document_that_announced_it_is_taken() {
+        assert_eq!(
+            seen(&["a:x1", "r:x1:{\"token\":\"x1:1\"}\nrec:ords"]),
+            Awaited::Came("{\"token\":\"x1:1\"}\nrec:ords".into())
+        );
+    }
+
+    #[test]
+    fn an_announced_read_not_yet_come_is_waited_for() {
+        assert_eq!(seen(&["a:x1"]), Awaited::Coming("x1".into()));
+    }
+
+    #[test]
+    fn a_later_announcement_replaces_an_earlier_document_and_its_read() {
+        assert_eq!(
+            seen(&["a:x1", "r:x1:{}", "a:x2"]),
+            Awaited::Coming("x2".into())
+        );
+        assert_eq!(
+            seen(&["a:x1", "a:x2", "r:x1:{}"]),
+            Awaited::Coming("x2".into())
+        );
+    }
+
+    #[test]
+    fn a_document_that_could_not_read_leaves_the_read_to_the_runner() {
+        assert_eq!(seen(&["a:x1", "n:x1"]), Awaited::Nothing);
+        assert_eq!(seen(&["r:x1:{}"]), Awaited::Nothing);
+        assert_eq!(seen(&["junk", "a"]), Awaited::Nothing);
+    }
+
+    #[test]
+    fn the_name_is_one_per_run() {
+        assert_eq!(push_name(), push_name());
+        assert!(push_name().starts_with("__waymarkPush"));
+    }
+}
