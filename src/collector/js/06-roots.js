@@ -106,57 +106,71 @@
     return map;
   }
 
-  // What a whole read looks for in a root, found in one selector scan (a scan each for the
-  // controls, the labels and the dialogs cost a 10,000-control page twice as much): the
-  // anchored elements with their tag, anchor and role attribute (read here once, for the
-  // record), the labels and the dialogs, each in document order.
+  // What a whole read looks for in a root: the anchored elements with their tag, anchor
+  // and role attribute (read here once, for the record), the labels and the dialogs, each
+  // in document order. The anchored elements, the dialogs and the regions come from one
+  // selector scan (a scan each cost a 10,000-control page twice as much); the labels from
+  // one of their own, whose elements need nothing of the loop below (in the one scan they
+  // cost that page 3-4 ms of tag and attribute reads).
   // The scan also counts the elements that can hide one with a box, besides a style rule
   // (see canHide): a style attribute naming visibility, a closed details element and
   // hidden=until-found (their content has content-visibility: hidden), SVG's visibility
-  // attribute. Folded into the one scan they cost a 10,000-control read ~2 ms; the
-  // visibility checks they spare cost it ~12. Anchored elements past the first `budget`
-  // (past the read's cut) are not tested: what they hide is their own content, past the
-  // cut as well, and what a shadow tree slots into them (see canHide).
+  // attribute; and finds the elements marked aria-disabled (see disabledUnder), in place of
+  // a `closest` per control. Both are TESTED, found by a selector scan of their own and
+  // tested one by one: testing every element the main scan found (`matches`) cost a
+  // 10,000-control read 8 ms, and almost none is one. Anchored elements past the first
+  // `budget` (past the read's cut) are not tested: what they hide is their own content,
+  // past the cut as well, and what a shadow tree slots into them (see canHide).
   // The scan also finds each anchored element's region (the nearest `data-anchor-region`
   // at or around it, null for none in its tree), from the regions it meets on the way, in
   // place of a `closest` per control (a sixth of a 10,000-control read, and of a 50,000-
-  // control one cut at 5,000, whose dropped controls are counted by region); and the
-  // elements marked aria-disabled within the cut (see disabledUnder), in place of a
-  // selector scan of their own.
+  // control one cut at 5,000, whose dropped controls are counted by region); a region's
+  // name is read only of the regions (a set of them, from a scan of its own), not of every
+  // element found.
   var HIDERS = '[style*="visibility" i],details:not([open]),[hidden="until-found" i],[visibility]';
   var HIDER_ATTRS = { style: 1, open: 1, hidden: 1, visibility: 1 };
   var MARKED = '[aria-disabled="true"]';
   var TESTED = HIDERS + ',' + MARKED;
-  var SCANNED = '[data-anchor],label,dialog[open],[role=dialog],[role=alertdialog],[data-anchor-region],' + TESTED;
-  // What a scan looks for: SCANNED, and every element a registry matcher can anchor (none
-  // when the last matcher pass anchored nothing: a pass that anchors something after it
-  // says so, see matchMoved, and the scan is taken again).
-  function scanned() {
-    return W.M && !(W.matchOf && !W.matchOf.of.size) ? SCANNED + ',' + W.M.sel : SCANNED;
+  var REGIONS = '[data-anchor-region]';
+  var MAIN = '[data-anchor],dialog[open],[role=dialog],[role=alertdialog],' + REGIONS;
+  // Everything a scan finds, in all its selector scans: what a mutation must add, remove or
+  // rename for a scan to be taken again (see scanHolds).
+  var SCANNED = MAIN + ',label,' + TESTED;
+  // What a scan looks for (SCANNED, or its main scan's part), and every element a registry
+  // matcher can anchor (none when the last matcher pass anchored nothing: a pass that
+  // anchors something after it says so, see matchMoved, and the scan is taken again).
+  function scanned(main) {
+    var sel = main ? MAIN : SCANNED;
+    return W.M && !(W.matchOf && !W.matchOf.of.size) ? sel + ',' + W.M.sel : sel;
   }
   function scan(root, budget) {
-    var found = root.querySelectorAll(scanned());
+    var found = root.querySelectorAll(scanned(true));
     var of = W.matchOf ? W.matchOf.of : null;
-    var s = { anchored: [], tags: [], anchors: [], roles: [], regions: [], labels: [], dialogs: [], marks: [],
-      hiders: 0, untested: false };
+    var s = { anchored: [], tags: [], anchors: [], roles: [], regions: [], labels: root.querySelectorAll('label'),
+      dialogs: [], marks: [], hiders: 0, untested: false };
+    if (budget === undefined) budget = Infinity;
+    // The TESTED elements: those not anchored tested now, the anchored ones in their turn
+    // below, within the cut.
+    var tested = root.querySelectorAll(TESTED), anchoredTested = null;
+    for (var t = 0; t < tested.length; t++) {
+      var te = tested[t];
+      if (te.hasAttribute('data-anchor') || (of && of.get(te))) (anchoredTested || (anchoredTested = new Set())).add(te);
+      else testOne(s, te);
+    }
+    var regionEls = root.querySelectorAll(REGIONS);
+    var isRegion = regionEls.length ? new Set(regionEls) : null;
     // The regions around the element at hand, innermost last, and their names.
     var around = [], names = [];
-    if (budget === undefined) budget = Infinity;
     for (var i = 0; i < found.length; i++) {
       var el = found[i], tag = el.tagName, role = el.getAttribute('role');
-      var anchor = el.getAttribute('data-anchor'), region = el.getAttribute('data-anchor-region');
+      var anchor = el.getAttribute('data-anchor');
+      var region = isRegion && isRegion.has(el) ? el.getAttribute('data-anchor-region') : null;
       if (anchor === null && of) {
         var m = of.get(el);
         if (m) anchor = m.a;
       }
-      if (anchor === null || s.anchored.length < budget) {
-        if (el.matches(TESTED)) {
-          if (el.matches(HIDERS)) s.hiders++;
-          if (el.getAttribute('aria-disabled') === 'true') s.marks.push(el);
-        }
-      } else {
-        s.untested = true;
-      }
+      if (anchor !== null && s.anchored.length >= budget) s.untested = true;
+      else if (anchoredTested && anchoredTested.has(el)) testOne(s, el);
       if (anchor !== null || region !== null) {
         while (around.length && !around[around.length - 1].contains(el)) {
           around.pop();
@@ -174,10 +188,15 @@
         s.roles.push(role);
         s.regions.push(names.length ? names[names.length - 1] : null);
       }
-      if (tag === 'LABEL') s.labels.push(el);
       if (tag === 'DIALOG' ? el.hasAttribute('open') : role === 'dialog' || role === 'alertdialog') s.dialogs.push(el);
     }
     return s;
+  }
+
+  // One of the TESTED elements, counted as a hider, or kept as marked aria-disabled.
+  function testOne(s, el) {
+    if (el.matches(HIDERS)) s.hiders++;
+    if (el.getAttribute('aria-disabled') === 'true') s.marks.push(el);
   }
 
   function deepActive() {
