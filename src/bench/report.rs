@@ -114,9 +114,9 @@ pub struct Cut {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReadTimes {
     /// The read `navigate` made on the cold page, once it had loaded: the load is not
-    /// counted, but the read waits behind what Chromium still does right after the load
-    /// event (on a 10,000-control page, some 200-300 ms of frames any tool's first call
-    /// waits for too).
+    /// counted. The page sends it at the end of its load (see `tools/first_read.rs`); a
+    /// read asked for after the load waited behind the page's first frame (on a
+    /// 10,000-control page, 100-300 ms of frames any tool's first call waits for).
     pub first_ms: f64,
     /// The collector's own in-page time in that first read (colder than a whole read's),
     /// when the page reported it.
