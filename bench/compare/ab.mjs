@@ -28,15 +28,9 @@ function source(rev) {
     .map((f) => git('show', `${rev}:${PARTS}${f}`)).join('');
 }
 
-const argv = process.argv.slice(2);
-const at = argv.indexOf('--base');
-const base = at >= 0 ? argv.splice(at, 2)[1] : 'HEAD';
-const usage = 'node bench/compare/ab.mjs [--base REV] [--runs R] N...';
-if (!base) {
-  console.error(`--base takes a commit\nusage: ${usage}`);
-  process.exit(2);
-}
-const o = options(argv, usage, { numbers: { runs: [30, 2] }, sizes: [10000] });
+const o = options(process.argv.slice(2), 'node bench/compare/ab.mjs [--base REV] [--runs R] N...',
+  { numbers: { runs: [30, 2] }, strings: { base: 'HEAD' }, sizes: [10000] });
+const base = o.base;
 const sides = [{ name: `${base} (base)`, text: source(base) }, { name: 'working tree', text: source(null) }];
 
 const browser = await launch();

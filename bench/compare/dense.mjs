@@ -71,7 +71,7 @@ export function launch() {
 // numeric option with its default and least value (`{runs: [5, 1]}` is `--runs R`, R >= 1),
 // `flags` the boolean ones; the rest are page sizes N (`sizes` when none is given). On a bad
 // one, prints what is wrong and `usage`, and exits 2.
-export function options(argv, usage, { numbers = {}, flags = [], sizes = [1000, 10000] }) {
+export function options(argv, usage, { numbers = {}, strings = {}, flags = [], sizes = [1000, 10000] }) {
   const fail = (msg) => {
     console.error(`${msg}\nusage: ${usage}`);
     process.exit(2);
@@ -82,7 +82,7 @@ export function options(argv, usage, { numbers = {}, flags = [], sizes = [1000, 
       args: argv,
       allowPositionals: true,
       options: Object.fromEntries([
-        ...Object.keys(numbers).map((k) => [k, { type: 'string' }]),
+        ...[...Object.keys(numbers), ...Object.keys(strings)].map((k) => [k, { type: 'string' }]),
         ...flags.map((k) => [k, { type: 'boolean', default: false }]),
       ]),
     });
@@ -94,6 +94,7 @@ export function options(argv, usage, { numbers = {}, flags = [], sizes = [1000, 
     o[k] = o[k] === undefined ? fallback : Number(o[k]);
     if (!(o[k] >= least)) fail(`--${k} takes a number of at least ${least}`);
   }
+  for (const [k, fallback] of Object.entries(strings)) if (o[k] === undefined) o[k] = fallback;
   for (const p of parsed.positionals) if (!/^\d+$/.test(p)) fail(`${p} is not a page size N`);
   o.ns = parsed.positionals.length ? parsed.positionals.map(Number) : sizes;
   return o;

@@ -14,12 +14,12 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { median, options } from './dense.mjs';
 
-const o = options(process.argv.slice(2).filter((a, i, all) => a !== '--waymark' && all[i - 1] !== '--waymark'),
-  'node bench/compare/reads.mjs [--rounds R] [--runs N] [--waymark PATH] N...',
-  { numbers: { rounds: [3, 1], runs: [10, 1] }, sizes: [10000] });
-const at = process.argv.indexOf('--waymark');
-const WAYMARK = at >= 0 ? process.argv[at + 1]
-  : fileURLToPath(new URL('../../target/release/waymark', import.meta.url));
+const o = options(process.argv.slice(2), 'node bench/compare/reads.mjs [--rounds R] [--runs N] [--waymark PATH] N...', {
+  numbers: { rounds: [3, 1], runs: [10, 1] },
+  strings: { waymark: fileURLToPath(new URL('../../target/release/waymark', import.meta.url)) },
+  sizes: [10000],
+});
+const WAYMARK = o.waymark;
 if (!existsSync(WAYMARK)) {
   console.error(`no waymark at ${WAYMARK}: build it (cargo build --release) or give --waymark PATH`);
   process.exit(2);

@@ -459,7 +459,7 @@ impl<T: Tab> Tools<T> {
                     let _top = self.acting_in(None);
                     self.read_changes(&self.view()).await?
                 } else {
-                    self.conclude(read, start, &self.view()).await?
+                    self.conclude(read, start, &self.view(), true).await?
                 };
                 Ok(Landed::Read {
                     state: Box::new(state),
@@ -554,7 +554,7 @@ impl<T: Tab> Tools<T> {
         {
             self.timed_settle(page_ms, quiet_ms);
             return self
-                .conclude(read, start, &self.view())
+                .conclude(read, start, &self.view(), true)
                 .await
                 .map(|(state, _)| state);
         }

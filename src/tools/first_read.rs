@@ -8,9 +8,7 @@
 
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
-use std::time::Duration;
-
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::{Tools, capture_error};
 use crate::browser::Tab;
@@ -38,7 +36,7 @@ pub(super) enum Pushed<'a> {
     /// `r:doc:answer`: document `doc`'s read after its load, as a read answers.
     Read(&'a str, &'a str),
     /// `n:doc`: document `doc` could not take it; the runner asks.
-    None(&'a str),
+    Declined(&'a str),
     /// Anything else (nothing the collector sends).
     Unknown,
 }
@@ -47,7 +45,7 @@ impl<'a> Pushed<'a> {
     pub(super) fn parse(s: &'a str) -> Pushed<'a> {
         match s.split_at_checked(2) {
             Some(("a:", doc)) => Pushed::Announced(doc),
-            Some(("n:", doc)) => Pushed::None(doc),
+            Some(("n:", doc)) => Pushed::Declined(doc),
             Some(("r:", rest)) => match rest.split_once(':') {
                 Some((doc, answer)) => Pushed::Read(doc, answer),
                 None => Pushed::Unknown,
@@ -76,7 +74,7 @@ impl Awaited {
             (Pushed::Read(doc, answer), Awaited::Coming(d)) if d == doc => {
                 Awaited::Came(answer.to_string())
             }
-            (Pushed::None(doc), Awaited::Coming(d)) if d == doc => Awaited::Nothing,
+            (Pushed::Declined(doc), Awaited::Coming(d)) if d == doc => Awaited::Nothing,
             (_, kept) => kept,
         }
     }
@@ -92,12 +90,9 @@ impl<T: Tab> Tools<T> {
             && let Some(answer) = self.pushed_first_read().await
         {
             let read: CollectorRead = collector::parse_answer(answer).map_err(capture_error)?;
-            let state = self.conclude(read, start, &view).await.map(|(s, _)| s);
             // Collected in the load's last task, which the load's time holds already.
-            if let (Ok(_), Some(in_page)) = (&state, self.last_in_page_ms()) {
-                self.collected_in_load(in_page);
-            }
-            return state;
+            let concluded = self.conclude(read, start, &view, false).await;
+            return concluded.map(|(s, _)| s);
         }
         self.read_as(&view).await
     }

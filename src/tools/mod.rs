@@ -404,7 +404,7 @@ impl<T: Tab> Tools<T> {
         if let (Some(region), Some(regions)) = (&view.region, &read.regions) {
             return Err(no_such_region(region, regions));
         }
-        self.conclude(read, start, view).await
+        self.conclude(read, start, view, true).await
     }
 
     /// Runs collector operation `op` with `args` in the page: by the collector installed in
@@ -571,11 +571,15 @@ impl<T: Tab> Tools<T> {
     /// holds the result. Also says what changed since the held read, when it was of the
     /// same document. A region read (its token is empty) is not held: the next delta still
     /// applies to the whole read.
+    /// `in_call`: the page collected the read in this call's round trip, whose time its
+    /// collection is a part of; a read the page sent of its own accord during a load (see
+    /// first_read.rs) is a part of the load's time instead.
     async fn conclude(
         &self,
         mut read: CollectorRead,
         start: Instant,
         view: &View,
+        in_call: bool,
     ) -> Result<(InferredState, Option<Changes>), ToolError> {
         let concluding = Instant::now();
         let poisoned = || capture_error("the held read was poisoned");
@@ -612,7 +616,9 @@ impl<T: Tab> Tools<T> {
         if let Ok(mut ms) = self.here().memory.in_page_ms.lock() {
             *ms = Some(raw.collector_ms);
         }
-        self.timed_collect(raw.collector_ms);
+        if in_call {
+            self.timed_collect(raw.collector_ms);
+        }
         let route = self.route_of(&raw.url);
         let seen = framed.as_ref().unwrap_or(&raw);
         let state = infer(seen, route, &self.registry, ms_since(start), view);

@@ -220,7 +220,7 @@ impl<T: Tab> Tools<T> {
                 ..
             }) if state != "navigating" => {
                 let (state, changes) = self
-                    .conclude(read, start, &self.view())
+                    .conclude(read, start, &self.view(), true)
                     .await
                     .map_err(|e| (None, e))?;
                 Ok((None, state, changes))

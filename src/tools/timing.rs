@@ -164,14 +164,6 @@ impl<T: Tab> Tools<T> {
         }
     }
 
-    /// Takes back a read's collection that the page made during a load (a document's
-    /// first read, pushed at its end: see first_read.rs): the load's time holds it.
-    pub(super) fn collected_in_load(&self, collector_ms: f64) {
-        if let Ok(mut t) = self.shared.timing.lock() {
-            t.collect_ms = (t.collect_ms - collector_ms).max(0.0);
-        }
-    }
-
     /// The current call's timing so far.
     pub(super) fn timing(&self) -> Timing {
         self.shared.timing.lock().map(|t| *t).unwrap_or_default()

@@ -1058,8 +1058,8 @@ fn a_hider_past_the_cut_hides_nothing_before_it_but_what_a_shadow_tree_slots() {
 
 /// A document's first read is the one its page sends at the end of its load, not one asked
 /// for after it (which waited behind the page's first frame): it holds what the page's
-/// load listeners did, those added after the collector's own included, and the next read
-/// is a delta against it. The function the page sends it with is never the page's to see.
+/// load listeners did, those added after the collector's own included, it equals a read
+/// gathered whole, and the next read is a delta against it. The function the page sends it with is never the page's to see.
 /// A same-document navigation loads nothing, and its read is asked for.
 #[test]
 fn navigate_takes_the_first_read_the_page_sent_at_its_load() {
@@ -1074,6 +1074,16 @@ fn navigate_takes_the_first_read_the_page_sent_at_its_load() {
         assert!(loaded.control("late.timer", None).is_none(), "{loaded:?}");
         let names = "Object.getOwnPropertyNames(window).filter(n => /waymark.*push/i.test(n))";
         assert_eq!(probe.value(names).await, serde_json::json!([]));
+        // The next read is a delta against it; and it is what a read gathered whole says.
+        let raw = tools.last_observation().expect("a read is held");
+        let again = ok(&tools.read_screen().await).clone();
+        assert_eq!(probe.read_kinds(), ["delta"]);
+        assert_eq!(again.controls, loaded.controls);
+        let whole = ok(&tools.read_screen_whole().await).clone();
+        assert_eq!(whole.controls, loaded.controls);
+        let boxes = tools.last_observation().expect("a read is held");
+        assert_eq!(raw.controls, boxes.controls, "boxes");
+        probe.read_kinds();
 
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         let later = ok(&tools.read_screen().await).clone();
