@@ -1,14 +1,16 @@
 // A change to the collector, measured against a commit's: a whole read (`read` with `whole`,
-// every control) of the dense page by each collector in turn, in two tabs of one browser,
-// alternating which goes first, and each one's median in-page time.
+// every control) of the dense page by each collector in turn, in pairs in one tab,
+// alternating which goes first, and each one's median in-page time and the pairs' median
+// difference.
 //
 // Usage: node bench/compare/ab.mjs [--base REV] [--runs R] N...
 //
 // REV (default HEAD) names the commit whose src/collector/js/ is read with `git show`; the
 // other side is the working tree's. On a shared machine one run of a whole read moves by a
 // third from one minute to the next, so two separate runs of collector.mjs cannot tell a
-// 5 % change; reads interleaved in one browser can. It also checks that both collectors
-// sent the same records, so a faster one that reads differently shows.
+// 5 % change; reads taken in pairs in one tab can (the median of a few hundred pairs). It
+// also checks that both collectors sent the same records, so a faster one that reads
+// differently shows.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
@@ -36,41 +38,55 @@ const sides = [{ name: `${base} (base)`, text: source(base) }, { name: 'working 
 const browser = await launch();
 const server = await serve();
 try {
-  console.log(`Chromium ${browser.version()}, ${o.runs} whole reads per side, interleaved`);
+  console.log(`Chromium ${browser.version()}, ${o.runs} whole reads per side, in pairs in one tab`);
   for (const n of o.ns) {
     server.show(densePage(n).html);
-    const tabs = [];
-    for (const side of sides) {
-      const page = await openPage(browser, server, n);
-      const cdp = await page.context().newCDPSession(page);
-      const expression = `(window.__waymarkRun = (${side.text}))("read", {max: ${n}, whole: true})`;
+    // Both collectors in one tab, each under a name of its own (their state on the window
+    // is one: a whole read keeps nothing of the read before it). One tab, not two: two
+    // tabs of one page differ by more than most changes do (their layouts, caches and
+    // places in memory), and the machine's speed drifts from one minute to the next; a
+    // pair of reads taken back to back, in turns, sees the same page at the same speed.
+    const page = await openPage(browser, server, n);
+    const cdp = await page.context().newCDPSession(page);
+    const sides2 = [];
+    for (const [k, side] of sides.entries()) {
+      const installed = await cdp.send('Runtime.evaluate', { expression: `window.__waymarkAb${k} = (${side.text}); 1` });
+      if (installed.exceptionDetails) throw new Error(`${side.name}'s collector did not compile: ${installed.exceptionDetails.text}`);
+      const expression = `window.__waymarkAb${k}("read", {max: ${n}, whole: true})`;
       const read = async () => {
         const r = await cdp.send('Runtime.evaluate', { expression, returnByValue: true });
         if (r.exceptionDetails) throw new Error(`${side.name}'s collector threw: ${r.exceptionDetails.text}`);
         const text = r.result.value, nl = text.indexOf('\n');
         return { ms: JSON.parse(text.slice(0, nl)).collector_ms, records: text.slice(nl) };
       };
-      await read(); // The first read lays the page out and sets the collector up.
-      tabs.push({ side, page, read, times: [] });
+      // The first reads lay the page out, set the collector up and warm its code.
+      await read();
+      await read();
+      sides2.push({ side, read, times: [] });
     }
     let same = true;
+    const diffs = [];
     for (let i = 0; i < o.runs; i++) {
-      const order = i % 2 ? tabs : [...tabs].reverse();
-      const records = [];
-      for (const tab of order) {
-        await tab.page.bringToFront();
-        const r = await tab.read();
-        tab.times.push(r.ms);
-        records.push(r.records);
+      const order = i % 2 ? sides2 : [...sides2].reverse();
+      const got = new Map();
+      for (const s of order) {
+        const r = await s.read();
+        s.times.push(r.ms);
+        got.set(s, r);
       }
-      if (records[0] !== records[1]) same = false;
+      if (got.get(sides2[0]).records !== got.get(sides2[1]).records) same = false;
+      diffs.push(got.get(sides2[1]).ms - got.get(sides2[0]).ms);
     }
-    const [a, b] = tabs.map((t) => median(t.times));
+    const a = median(sides2[0].times);
     console.log(`\nN=${n}: whole read, in-page collector time (median of ${o.runs})`);
-    for (const t of tabs) console.log(`  ${median(t.times).toFixed(1).padStart(7)} ms  ${t.side.name}`);
-    console.log(`  ${(100 * (b - a) / a).toFixed(1).padStart(6)} %    working tree against base`);
+    for (const t of sides2) console.log(`  ${median(t.times).toFixed(1).padStart(7)} ms  ${t.side.name}`);
+    // The change is read from the pairs: each pair's difference, their median and their
+    // middle half (what a change within it cannot be told from noise by).
+    const d = [...diffs].sort((x, y) => x - y), q = (f) => d[Math.round(f * (d.length - 1))];
+    console.log(`  ${median(diffs).toFixed(1).padStart(7)} ms  working tree against base, the median pair (${(100 * median(diffs) / a).toFixed(1)} %)`);
+    console.log(`  ${q(0.25).toFixed(1)} to ${q(0.75).toFixed(1)} ms  the middle half of the pairs`);
     console.log(`  records ${same ? 'the same' : 'DIFFER'} on every read`);
-    for (const t of tabs) await t.page.close();
+    await page.close();
   }
 } finally {
   await browser.close();
