@@ -920,9 +920,11 @@ fn random_mutations(max_controls: usize) {
 }
 
 /// On a page where nothing can hide a control that has a box, a read takes boxes alone as
-/// saying what is shown and asks the browser nothing more, also after a mutation. Each
-/// way CSS hides an element and leaves its box, made so in script after the page loaded,
-/// has the next read ask again and report the control hidden, as a whole read does.
+/// saying what is shown and asks the browser nothing more, also after a mutation: a style
+/// rule that hides but selects nothing yet (a utility class) or only a pseudo-element is
+/// no reason to ask. Each way CSS hides an element and leaves its box, made so in script
+/// after the page loaded, has the next read ask again and report the control hidden, as a
+/// whole read does.
 #[test]
 fn boxes_alone_say_shown_only_where_nothing_can_hide_one() {
     let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
@@ -953,6 +955,26 @@ fn boxes_alone_say_shown_only_where_nothing_can_hide_one() {
             "a rule inserted",
             "document.styleSheets[0].insertRule('#w4 { visibility: hidden }', 2)",
             "hiding.four",
+        ),
+        (
+            "a class a rule hides",
+            "document.getElementById('w3').className = 'gone'",
+            "hiding.three",
+        ),
+        (
+            "a rule in a media query",
+            "document.styleSheets[0].insertRule('@media screen { #w4 button { visibility: hidden } }', 2)",
+            "hiding.four",
+        ),
+        (
+            "a nested rule",
+            "document.styleSheets[0].insertRule('#w2 { & button { visibility: hidden } }', 2)",
+            "hiding.two",
+        ),
+        (
+            "a rule on a state",
+            "document.styleSheets[0].insertRule('main:not(:hover) #w5 { visibility: hidden }', 2)",
+            "hiding.five",
         ),
         (
             "content-visibility by a rule",

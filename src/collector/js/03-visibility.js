@@ -167,11 +167,62 @@
     return false;
   }
 
-  // Whether a style rule of the roots' sheets sets visibility or content-visibility, a
-  // keyframe's included (`all` sets both): what can hide an element that has a box (see
-  // canHide). Asked again after a whole read too.
+  // Whether a style rule of the roots' sheets that sets visibility or content-visibility
+  // (`all` sets both) selects an element now: what can hide an element that has a box (see
+  // canHide). Most apps' style sheets hold such a rule (a utility class, a tooltip's) that
+  // selects nothing on most screens; taking any such rule as hiding had every read on them
+  // ask the browser about every control (20 ms of a 10,000-control read). A rule whose
+  // selector cannot be asked of the page (see hidingSelectors) may hide anything. The
+  // selectors are kept with the sheets they are of (as ruleStops keeps its answers);
+  // whether they select anything is asked at every read that takes boxes, as that changes
+  // with the page.
   function styleHides(roots) {
-    return ruleStops(roots, 'hides', hides);
+    var sel = hidingSelectors(roots);
+    if (sel === null) return true;
+    if (sel === '') return false;
+    return roots.some(function (r) {
+      try { return r.root.querySelector(sel) !== null; } catch (e) { return true; }
+    });
+  }
+
+  // The selectors of the rules of the roots' sheets that set visibility or
+  // content-visibility, as one list ('' for none); null when a rule that does cannot be
+  // asked of the page by its selector: a keyframe's, a nested or scoped rule's, one whose
+  // selector reaches across a shadow boundary (:host, ::slotted, ::part) or into a
+  // pseudo-element that can hold elements, one the page cannot query, and a sheet of
+  // another origin that sets either (known only as a whole, see sheetFacts). A rule inside
+  // @media, @supports, @layer or @container is taken whatever its condition.
+  function hidingSelectors(roots) {
+    var sheets = sheetsOf(roots), known = W.hidesSheets;
+    if (W.hides !== null && known && known.length === sheets.length
+      && sheets.every(function (sh, i) { return sh === known[i]; })) return W.hides.sel;
+    W.hidesSheets = sheets;
+    sheets.forEach(askUnread);
+    var selectors = [], probe = document.createDocumentFragment();
+    var unknown = sheets.some(function (sheet) {
+      return eachRule(sheet, function (rule) {
+        if (hides(rule) !== STOP) return;
+        var sel = rule.selectorText;
+        if (typeof sel !== 'string' || !plainlyGrouped(rule) || ACROSS.test(sel.replace(INERT_PSEUDO, ''))) return STOP;
+        try { probe.querySelector(sel); } catch (e) { return STOP; }
+        selectors.push(sel);
+      }, 'hides') === STOP;
+    });
+    W.hides = { sel: unknown ? null : selectors.join(',') };
+    return W.hides.sel;
+  }
+  // What a selector may not hold to be asked of the page in place of its rule, once the
+  // pseudo-elements that hold no element are taken out.
+  var ACROSS = /:host|::|&/i;
+  var INERT_PSEUDO = /::(before|after|marker|placeholder|selection|first-line|first-letter|backdrop|file-selector-button|target-text|spelling-error|grammar-error|-webkit-[a-z-]+|-moz-[a-z-]+)\b/gi;
+  // Whether every rule around `rule` only groups (its selector is its own, whole).
+  function plainlyGrouped(rule) {
+    for (var p = rule.parentRule; p; p = p.parentRule) {
+      var kind = p.constructor && p.constructor.name;
+      if (kind !== 'CSSMediaRule' && kind !== 'CSSSupportsRule' && kind !== 'CSSLayerBlockRule'
+        && kind !== 'CSSContainerRule') return false;
+    }
+    return true;
   }
   function hides(rule) {
     var style = styleOf(rule);

@@ -44,9 +44,9 @@
       // again after a sheet was edited in script.
       stateful: null,
       statefulSheets: null,
-      // Whether a style rule can hide an element that has a box (see styleHides), and the
-      // sheets that answer is of (kept by ruleStops as well); whether an element became one of the HIDERS since the
-      // last scan (see hidersIn).
+      // The selectors of the style rules that can hide an element that has a box, as
+      // {sel} (see hidingSelectors), and the sheets they are of; whether an element became
+      // one of the HIDERS since the last scan (see hidersIn).
       hides: null,
       hidesSheets: null,
       // Whether a style rule can give an element generated content (see generatedOn), and
