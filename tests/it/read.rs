@@ -1024,6 +1024,49 @@ fn boxes_alone_say_shown_only_where_nothing_can_hide_one() {
     });
 }
 
+/// What one of the page's own hiders can hide is what it holds: with a style attribute
+/// naming visibility on one element, or a closed <details>, a read asks the browser about
+/// the controls inside it alone, and trusts every other control's box; a whole read too.
+#[test]
+fn a_hider_has_only_what_it_holds_asked_about() {
+    let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
+    // (the step, what it runs in the page, the control it hides, how many it holds)
+    let steps = [
+        (
+            "a style attribute",
+            "document.getElementById('w1').style.visibility = 'hidden'",
+            "hiding.one",
+        ),
+        (
+            "hidden until found",
+            "document.getElementById('w3').setAttribute('hidden', 'until-found')",
+            "hiding.three",
+        ),
+    ];
+    block_on(async {
+        for (step, script, hidden) in steps {
+            let opened = open(&tools, "/hiding.html").await;
+            assert!(opened.controls.iter().all(|c| c.visible), "{step}");
+            probe.vis_checks();
+            probe.run(script).await;
+            let read = ok(&tools.read_screen().await).clone();
+            assert!(!control(&read, hidden, None).visible, "{step}: {hidden}");
+            let shown: Vec<_> = read
+                .controls
+                .iter()
+                .filter(|c| c.anchor.as_str() != hidden)
+                .map(|c| c.visible)
+                .collect();
+            assert_eq!(shown, [true; 5], "{step}: the others");
+            assert_eq!(probe.vis_checks(), [1], "{step}: asked of the one inside");
+            let whole = ok(&tools.read_screen_whole().await).clone();
+            assert_eq!(read.controls, whole.controls, "{step}");
+            assert_eq!(probe.vis_checks(), [1], "{step}: whole");
+        }
+        tools.close().await;
+    });
+}
+
 /// A read cut at `max` tests for what can hide a control only the anchored elements
 /// before the cut: one past it hides only its own content, past the cut too, so boxes are
 /// still trusted. But a shadow tree read after the document may slot a control from

@@ -2,9 +2,10 @@
 
   var VISIBILITY = { visibilityProperty: true };
   // Set by a read for the boxes it takes when nothing on the page can hide an element that
-  // has a box (see canHide): its box alone then says it is shown. `visChecks` counts the
+  // has a box (see trustBoxes): its box alone then says it is shown; but for the elements in
+  // `unsure` (when not null), those inside the page's own hiders. `visChecks` counts the
   // checks made of controls, for the read's answer.
-  var boxSays = false, visChecks = 0;
+  var boxSays = false, unsure = null, visChecks = 0;
 
   // Shown, as Playwright's isVisible() decides: a non-empty box (width and height both
   // above zero: an empty paragraph 970 × 0 px is not shown) and not hidden by CSS
@@ -15,7 +16,7 @@
   function visibleOf(el, width, height, exact) {
     if (!(width > 0 && height > 0)) return width === 0 && height === 0 && contentsShown(el);
     if (!exact) {
-      if (boxSays) return true;
+      if (boxSays && !(unsure && unsure.has(el))) return true;
       visChecks++;
     }
     // A boolean whatever a page's own checkVisibility answers: records hold it as one.
@@ -40,14 +41,33 @@
     return false;
   }
 
-  // Whether anything on the page can hide an element that has a box (see visibleOf): one of
-  // the HIDERS in a root's scan, or made one since (W.hiders), a style rule setting
-  // visibility or content-visibility (see styleHides), or a script's animation of either.
-  // With shadow roots or frames, an anchored element the scan left untested past the cut
-  // may be one (a shadow tree's may hold a control slotted from before the cut).
-  function canHide(roots, scans) {
-    return W.hiders || scans.some(function (sc) { return sc.hiders > 0 || (sc.untested && roots.length > 1); })
+  // Sets boxSays and unsure for the boxes a read takes of the roots `scans` are of: whether
+  // anything on the page can hide an element that has a box (see visibleOf), and what. One
+  // of the HIDERS, in a root's scan or made one since (W.hiders), hides only what it holds
+  // (or itself); anything else may hide any control: a style rule
+  // setting visibility or content-visibility that selects something (see styleHides), a
+  // script's animation of either, and with shadow roots or frames an anchored element the
+  // scan left untested past the cut (a shadow tree's may hold a control slotted from
+  // before the cut). When all that can hide is the hiders of a page of one root, boxes say
+  // what is shown but for the controls they hold: a closed <details> of a help section, or
+  // one element a script set visibility on, had every control of the page asked (20 ms of
+  // a 10,000-control read). With shadow roots, what a hider holds is its flat tree's
+  // (slotted controls too): every control is asked.
+  function trustBoxes(roots, scans) {
+    unsure = null;
+    var found = W.hiders.length > 0 || scans.some(function (sc) { return sc.hiders.length > 0; });
+    var any = scans.some(function (sc) { return sc.untested && roots.length > 1; })
       || styleHides(roots) || animatesHiding(roots);
+    boxSays = !any && !found;
+    if (any || !found || roots.length > 1) return;
+    var hiders = scans[0].hiders.concat(W.hiders), anchored = W.M ? '[data-anchor],' + W.M.sel : '[data-anchor]';
+    unsure = new Set();
+    for (var i = 0; i < hiders.length; i++) {
+      unsure.add(hiders[i]);
+      var inner = hiders[i].querySelectorAll(anchored);
+      for (var j = 0; j < inner.length; j++) unsure.add(inner[j]);
+    }
+    boxSays = true;
   }
 
   // Whether an animation a script started (not a style sheet's animation or transition,
@@ -169,7 +189,7 @@
 
   // Whether a style rule of the roots' sheets that sets visibility or content-visibility
   // (`all` sets both) selects an element now: what can hide an element that has a box (see
-  // canHide). Most apps' style sheets hold such a rule (a utility class, a tooltip's) that
+  // trustBoxes). Most apps' style sheets hold such a rule (a utility class, a tooltip's) that
   // selects nothing on most screens; taking any such rule as hiding had every read on them
   // ask the browser about every control (20 ms of a 10,000-control read). A rule whose
   // selector cannot be asked of the page (see hidingSelectors) may hide anything. The

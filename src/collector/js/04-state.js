@@ -45,7 +45,7 @@
       stateful: null,
       statefulSheets: null,
       // The selectors of the style rules that can hide an element that has a box, as
-      // {sel} (see hidingSelectors), and the sheets they are of; whether an element became
+      // {sel} (see hidingSelectors), and the sheets they are of; the elements that became
       // one of the HIDERS since the last scan (see hidersIn).
       hides: null,
       hidesSheets: null,
@@ -53,7 +53,7 @@
       // the sheets that answer is of.
       generated: null,
       generatedSheets: null,
-      hiders: false,
+      hiders: [],
       // The window scrolled: only what is pinned to the viewport moves (see pinnedControls,
       // null until found again after a mutation).
       scrolled: false,

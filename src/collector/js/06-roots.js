@@ -112,15 +112,15 @@
   // selector scan (a scan each cost a 10,000-control page twice as much); the labels from
   // one of their own, whose elements need nothing of the loop below (in the one scan they
   // cost that page 3-4 ms of tag and attribute reads).
-  // The scan also counts the elements that can hide one with a box, besides a style rule
-  // (see canHide): a style attribute naming visibility, a closed details element and
+  // The scan also finds the elements that can hide one with a box, besides a style rule
+  // (see trustBoxes): a style attribute naming visibility, a closed details element and
   // hidden=until-found (their content has content-visibility: hidden), SVG's visibility
   // attribute; and finds the elements marked aria-disabled (see disabledUnder), in place of
   // a `closest` per control. Both are TESTED, found by a selector scan of their own and
   // tested one by one: testing every element the main scan found (`matches`) cost a
   // 10,000-control read 8 ms, and almost none is one. Anchored elements past the first
   // `budget` (past the read's cut) are not tested: what they hide is their own content,
-  // past the cut as well, and what a shadow tree slots into them (see canHide).
+  // past the cut as well, and what a shadow tree slots into them (see trustBoxes).
   // The scan also finds each anchored element's region (the nearest `data-anchor-region`
   // at or around it, null for none in its tree), from the regions it meets on the way, in
   // place of a `closest` per control (a sixth of a 10,000-control read, and of a 50,000-
@@ -147,7 +147,7 @@
     var found = root.querySelectorAll(scanned(true));
     var of = W.matchOf ? W.matchOf.of : null;
     var s = { anchored: [], tags: [], anchors: [], roles: [], regions: [], labels: root.querySelectorAll('label'),
-      dialogs: [], marks: [], hiders: 0, untested: false };
+      dialogs: [], marks: [], hiders: [], untested: false };
     if (budget === undefined) budget = Infinity;
     // The TESTED elements: those not anchored tested now, the anchored ones in their turn
     // below, within the cut.
@@ -193,9 +193,9 @@
     return s;
   }
 
-  // One of the TESTED elements, counted as a hider, or kept as marked aria-disabled.
+  // One of the TESTED elements, kept as a hider, or as marked aria-disabled.
   function testOne(s, el) {
-    if (el.matches(HIDERS)) s.hiders++;
+    if (el.matches(HIDERS)) s.hiders.push(el);
     if (el.getAttribute('aria-disabled') === 'true') s.marks.push(el);
   }
 

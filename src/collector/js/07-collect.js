@@ -282,7 +282,7 @@
         // Only the window scrolled: the controls pinned to the viewport take their box and
         // visibility again (those past the cut have none to take), and so do those with no
         // box, which a box query places at the viewport's corner.
-        boxSays = !canHide(roots, prev.scanned);
+        trustBoxes(roots, prev.scanned);
         var again = new Set(), movedIds = new Set(rewritten), top = originOf(roots[0]);
         shift.controls.forEach(function (el) {
           var id = idIn(el);
@@ -316,9 +316,9 @@
       // removed or renamed what it found (see scanHolds).
       var scans = hit && prev.roots === roots && scanHolds(W.log) && !W.matchMoved ? prev.scanned
         : scanAll(roots, max);
-      // Scanned again, the hiders are counted afresh; else what the mutations made one adds.
-      W.hiders = scans === (prev && prev.scanned) ? W.hiders || hidersIn(W.log) : false;
-      boxSays = !canHide(roots, scans);
+      // Scanned again, the hiders are found afresh; else what the mutations made one adds.
+      W.hiders = scans === (prev && prev.scanned) ? madeHiders(W.hiders, hidersIn(W.log)) : [];
+      trustBoxes(roots, scans);
       // A root found again with another region than it had (its host moved, or an
       // attribute its region reads changed above it), or found anew, is gathered whole.
       var wasRegion = hit && prev.roots !== roots ? new Map(prev.roots.map(function (r) { return [r.root, r.region]; })) : null;
@@ -416,6 +416,7 @@
     head.measured = measured;
     head.vis_checks = visChecks;
     boxSays = false;
+    unsure = null;
     if (ev) head.evidence = ev;
     var parts = [];
     // A cut read sends a delta as well: the controls that came under the cut since are

@@ -120,15 +120,25 @@
   // The attributes `scan` reads (the hiders' aside: see hidersIn).
   var SCAN_ATTRS = { 'data-anchor': 1, 'data-anchor-region': 1, role: 1, open: 1, 'aria-disabled': 1 };
 
-  // Whether a mutation in `log` may have made an element one of the HIDERS: an attribute
-  // they are told by set on one that now is. (An element added is found by a new scan: see
+  // The elements a mutation in `log` may have made one of the HIDERS: an attribute they are
+  // told by set on one that now is. (An element added is found by a new scan: see
   // scanHolds.) One that stopped being one is still counted until the next scan.
   function hidersIn(log) {
+    var made = [];
     for (var i = 0; i < log.length; i++) {
       var m = log[i];
-      if (m.type === 'attributes' && HIDER_ATTRS[m.attributeName] && m.target.matches(HIDERS)) return true;
+      if (m.type === 'attributes' && HIDER_ATTRS[m.attributeName] && m.target.matches(HIDERS)) made.push(m.target);
     }
-    return false;
+    return made;
+  }
+
+  // The hiders made since the scan, `held` and those `made` now, each once; past a hundred,
+  // the document's element stands for them all (it holds every control).
+  function madeHiders(held, made) {
+    if (!made.length) return held;
+    var all = held.slice();
+    made.forEach(function (el) { if (all.indexOf(el) < 0) all.push(el); });
+    return all.length > 100 ? [document.documentElement] : all;
   }
 
   // Whether a scan taken before the mutations in `log` still finds what a new one would: no
