@@ -4,9 +4,10 @@
 //! at the end of its load (see `prime` in `src/collector/js/07-collect.js`), where a read
 //! the runner asked for after the load waited behind the page's first frame.
 //!
-//! The events come on the tab's own connection, in the order the page sent them and in
-//! order with the tab's other events: a string pushed before the document's `load` is
-//! queued here by the time the load is seen (see `navigation.rs`).
+//! The events come on the tab's own connection in the order the page sent them, but not
+//! in order with anything else: the document's `load` (see `navigation.rs`), and answers
+//! to evaluations made after a push, can come before it (see `first_read.rs` in
+//! `src/tools/`).
 
 use std::time::Duration;
 

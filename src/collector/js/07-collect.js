@@ -497,6 +497,9 @@
       if (!push) return;
       var doc = W.doc;
       push('a:' + doc);
+      // For the runner to ask, should it see the load before what was pushed (see
+      // first_read.rs in src/tools/).
+      W.announced = doc;
       window.addEventListener('pageshow', function (e) {
         if (e.persisted) return;
         var answer = null;
