@@ -3,7 +3,7 @@
 // alternating which goes first, and each one's median in-page time and the pairs' median
 // difference.
 //
-// Usage: node bench/compare/ab.mjs [--base REV] [--runs R] N...
+// Usage: node bench/compare/ab.mjs [--base REV] [--runs R] [--style CSS] [--append HTML] N...
 //
 // REV (default HEAD) names the commit whose src/collector/js/ is read with `git show`; the
 // other side is the working tree's. On a shared machine one run of a whole read moves by a
@@ -30,8 +30,19 @@ function source(rev) {
     .map((f) => git('show', `${rev}:${PARTS}${f}`)).join('');
 }
 
-const o = options(process.argv.slice(2), 'node bench/compare/ab.mjs [--base REV] [--runs R] N...',
-  { numbers: { runs: [30, 2] }, strings: { base: 'HEAD' }, sizes: [10000] });
+const USAGE = 'node bench/compare/ab.mjs [--base REV] [--runs R] [--style CSS] [--append HTML] N...';
+const o = options(process.argv.slice(2), USAGE,
+  { numbers: { runs: [30, 2] }, strings: { base: 'HEAD', style: '', append: '' }, sizes: [10000] });
+// The dense page as the generator prints it, or with `--style` rules added to its style
+// sheet and `--append` markup at the end of its <main>: what real apps' pages hold besides
+// their controls (a utility class, a clearfix, a closed <details>), for a change that
+// matters only where they are.
+function page(n) {
+  let html = densePage(n).html;
+  if (o.style) html = html.replace('</style>', `${o.style}\n</style>`);
+  if (o.append) html = html.replace('</main>', `${o.append}\n</main>`);
+  return html;
+}
 const base = o.base;
 const sides = [{ name: `${base} (base)`, text: source(base) }, { name: 'working tree', text: source(null) }];
 
@@ -40,7 +51,7 @@ const server = await serve();
 try {
   console.log(`Chromium ${browser.version()}, ${o.runs} whole reads per side, in pairs in one tab`);
   for (const n of o.ns) {
-    server.show(densePage(n).html);
+    server.show(page(n));
     // Both collectors in one tab, each under a name of its own (their state on the window
     // is one: a whole read keeps nothing of the read before it). One tab, not two: two
     // tabs of one page differ by more than most changes do (their layouts, caches and
