@@ -37,7 +37,7 @@ const o = options(process.argv.slice(2), USAGE,
 // sheet and `--append` markup at the end of its <main>: what real apps' pages hold besides
 // their controls (a utility class, a clearfix, a closed <details>), for a change that
 // matters only where they are.
-function page(n) {
+function pageHtml(n) {
   let html = densePage(n).html;
   if (o.style) html = html.replace('</style>', `${o.style}\n</style>`);
   if (o.append) html = html.replace('</main>', `${o.append}\n</main>`);
@@ -51,7 +51,7 @@ const server = await serve();
 try {
   console.log(`Chromium ${browser.version()}, ${o.runs} whole reads per side, in pairs in one tab`);
   for (const n of o.ns) {
-    server.show(page(n));
+    server.show(pageHtml(n));
     // Both collectors in one tab, each under a name of its own (their state on the window
     // is one: a whole read keeps nothing of the read before it). One tab, not two: two
     // tabs of one page differ by more than most changes do (their layouts, caches and
