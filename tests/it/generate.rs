@@ -86,6 +86,14 @@ const HIDINGS: &[&str] = &[
     " style=\"display: contents\"",
 ];
 
+/// Rules most apps' style sheets hold that select nothing here, or only a pseudo-element:
+/// a utility class that hides, a tooltip's hidden ::after, a clearfix, an icon font's
+/// glyph. A read must answer as Playwright does with them in place (it takes them as
+/// hiding or naming nothing only while they select nothing that could); a page ends with a
+/// control the utility class hides.
+const APP_STYLE: &str = "<style>.gone{visibility:hidden}.tip::after{content:\"\";visibility:hidden}\
+.cf::after{content:\"\";display:table}.ic::before{content:\"\\f101\"}</style>";
+
 /// Icon-font glyphs (Private Use Area).
 const GLYPHS: &[char] = &['\u{e001}', '\u{e0a4}', '\u{f0e0}', '\u{f101}'];
 
@@ -466,9 +474,13 @@ pub fn page(seed: u64, i: usize) -> Page {
         locators: Vec::new(),
         test_ids: 0,
     };
-    let body = g.blocks(0, 8);
+    let mut body = g.blocks(0, 8);
+    // A control the app rules' utility class hides, after the generated blocks (the seed's
+    // pages are as they were before it).
+    let gone = g.mark();
+    body += &format!("<div class=\"gone\"><button{gone}>Save</button></div>");
     let html = format!(
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>generated {i}</title></head><body>{body}</body></html>"
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>generated {i}</title>{APP_STYLE}</head><body>{body}</body></html>"
     );
     Page {
         name: format!("gen-{seed}-{i}"),

@@ -919,6 +919,78 @@ fn random_mutations(max_controls: usize) {
     });
 }
 
+/// Each way CSS hides an element and leaves its box, made so in script on hiding.html:
+/// (the step, what it runs in the page, the control it hides).
+const HIDING_STEPS: [(&str, &str, &str); 13] = [
+    (
+        "a style attribute",
+        "document.getElementById('w1').style.visibility = 'hidden'",
+        "hiding.one",
+    ),
+    (
+        "a details element closed",
+        "document.getElementById('w2').open = false",
+        "hiding.two",
+    ),
+    (
+        "hidden until found",
+        "document.getElementById('w3').setAttribute('hidden', 'until-found')",
+        "hiding.three",
+    ),
+    (
+        "a hidden control added",
+        "document.querySelector('main').insertAdjacentHTML('beforeend', \
+         '<div style=\"visibility: hidden\"><button data-anchor=\"hiding.added\">Added</button></div>')",
+        "hiding.added",
+    ),
+    (
+        "a rule inserted",
+        "document.styleSheets[0].insertRule('#w4 { visibility: hidden }', 2)",
+        "hiding.four",
+    ),
+    (
+        "a class a rule hides",
+        "document.getElementById('w3').className = 'gone'",
+        "hiding.three",
+    ),
+    (
+        "a rule in a media query",
+        "document.styleSheets[0].insertRule('@media screen { #w4 button { visibility: hidden } }', 2)",
+        "hiding.four",
+    ),
+    (
+        "a nested rule",
+        "document.styleSheets[0].insertRule('#w2 { & button { visibility: hidden } }', 2)",
+        "hiding.two",
+    ),
+    (
+        "a rule on a state",
+        "document.styleSheets[0].insertRule('main:not(:hover) #w5 { visibility: hidden }', 2)",
+        "hiding.five",
+    ),
+    (
+        "content-visibility by a rule",
+        "document.styleSheets[0].insertRule('#w1 { content-visibility: hidden }', 2)",
+        "hiding.one",
+    ),
+    (
+        "a rule's declaration set by name",
+        "document.styleSheets[0].cssRules[0].style.visibility = 'hidden'",
+        "hiding.five",
+    ),
+    (
+        "a script's animation",
+        "document.getElementById('w4').animate([{visibility: 'hidden'}, \
+         {visibility: 'hidden'}], {duration: 1e6})",
+        "hiding.four",
+    ),
+    (
+        "SVG's visibility attribute",
+        "document.getElementById('w6').setAttribute('visibility', 'hidden')",
+        "hiding.six",
+    ),
+];
+
 /// On a page where nothing can hide a control that has a box, a read takes boxes alone as
 /// saying what is shown and asks the browser nothing more, also after a mutation: a style
 /// rule that hides but selects nothing yet (a utility class) or only a pseudo-element is
@@ -928,76 +1000,7 @@ fn random_mutations(max_controls: usize) {
 #[test]
 fn boxes_alone_say_shown_only_where_nothing_can_hide_one() {
     let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
-    // (the step, what it runs in the page, the control it hides)
-    let steps = [
-        (
-            "a style attribute",
-            "document.getElementById('w1').style.visibility = 'hidden'",
-            "hiding.one",
-        ),
-        (
-            "a details element closed",
-            "document.getElementById('w2').open = false",
-            "hiding.two",
-        ),
-        (
-            "hidden until found",
-            "document.getElementById('w3').setAttribute('hidden', 'until-found')",
-            "hiding.three",
-        ),
-        (
-            "a hidden control added",
-            "document.querySelector('main').insertAdjacentHTML('beforeend', \
-             '<div style=\"visibility: hidden\"><button data-anchor=\"hiding.added\">Added</button></div>')",
-            "hiding.added",
-        ),
-        (
-            "a rule inserted",
-            "document.styleSheets[0].insertRule('#w4 { visibility: hidden }', 2)",
-            "hiding.four",
-        ),
-        (
-            "a class a rule hides",
-            "document.getElementById('w3').className = 'gone'",
-            "hiding.three",
-        ),
-        (
-            "a rule in a media query",
-            "document.styleSheets[0].insertRule('@media screen { #w4 button { visibility: hidden } }', 2)",
-            "hiding.four",
-        ),
-        (
-            "a nested rule",
-            "document.styleSheets[0].insertRule('#w2 { & button { visibility: hidden } }', 2)",
-            "hiding.two",
-        ),
-        (
-            "a rule on a state",
-            "document.styleSheets[0].insertRule('main:not(:hover) #w5 { visibility: hidden }', 2)",
-            "hiding.five",
-        ),
-        (
-            "content-visibility by a rule",
-            "document.styleSheets[0].insertRule('#w1 { content-visibility: hidden }', 2)",
-            "hiding.one",
-        ),
-        (
-            "a rule's declaration set by name",
-            "document.styleSheets[0].cssRules[0].style.visibility = 'hidden'",
-            "hiding.five",
-        ),
-        (
-            "a script's animation",
-            "document.getElementById('w4').animate([{visibility: 'hidden'}, \
-             {visibility: 'hidden'}], {duration: 1e6})",
-            "hiding.four",
-        ),
-        (
-            "SVG's visibility attribute",
-            "document.getElementById('w6').setAttribute('visibility', 'hidden')",
-            "hiding.six",
-        ),
-    ];
+    let steps = HIDING_STEPS;
     block_on(async {
         for (step, script, hidden) in steps {
             let opened = open(&tools, "/hiding.html").await;
@@ -1025,24 +1028,17 @@ fn boxes_alone_say_shown_only_where_nothing_can_hide_one() {
 }
 
 /// What one of the page's own hiders can hide is what it holds: with a style attribute
-/// naming visibility on one element, or a closed <details>, a read asks the browser about
+/// naming visibility on one element, or hidden=until-found, a read asks the browser about
 /// the controls inside it alone, and trusts every other control's box; a whole read too.
 #[test]
 fn a_hider_has_only_what_it_holds_asked_about() {
     let (tools, probe) = fixtures::probed_tools_with(ToolOptions::default());
-    // (the step, what it runs in the page, the control it hides, how many it holds)
-    let steps = [
-        (
-            "a style attribute",
-            "document.getElementById('w1').style.visibility = 'hidden'",
-            "hiding.one",
-        ),
-        (
-            "hidden until found",
-            "document.getElementById('w3').setAttribute('hidden', 'until-found')",
-            "hiding.three",
-        ),
-    ];
+    // Two hiders that hold one control each.
+    let steps: Vec<_> = HIDING_STEPS
+        .into_iter()
+        .filter(|(step, ..)| ["a style attribute", "hidden until found"].contains(step))
+        .collect();
+    assert_eq!(steps.len(), 2, "the two steps are among HIDING_STEPS");
     block_on(async {
         for (step, script, hidden) in steps {
             let opened = open(&tools, "/hiding.html").await;
