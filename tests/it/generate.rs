@@ -475,10 +475,13 @@ pub fn page(seed: u64, i: usize) -> Page {
         test_ids: 0,
     };
     let mut body = g.blocks(0, 8);
-    // A control the app rules' utility class hides, after the generated blocks (the seed's
-    // pages are as they were before it).
+    // After the generated blocks (the seed's pages are as they were before them): a control
+    // the app rules' utility class hides, and one a closed `<details>` holds (hidden from
+    // `getByRole` as from sight; its `<summary>` has no role).
     let gone = g.mark();
     body += &format!("<div class=\"gone\"><button{gone}>Save</button></div>");
+    let shut = g.mark();
+    body += &format!("<details><summary>More</summary><button{shut}>Save</button></details>");
     let html = format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>generated {i}</title>{APP_STYLE}</head><body>{body}</body></html>"
     );

@@ -79,7 +79,7 @@
 
   // The elements a role may be implicit on (the explicit ones carry `role`); roleOf decides.
   var IMPLICIT = {
-    button: 'button,input,summary', link: 'a[href],area[href]', textbox: 'input,textarea,[contenteditable]',
+    button: 'button,input', link: 'a[href],area[href]', textbox: 'input,textarea,[contenteditable]',
     searchbox: 'input', checkbox: 'input', radio: 'input', combobox: 'select,input', listbox: 'select',
     slider: 'input', spinbutton: 'input', heading: 'h1,h2,h3,h4,h5,h6', listitem: 'li', list: 'ul,ol,menu',
     row: 'tr', cell: 'td', columnheader: 'th', rowheader: 'th', table: 'table', img: 'img', option: 'option',
@@ -132,6 +132,15 @@
     if (v !== null && v.trim()) return [{ full: v, norm: null, nws: nonSpace(v) }];
     var labs = labels.get(el);
     return labs ? labs.map(function (l) { return fullText(l, cache); }) : [];
+  }
+
+  // An element's role as role matchers take it: roleOf's, but for a `<summary>`, which
+  // has no ARIA role of its own (HTML-AAM, Playwright's and Testing Library's role queries;
+  // Chromium's tree calls it a DisclosureTriangle): a read lists it as a button, a role
+  // matcher finds it only by an explicit role.
+  function matchRole(el) {
+    var r = roleOf(el);
+    return r === 'button' && el.tagName === 'SUMMARY' && roleOf(el, 'SPAN') !== 'button' ? '' : r;
   }
 
   // Whether every matcher of `found` opts in to elements hidden from accessibility.
@@ -298,7 +307,7 @@
     }
     function factOf(el) {
       var f = facts.get(el);
-      if (!f) { f = { role: roleOf(el), name: undefined }; facts.set(el, f); }
+      if (!f) { f = { role: matchRole(el), name: undefined }; facts.set(el, f); }
       return f;
     }
     // Anchors the page marks itself: their matchers stand aside (data-anchor wins).
