@@ -65,28 +65,32 @@ try {
       if (installed.exceptionDetails) throw new Error(`${side.name}'s collector did not compile: ${installed.exceptionDetails.text}`);
       const expression = `window.__waymarkAb${k}("read", {max: ${n}, whole: true})`;
       const read = async () => {
+        const start = performance.now();
         const r = await cdp.send('Runtime.evaluate', { expression, returnByValue: true });
+        const trip = performance.now() - start;
         if (r.exceptionDetails) throw new Error(`${side.name}'s collector threw: ${r.exceptionDetails.text}`);
         const text = r.result.value, nl = text.indexOf('\n');
-        return { ms: JSON.parse(text.slice(0, nl)).collector_ms, records: text.slice(nl) };
+        return { ms: JSON.parse(text.slice(0, nl)).collector_ms, trip, records: text.slice(nl) };
       };
       // The first reads lay the page out, set the collector up and warm its code.
       await read();
       await read();
-      sides2.push({ side, read, times: [] });
+      sides2.push({ side, read, times: [], trips: [] });
     }
     let same = true;
-    const diffs = [];
+    const diffs = [], tripDiffs = [];
     for (let i = 0; i < o.runs; i++) {
       const order = i % 2 ? sides2 : [...sides2].reverse();
       const got = new Map();
       for (const s of order) {
         const r = await s.read();
         s.times.push(r.ms);
+        s.trips.push(r.trip);
         got.set(s, r);
       }
       if (got.get(sides2[0]).records !== got.get(sides2[1]).records) same = false;
       diffs.push(got.get(sides2[1]).ms - got.get(sides2[0]).ms);
+      tripDiffs.push(got.get(sides2[1]).trip - got.get(sides2[0]).trip);
     }
     const a = median(sides2[0].times);
     console.log(`\nN=${n}: whole read, in-page collector time (median of ${o.runs})`);
@@ -96,6 +100,11 @@ try {
     const d = [...diffs].sort((x, y) => x - y), q = (f) => d[Math.round(f * (d.length - 1))];
     console.log(`  ${median(diffs).toFixed(1).padStart(7)} ms  working tree against base, the median pair (${(100 * median(diffs) / a).toFixed(1)} %)`);
     console.log(`  ${q(0.25).toFixed(1)} to ${q(0.75).toFixed(1)} ms  the middle half of the pairs`);
+    // The whole evaluate as the runner waits for it: the in-page time, the answer's way out
+    // and what the read's garbage costs the page after it (a collection the read set off).
+    console.log(`\n  whole evaluate, the round trip (median of ${o.runs})`);
+    for (const t of sides2) console.log(`  ${median(t.trips).toFixed(1).padStart(7)} ms  ${t.side.name}`);
+    console.log(`  ${median(tripDiffs).toFixed(1).padStart(7)} ms  working tree against base, the median pair (${(100 * median(tripDiffs) / median(sides2[0].trips)).toFixed(1)} %)`);
     console.log(`  records ${same ? 'the same' : 'DIFFER'} on every read`);
     await page.close();
   }
