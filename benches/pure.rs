@@ -136,6 +136,7 @@ fn observation(n: usize) -> RawObservation {
                     110 + rnd.below(60) as i64,
                     21,
                 ],
+                view: None,
             }
         })
         .collect();

@@ -999,12 +999,14 @@ mod tests {
                 prop::option::of(text()),
                 prop::option::of(text()),
             );
-            let one = (strings, 0..3usize, 0..3usize, bbox, flags);
+            // The part of the box that shows, for a control something clips.
+            let view = prop::option::of(prop::array::uniform4(-(1i64 << 53)..(1i64 << 53)));
+            let one = (strings, 0..3usize, 0..3usize, bbox, flags, view);
             prop::collection::vec(one, 0..30).prop_map(|specs| {
                 specs
                     .into_iter()
                     .map(
-                        |((anchor, label, value, key), role, region, bbox, (f, checked))| {
+                        |((anchor, label, value, key), role, region, bbox, (f, checked), view)| {
                             RawControl {
                                 facts: Facts {
                                     anchor: anchor.into(),
@@ -1023,6 +1025,7 @@ mod tests {
                                 secret: f[2],
                                 focused: false,
                                 bbox,
+                                view,
                             }
                         },
                     )

@@ -4,7 +4,9 @@
 //! `anchor SEP label SEP role# SEP region# SEP x SEP y SEP width SEP height SEP flags SEP value SEP key`
 //!
 //! `role#` and `region#` index the document's string table; `value` and `key` are empty
-//! unless `flags` says the control has one. When a string holds a `SEP`, its record is
+//! unless `flags` says the control has one. A control its clipping ancestors show only in
+//! part, or not at all (flag [`VIEWED`]), has four more fields after its key: that part
+//! (`RawControl::view`). When a string holds a `SEP`, its record is
 //! sent escaped (flag [`ESCAPED`]): in each of its strings, [`ESC`] `1` stands for `SEP`
 //! and `ESC 0` for `ESC`; in any other record an `ESC` is just itself. So the collector
 //! tests four short strings for one byte per record, and only escaped records are
@@ -38,6 +40,8 @@ pub(super) const HAS_VALUE: u32 = 64;
 pub(super) const HAS_KEY: u32 = 128;
 /// The record's strings are escaped.
 pub(super) const ESCAPED: u32 = 256;
+/// The record ends with four more fields: the part of its box that shows.
+const VIEWED: u32 = 512;
 
 /// The controls `packed` describes, in order, their roles and regions looked up in
 /// `strings` (the document's string table) and their strings borrowed from `packed`'s
@@ -102,7 +106,7 @@ fn plain(
         int(bytes, &mut at)?,
     ];
     let flags = u32::try_from(int(bytes, &mut at)?).ok()?;
-    if flags & ESCAPED != 0 {
+    if flags & (ESCAPED | VIEWED) != 0 {
         return None;
     }
     let value = text(bytes, slicer, &mut at)?;
@@ -123,7 +127,7 @@ fn plain(
         out.reserve(1);
     }
     out.spare_capacity_mut()[0].write(control(
-        anchor, label, role, region, bbox, flags, value, key,
+        anchor, label, role, region, bbox, flags, value, key, None,
     ));
     // SAFETY: the slot at `len` is within the capacity and was written just above.
     unsafe { out.set_len(out.len() + 1) };
@@ -218,6 +222,7 @@ fn control(
     flags: u32,
     value: Text,
     key: Text,
+    view: Option<[i64; 4]>,
 ) -> RawControl {
     RawControl {
         facts: Facts {
@@ -239,6 +244,7 @@ fn control(
         secret: flags & SECRET != 0,
         focused: false,
         bbox,
+        view,
     }
 }
 
@@ -360,6 +366,16 @@ impl Fields<'_> {
             .map_err(|_| format!("record #{} has flags {flags}", self.record))?;
         let mut value = self.text(9)?;
         let mut key = self.text(10)?;
+        let view = if flags & VIEWED != 0 {
+            Some([
+                self.number(11)?,
+                self.number(12)?,
+                self.number(13)?,
+                self.number(14)?,
+            ])
+        } else {
+            None
+        };
         if flags & ESCAPED != 0 {
             let record = self.record;
             let plain = |t: &Text, field: usize| {
@@ -373,7 +389,7 @@ impl Fields<'_> {
             key = plain(&key, 10)?;
         }
         Ok(control(
-            anchor, label, role, region, bbox, flags, value, key,
+            anchor, label, role, region, bbox, flags, value, key, view,
         ))
     }
 }
@@ -427,6 +443,7 @@ fn flags(c: &RawControl) -> u32 {
         (c.checked == Some(false), UNCHECKED),
         (c.value.is_some(), HAS_VALUE),
         (c.key.is_some(), HAS_KEY),
+        (c.view.is_some(), VIEWED),
     ]
     .iter()
     .filter(|(on, _)| *on)
@@ -447,6 +464,7 @@ pub(super) fn pack(c: &RawControl, role: usize, region: usize) -> String {
     let [anchor, label, value, key] =
         strings.map(|s| if escaped { escape(s) } else { s.to_string() });
     let flags = flags(c) | if escaped { ESCAPED } else { 0 };
+    let view = c.view.iter().flatten().map(i64::to_string);
     [
         anchor,
         label,
@@ -460,6 +478,9 @@ pub(super) fn pack(c: &RawControl, role: usize, region: usize) -> String {
         value,
         key,
     ]
+    .into_iter()
+    .chain(view)
+    .collect::<Vec<_>>()
     .join(&sep.to_string())
 }
 

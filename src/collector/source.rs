@@ -143,8 +143,10 @@ mod tests {
         // and the one that keeps the hiders made since a scan, each once (trustBoxes took
         // canHide's place: boxes trusted but for what the page's hiders hold), and the one
         // that tells a pseudo-element's content that can show in a name (issue 53), and the
-        // role a role matcher takes (a summary has none, as in Playwright).
-        assert_eq!(names.len(), 183);
+        // role a role matcher takes (a summary has none, as in Playwright), and the nine that
+        // find what clips a control's box and the part of it that shows (`in_viewport` as
+        // Playwright's toBeInViewport).
+        assert_eq!(names.len(), 192);
         for name in [
             "read",
             "prepare",

@@ -392,6 +392,7 @@ mod tests {
             secret: false,
             focused: false,
             bbox: [0, 0, 10, 10],
+            view: None,
         }
     }
 

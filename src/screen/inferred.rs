@@ -86,13 +86,15 @@ impl Controls {
         Controls(Arc::new(records), self.1)
     }
 
-    /// Whether `control`, one of these, is visible with its box meeting the viewport of
+    /// Whether `control`, one of these, is visible with the part of its box that shows
+    /// through its clipping ancestors (see [`RawControl::view`]) meeting the viewport of
     /// the read (at least in part, as Playwright's `toBeInViewport`).
     pub fn in_viewport(&self, control: &Control) -> bool {
         let c = &control.0;
-        let [x, y, w, h] = c.bbox.map(|v| v as f64);
+        let [x, y, w, h] = c.view.unwrap_or(c.bbox).map(|v| v as f64);
         let [vx, vy, vw, vh] = self.1;
-        c.facts.visible && x < vx + vw && x + w > vx && y < vy + vh && y + h > vy
+        let shows = c.view.is_none_or(|[_, _, w, h]| w > 0 && h > 0);
+        c.facts.visible && shows && x < vx + vw && x + w > vx && y < vy + vh && y + h > vy
     }
 
     /// Whether both show the very same list (then nothing changed between them).

@@ -117,6 +117,13 @@ pub struct RawControl {
     pub focused: bool,
     /// Box in top-document CSS pixels (scroll-independent): x, y, width, height.
     pub bbox: [i64; 4],
+    /// The part of `bbox` its clipping ancestors let show (a list that scrolls, a panel
+    /// that hides its overflow, its frame's viewport), in the same pixels: `None` when
+    /// nothing clips it, empty (no width or height) when none of it shows. What
+    /// `in_viewport` is told by, as an IntersectionObserver tells Playwright's
+    /// `toBeInViewport`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<[i64; 4]>,
 }
 
 #[cfg(test)]
@@ -128,6 +135,7 @@ impl RawControl {
             secret: false,
             focused: false,
             bbox: [0, 2000, 10, 10],
+            view: None,
         }
     }
 }

@@ -313,6 +313,10 @@ impl Gathered {
         for mut c in raw.controls.into_vec() {
             c.bbox[0] += dx;
             c.bbox[1] += dy;
+            if let Some(view) = &mut c.view {
+                view[0] += dx;
+                view[1] += dy;
+            }
             // A frame's document keeps its last focus while the page's focus is elsewhere.
             c.focused = false;
             self.far
@@ -356,6 +360,7 @@ mod tests {
             secret: false,
             focused: true,
             bbox,
+            view: None,
         }
     }
 

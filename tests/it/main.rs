@@ -59,4 +59,5 @@ mod suites;
 mod tabs;
 mod targets;
 mod trace;
+mod viewport;
 mod waits;

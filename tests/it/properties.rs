@@ -194,6 +194,7 @@ fn raw_control() -> impl Strategy<Value = RawControl> {
                     secret: false,
                     focused,
                     bbox,
+                    view: None,
                 }
             },
         )

@@ -529,21 +529,30 @@ fn style_sheets_of_another_origin_are_read_from_the_browsers_copy() {
                 "Array.from(window.__waymark.sheetFacts.entries()).map(function (e) { \
                  var name = function (u) { return u.split('/').pop(); }; \
                  return [name(e[0]), Object.keys(e[1]).sort(), e[1].stateful, e[1].hides, \
-                 e[1].pinned, e[1].imports.map(name)]; }).sort()",
+                 e[1].pinned, e[1].clips, e[1].imports.map(name)]; }).sort()",
             )
             .await;
-        let fields = ["hides", "imports", "pinned", "stateful"];
+        let fields = ["clips", "hides", "imports", "pinned", "stateful"];
         assert_eq!(
             kept,
             serde_json::json!([
-                ["elsewhere-more.css", fields, false, false, ["footer"], []],
-                ["elsewhere-paint.css", fields, false, false, [], []],
+                [
+                    "elsewhere-more.css",
+                    fields,
+                    false,
+                    false,
+                    ["footer"],
+                    [],
+                    []
+                ],
+                ["elsewhere-paint.css", fields, false, false, [], [], []],
                 [
                     "elsewhere.css",
                     fields,
                     false,
                     false,
                     ["header"],
+                    [".panel"],
                     ["elsewhere-more.css"]
                 ]
             ]),

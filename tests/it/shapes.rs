@@ -40,6 +40,7 @@ fn control(anchor: &str, label: &str, role: &str, region: &str, y: i64) -> RawCo
         secret: false,
         focused: false,
         bbox: [10, y, 120, 24],
+        view: None,
     }
 }
 

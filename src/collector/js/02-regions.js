@@ -28,6 +28,7 @@
     W.generated = ruleStops(roots, 'generated', generates);
     var scans = roots.map(function (r) { return scan(r.root); });
     var labels = labelsOf(scans.map(function (sc) { return sc.labels; }));
+    clipping(roots, scans);
     var ids = [], parts = [], total = 0, counts = {}, droppedByRegion = {}, droppedByRole = {};
     roots.forEach(function (r, k) {
       var sc = scans[k], els = sc.anchored, origin = originOf(r);
@@ -48,6 +49,7 @@
         parts.push(wire(record(el, tag, type, role, region, labels, origin, null, sc.anchors[i])));
       }
     });
+    clipCtx = null;
     var dialog = modalOf(scans.map(function (sc) { return sc.dialogs; }));
     var head = headOf('', total, droppedByRegion, droppedByRole, dialog);
     if (caps) head.evidence = gatherEvidence(roots, caps);

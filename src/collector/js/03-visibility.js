@@ -54,6 +54,7 @@
   // a 10,000-control read). With shadow roots, what a hider holds is its flat tree's
   // (slotted controls too): every control is asked.
   function trustBoxes(roots, scans) {
+    clipping(roots, scans);
     unsure = null;
     var found = W.hiders.length > 0 || scans.some(function (sc) { return sc.hiders.length > 0; });
     var any = scans.some(function (sc) { return sc.untested && roots.length > 1; })
@@ -68,6 +69,164 @@
       for (var j = 0; j < inner.length; j++) unsure.add(inner[j]);
     }
     boxSays = true;
+  }
+
+  // What a read's boxes are clipped by (see viewOf): the roots and their scans, set by
+  // `clipping` before a read takes boxes, the clips found from them at the first box that
+  // asks (`map`), and the positions looked up on the way (`pos`). Null between reads.
+  var clipCtx = null;
+  function clipping(roots, scans) {
+    clipCtx = { roots: roots, scans: scans, map: null, pos: new Map() };
+  }
+
+  // The part of a control's box (`rect`, as the browser gave it, in its root's viewport)
+  // that the elements clipping it let show, in box coordinates (`origin`, as its bbox):
+  // undefined when nothing clips it, empty (no width or no height) when nothing of it
+  // shows. What the runner tells `in_viewport` by, as Playwright's toBeInViewport tells it
+  // by an IntersectionObserver's ratio: a row scrolled out of a list that scrolls, a
+  // button past a panel's hidden overflow, one below the fold of its frame is in no
+  // viewport, whatever its box says. Clipping ancestors are those that hide their overflow
+  // (any `overflow` but visible, `contain: paint`), a frame's viewport for its controls,
+  // and a modal dialog (whose overflow scrolls), found by their style rules (see
+  // clippingSelectors), their style attribute (see scan) or their tag; one clips a control
+  // when the control's containing blocks lead through it (a fixed control, or an absolute
+  // one whose positioned ancestor is outside it, escapes it).
+  function viewOf(el, rect, origin) {
+    if (!clipCtx) return undefined;
+    var map = clipCtx.map || (clipCtx.map = clipsOf(clipCtx.roots, clipCtx.scans));
+    var by = map.size ? map.get(el) : undefined;
+    if (!by) return undefined;
+    var l = rect.left, t = rect.top, r = rect.right, b = rect.bottom, cut = false;
+    for (var i = 0; i < by.length; i++) {
+      var c = by[i].rect;
+      if (l >= c[0] && t >= c[1] && r <= c[2] && b <= c[3]) continue;
+      if (by[i].el && escapes(el, by[i].el)) continue;
+      l = Math.max(l, c[0]); t = Math.max(t, c[1]); r = Math.min(r, c[2]); b = Math.min(b, c[3]);
+      cut = true;
+    }
+    if (!cut) return undefined;
+    return [Math.round(l + origin[0]), Math.round(t + origin[1]), Math.max(0, Math.round(r - l)), Math.max(0, Math.round(b - t))];
+  }
+
+  // Each anchored element's clipping ancestors, as {el, rect: [left, top, right, bottom]
+  // of what shows through it, in its root's viewport}: a frame's viewport has no element
+  // (nothing escapes it). Found per root: in a shadow root, the clipping ancestors of its
+  // own tree (one outside it, around its host, is not looked through).
+  function clipsOf(roots, scans) {
+    var map = new Map(), sel = clippingSelectors(roots);
+    var anchored = W.M ? '[data-anchor],' + W.M.sel : '[data-anchor]';
+    function clipAt(el, c) {
+      var l = map.get(el);
+      if (l) l.push(c); else map.set(el, [c]);
+    }
+    roots.forEach(function (r, k) {
+      var root = r.root, doc = root.nodeType === 9 ? root : root.ownerDocument, win = doc.defaultView;
+      var els, i;
+      // A frame's controls show through its viewport alone (its scrollbars left out).
+      if (root.nodeType === 9 && win && win !== win.top && doc.documentElement) {
+        var vp = { el: null, rect: [0, 0, doc.documentElement.clientWidth, doc.documentElement.clientHeight] };
+        els = root.querySelectorAll(anchored);
+        for (i = 0; i < els.length; i++) clipAt(els[i], vp);
+      }
+      var sc = scans[k], seen = new Set();
+      var candidates = [sc ? sc.clippers : [], sc ? sc.dialogs : [], W.clippers];
+      if (sel) {
+        try { candidates.push(root.querySelectorAll(sel)); } catch (e) { /* a selector of another root's sheet */ }
+      }
+      candidates.forEach(function (list) {
+        for (var j = 0; j < list.length; j++) {
+          var c = list[j];
+          if (seen.has(c) || !c.isConnected || (c.getRootNode() !== root)) continue;
+          seen.add(c);
+          var rect = clipRect(c, doc);
+          if (!rect) continue;
+          var inner = c.querySelectorAll(anchored), by = { el: c, rect: rect };
+          for (var m = 0; m < inner.length; m++) clipAt(inner[m], by);
+        }
+      });
+    });
+    return map;
+  }
+
+  // What an element lets show of what it holds, as [left, top, right, bottom] in its
+  // viewport (its padding box, scrollbars left out; unbounded along an axis it does not
+  // clip), or null when it clips nothing: its overflow is visible both ways and it
+  // contains no paint. The root element and the body pass their overflow to the viewport
+  // (the body unless the root element clips too).
+  function clipRect(c, doc) {
+    if (c === doc.documentElement) return null;
+    var cs = getComputedStyle(c);
+    if (cs.display === 'none' || cs.display === 'contents') return null;
+    var paint = /paint|strict|content/.test(cs.contain);
+    var x = paint || cs.overflowX !== 'visible', y = paint || cs.overflowY !== 'visible';
+    if (!x && !y) return null;
+    if (c === doc.body && getComputedStyle(doc.documentElement).overflowX === 'visible'
+      && getComputedStyle(doc.documentElement).overflowY === 'visible') return null;
+    var b = c.getBoundingClientRect(), l = b.left + c.clientLeft, t = b.top + c.clientTop;
+    return [x ? l : -Infinity, y ? t : -Infinity, x ? l + c.clientWidth : Infinity, y ? t + c.clientHeight : Infinity];
+  }
+
+  // Whether `el`'s containing blocks lead out of `c`, an ancestor of its, before they reach
+  // it: through a fixed element, or an absolute one with no positioned element between it
+  // and `c` (nor `c` positioned). Transforms, which also contain what is fixed and absolute,
+  // are not looked at.
+  function escapes(el, c) {
+    var want = false, x;
+    for (x = el; x && x !== c; x = x.parentElement) {
+      var p = positionOf(x);
+      if (p === 'fixed') return true;
+      if (want && p !== 'static') want = false;
+      if (p === 'absolute') want = true;
+    }
+    return x !== c || (want && positionOf(c) === 'static');
+  }
+  function positionOf(x) {
+    var p = clipCtx.pos.get(x);
+    if (p === undefined) { p = getComputedStyle(x).position; clipCtx.pos.set(x, p); }
+    return p;
+  }
+
+  // The selectors of the style rules of the roots' sheets that make what they select clip
+  // its overflow (an `overflow` but visible, `contain` with paint), as one list ('' for
+  // none), kept with the sheets they are of (as hidingSelectors keeps its own). A rule
+  // whose selector cannot be asked of the page (nested, scoped, across a shadow boundary)
+  // is left out, and so is a sheet of another origin not known yet: what they clip is
+  // taken as not clipped.
+  function clippingSelectors(roots) {
+    var sheets = sheetsOf(roots), known = W.clipsSheets;
+    if (W.clips !== null && known && known.length === sheets.length
+      && sheets.every(function (sh, i) { return sh === known[i]; })) return W.clips;
+    W.clipsSheets = sheets;
+    sheets.forEach(askUnread);
+    var selectors = [];
+    sheets.forEach(function (sheet) {
+      var found = clipsIn(sheet);
+      if (found) selectors.push.apply(selectors, found);
+    });
+    W.clips = selectors.join(',');
+    return W.clips;
+  }
+  // The selectors of `sheet`'s rules that clip (see clippingSelectors), or null when its
+  // rules cannot be read and are not known.
+  function clipsIn(sheet) {
+    var selectors = [], probe = document.createDocumentFragment();
+    var stop = eachRule(sheet, function (rule) {
+      var style = styleOf(rule);
+      if (!style || !clips(style)) return;
+      var sel = rule.selectorText;
+      if (typeof sel !== 'string' || !plainlyGrouped(rule) || ACROSS.test(sel.replace(INERT_PSEUDO, ''))) return;
+      try { probe.querySelector(sel); } catch (e) { return; }
+      selectors.push(sel);
+    }, 'clips', selectors);
+    return stop === STOP ? null : selectors;
+  }
+  var CLIPS = ['overflow-x', 'overflow-y', 'overflow-inline', 'overflow-block'];
+  function clips(style) {
+    for (var i = 0; i < CLIPS.length; i++) {
+      var v = style.getPropertyValue(CLIPS[i]);
+      if (v && v !== 'visible') return true;
+    }
+    return /paint|strict|content/.test(style.getPropertyValue('contain'));
   }
 
   // Whether an animation a script started (not a style sheet's animation or transition,

@@ -54,6 +54,12 @@
       generated: null,
       generatedSheets: null,
       hiders: [],
+      // The selectors of the style rules that make what they select clip its overflow
+      // (see clippingSelectors), and the sheets they are of; the elements whose style
+      // attribute came to name overflow since the last scan (see clippersIn).
+      clips: null,
+      clipsSheets: null,
+      clippers: [],
       // The window scrolled: only what is pinned to the viewport moves (see pinnedControls,
       // null until found again after a mutation).
       scrolled: false,
@@ -189,7 +195,7 @@
     [W, topState()].forEach(function (w) {
       if (!w) return;
       w.moved = true;
-      if (sheets) w.stateful = w.pinned = w.hides = w.generated = null;
+      if (sheets) w.stateful = w.pinned = w.hides = w.generated = w.clips = null;
     });
   }
 

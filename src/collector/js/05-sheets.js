@@ -53,7 +53,7 @@
   // (undefined at the top). Answers STOP when a visit did, or when a sheet's rules cannot
   // be read (another origin's) and what they hold is not known. What is known of such a
   // sheet (see takeSheets) answers for it: `key` names the question `visit` asks
-  // ('stateful', 'hides', or 'pinned', whose selectors go into `pinned`).
+  // ('stateful', 'hides', or 'pinned' or 'clips', whose selectors go into `pinned`).
   var STOP = {};
   function eachRule(sheet, visit, key, pinned) {
     function inRule(rule, around) {
@@ -81,8 +81,8 @@
       var facts = W.sheetFacts.get(href);
       if (!facts) return STOP;
       for (var i = 0; i < facts.imports.length; i++) if (known(facts.imports[i], seen) === STOP) return STOP;
-      if (key === 'pinned') {
-        pinned.push.apply(pinned, facts.pinned);
+      if (key === 'pinned' || key === 'clips') {
+        pinned.push.apply(pinned, facts[key]);
         return undefined;
       }
       return facts[key] ? STOP : undefined;
@@ -111,7 +111,7 @@
 
   // What the rules of a style sheet's `text` (from `href`) hold for the questions eachRule
   // asks, read from a sheet made of it: {stateful, hides, pinned, imports}, or null when
-  // that cannot be known. The sheets it imports (which a sheet made in script does not
+  // that cannot be known (and `clips`, see clippingSelectors). The sheets it imports (which a sheet made in script does not
   // load) are named, and it is known once they all are (see eachRule). Run by the `facts`
   // operation in a world of the runner's own beside the page's, so no page script sees the
   // text, which the browser keeps from the page.
@@ -121,12 +121,13 @@
     try {
       var sh = new CSSStyleSheet();
       sh.replaceSync(parts.rest);
-      var pinned = pinnedIn(sh);
-      if (!pinned) return null;
+      var pinned = pinnedIn(sh), clipped = clipsIn(sh);
+      if (!pinned || !clipped) return null;
       return {
         stateful: eachRule(sh, followsState) === STOP,
         hides: eachRule(sh, hides) === STOP,
         pinned: pinned,
+        clips: clipped,
         imports: parts.imports
       };
     } catch (e) {
@@ -145,9 +146,9 @@
     Object.keys(sheets.facts).forEach(function (href) {
       var f = sheets.facts[href];
       if (!f || typeof f.stateful !== 'boolean' || typeof f.hides !== 'boolean'
-        || !strings(f.pinned) || !strings(f.imports)) return;
-      W.sheetFacts.set(href, { stateful: f.stateful, hides: f.hides, pinned: f.pinned, imports: f.imports });
+        || !strings(f.pinned) || !strings(f.clips) || !strings(f.imports)) return;
+      W.sheetFacts.set(href, { stateful: f.stateful, hides: f.hides, pinned: f.pinned, clips: f.clips, imports: f.imports });
       f.imports.forEach(askSheet);
     });
-    W.stateful = W.hides = W.pinned = W.generated = null;
+    W.stateful = W.hides = W.pinned = W.generated = W.clips = null;
   }

@@ -115,8 +115,9 @@
   // The scan also finds the elements that can hide one with a box, besides a style rule
   // (see trustBoxes): a style attribute naming visibility, a closed details element and
   // hidden=until-found (their content has content-visibility: hidden), SVG's visibility
-  // attribute; and finds the elements marked aria-disabled (see disabledUnder), in place of
-  // a `closest` per control. Both are TESTED, found by a selector scan of their own and
+  // attribute; finds the elements marked aria-disabled (see disabledUnder), in place of
+  // a `closest` per control; and those whose style attribute makes them clip their
+  // overflow (see viewOf). All are TESTED, found by a selector scan of their own and
   // tested one by one: testing every element the main scan found (`matches`) cost a
   // 10,000-control read 8 ms, and almost none is one. Anchored elements past the first
   // `budget` (past the read's cut) are not tested: what they hide is their own content,
@@ -130,12 +131,20 @@
   var HIDERS = '[style*="visibility" i],details:not([open]),[hidden="until-found" i],[visibility]';
   var HIDER_ATTRS = { style: 1, open: 1, hidden: 1, visibility: 1 };
   var MARKED = '[aria-disabled="true"]';
-  var TESTED = HIDERS + ',' + MARKED;
+  // What its style attribute makes clip its overflow (see viewOf).
+  var CLIPPERS = '[style*="overflow" i]';
+  var CLIPPER_ATTRS = { style: 1 };
+  // The scan asks for any style attribute, and testOne for what it says: one attribute
+  // looked for on every element, where asking for visibility and for overflow in it was
+  // two (each 1-3 ms of a 10,000-control page's scan; few elements have one).
+  var TESTED = '[style],details:not([open]),[hidden="until-found" i],[visibility],' + MARKED;
   var REGIONS = '[data-anchor-region]';
-  var MAIN = '[data-anchor],dialog[open],[role=dialog],[role=alertdialog],' + REGIONS;
+  // (`[role$=dialog]`: both dialog roles in one selector, which costs a dense page's scan
+  // as much as each of the two did; what else it finds is told apart below.)
+  var MAIN = '[data-anchor],dialog[open],[role$=dialog],' + REGIONS;
   // Everything a scan finds, in all its selector scans: what a mutation must add, remove or
   // rename for a scan to be taken again (see scanHolds).
-  var SCANNED = MAIN + ',label,' + TESTED;
+  var SCANNED = MAIN + ',label,' + HIDERS + ',' + MARKED + ',' + CLIPPERS;
   // What a scan looks for (SCANNED, or its main scan's part), and every element a registry
   // matcher can anchor (none when the last matcher pass anchored nothing: a pass that
   // anchors something after it says so, see matchMoved, and the scan is taken again).
@@ -147,7 +156,7 @@
     var found = root.querySelectorAll(scanned(true));
     var of = W.matchOf ? W.matchOf.of : null;
     var s = { anchored: [], tags: [], anchors: [], roles: [], regions: [], labels: root.querySelectorAll('label'),
-      dialogs: [], marks: [], hiders: [], untested: false };
+      dialogs: [], marks: [], hiders: [], clippers: [], untested: false };
     if (budget === undefined) budget = Infinity;
     // The TESTED elements: those not anchored tested now, the anchored ones in their turn
     // below, within the cut.
@@ -193,10 +202,11 @@
     return s;
   }
 
-  // One of the TESTED elements, kept as a hider, or as marked aria-disabled.
+  // One of the TESTED elements, kept as a hider, as marked aria-disabled, or as clipping.
   function testOne(s, el) {
     if (el.matches(HIDERS)) s.hiders.push(el);
     if (el.getAttribute('aria-disabled') === 'true') s.marks.push(el);
+    if (el.matches(CLIPPERS)) s.clippers.push(el);
   }
 
   function deepActive() {

@@ -53,7 +53,8 @@
       checked: checked === null ? undefined : checked,
       region: region,
       visible: visibleOf(el, w, h),
-      bbox: [Math.round(x + origin[0]), Math.round(y + origin[1]), Math.round(w), Math.round(h)]
+      bbox: [Math.round(x + origin[0]), Math.round(y + origin[1]), Math.round(w), Math.round(h)],
+      view: viewOf(el, rect, origin)
     };
   }
 
@@ -70,7 +71,8 @@
   // role# and region# index the document's string table; flags: 1 disabled, 2 editable,
   // 4 secret, 8 not visible, 16 checked, 32 unchecked, 64 has a value, 128 has a key (else
   // the field is empty), 256 escaped: a string held a SEP, so in this record every ESC in
-  // a string starts an escape (ESC 0 for ESC, ESC 1 for SEP). The fields are joined as an
+  // a string starts an escape (ESC 0 for ESC, ESC 1 for SEP); 512 clipped: four more
+  // fields follow the key, the part of the box that shows (see viewOf). The fields are joined as an
   // array: concatenating them made a rope of twenty strings per record, which cost a
   // 50,000-control read three times the time and its garbage.
   var SEP = '\x7f';
@@ -78,7 +80,8 @@
   function wire(rec) {
     var flags = (rec.disabled ? 1 : 0) | (rec.editable ? 2 : 0) | (rec.secret ? 4 : 0)
       | (rec.visible ? 0 : 8) | (rec.checked === true ? 16 : rec.checked === false ? 32 : 0)
-      | (rec.value !== undefined ? 64 : 0) | (rec.key !== undefined ? 128 : 0);
+      | (rec.value !== undefined ? 64 : 0) | (rec.key !== undefined ? 128 : 0)
+      | (rec.view !== undefined ? 512 : 0);
     var b = rec.bbox, anchor = rec.anchor, label = rec.label;
     var value = rec.value === undefined ? '' : rec.value, key = rec.key === undefined ? '' : rec.key;
     if (anchor.indexOf(SEP) >= 0 || label.indexOf(SEP) >= 0 || value.indexOf(SEP) >= 0 || key.indexOf(SEP) >= 0) {
@@ -86,7 +89,9 @@
       value = escapeField(value); key = escapeField(key);
       flags |= 256;
     }
-    return [anchor, label, strId(rec.role), strId(rec.region), b[0], b[1], b[2], b[3], flags, value, key].join(SEP);
+    var fields = [anchor, label, strId(rec.role), strId(rec.region), b[0], b[1], b[2], b[3], flags, value, key];
+    if (rec.view !== undefined) fields.push(rec.view[0], rec.view[1], rec.view[2], rec.view[3]);
+    return fields.join(SEP);
   }
 
   // A read as it is answered: its JSON, a newline, then its records (a full read's all, a
@@ -205,7 +210,7 @@
       // As the document's first read: every root found and every control gathered again,
       // and what the style sheets hold asked again.
       W.rootsUnknown = true;
-      W.hides = W.generated = null;
+      W.hides = W.generated = W.clips = null;
       since = null;
     }
     visChecks = 0;
@@ -318,6 +323,7 @@
         : scanAll(roots, max);
       // Scanned again, the hiders are found afresh; else what the mutations made one adds.
       W.hiders = scans === (prev && prev.scanned) ? madeHiders(W.hiders, hidersIn(W.log)) : [];
+      W.clippers = scans === (prev && prev.scanned) ? madeHiders(W.clippers, hidersIn(W.log, CLIPPER_ATTRS, CLIPPERS), true) : [];
       trustBoxes(roots, scans);
       // A root found again with another region than it had (its host moved, or an
       // attribute its region reads changed above it), or found anew, is gathered whole.
@@ -417,6 +423,7 @@
     head.vis_checks = visChecks;
     boxSays = false;
     unsure = null;
+    clipCtx = null;
     if (ev) head.evidence = ev;
     var parts = [];
     // A cut read sends a delta as well: the controls that came under the cut since are

@@ -120,22 +120,25 @@
   // The attributes `scan` reads (the hiders' aside: see hidersIn).
   var SCAN_ATTRS = { 'data-anchor': 1, 'data-anchor-region': 1, role: 1, open: 1, 'aria-disabled': 1 };
 
-  // The elements a mutation in `log` may have made one of the HIDERS: an attribute they are
-  // told by set on one that now is. (An element added is found by a new scan: see
-  // scanHolds.) One that stopped being one is still counted until the next scan.
-  function hidersIn(log) {
+  // The elements a mutation in `log` may have made one of the HIDERS (or of the CLIPPERS,
+  // with `attrs` and `sel` theirs): an attribute they are told by set on one that now is.
+  // (An element added is found by a new scan: see scanHolds.) One that stopped being one
+  // is still counted until the next scan.
+  function hidersIn(log, attrs, sel) {
     var made = [];
     for (var i = 0; i < log.length; i++) {
       var m = log[i];
-      if (m.type === 'attributes' && HIDER_ATTRS[m.attributeName] && m.target.matches(HIDERS)) made.push(m.target);
+      if (m.type === 'attributes' && (attrs || HIDER_ATTRS)[m.attributeName] && m.target.matches(sel || HIDERS)) made.push(m.target);
     }
     return made;
   }
 
   // The hiders made since the scan, `held` and those `made` now, each once; past a hundred,
-  // the document's element stands for them all (it holds every control).
-  function madeHiders(held, made) {
+  // the document's element stands for them all (it holds every control). With `keepAll`
+  // (the clippers, each of which clips by its own box), every one is kept.
+  function madeHiders(held, made, keepAll) {
     if (!made.length) return held;
+    if (keepAll) return Array.from(new Set(held.concat(made)));
     var all = held.slice();
     made.forEach(function (el) { if (all.indexOf(el) < 0) all.push(el); });
     return all.length > 100 ? [document.documentElement] : all;
@@ -186,10 +189,13 @@
     var rect = el.getBoundingClientRect();
     var b = [Math.round(rect.left + origin[0]), Math.round(rect.top + origin[1]), Math.round(rect.width), Math.round(rect.height)];
     var shown = visibleOf(el, rect.width, rect.height), o = old.bbox;
-    if (b[0] === o[0] && b[1] === o[1] && b[2] === o[2] && b[3] === o[3] && shown === old.visible) return old;
+    var view = viewOf(el, rect, origin), v = old.view;
+    if (b[0] === o[0] && b[1] === o[1] && b[2] === o[2] && b[3] === o[3] && shown === old.visible
+      && (view === v || (view && v && view[0] === v[0] && view[1] === v[1] && view[2] === v[2] && view[3] === v[3]))) return old;
     var rec = copied(old);
     rec.bbox = b;
     rec.visible = shown;
+    rec.view = view;
     return rec;
   }
 
@@ -197,5 +203,5 @@
   function copied(r) {
     return { anchor: r.anchor, key: r.key, label: r.label, role: r.role, disabled: r.disabled,
       editable: r.editable, value: r.value, secret: r.secret, checked: r.checked, region: r.region,
-      visible: r.visible, bbox: r.bbox };
+      visible: r.visible, bbox: r.bbox, view: r.view };
   }
