@@ -1,5 +1,6 @@
 //! A read's control records as the collector packs them (see `wire` in `js/07-collect.js`):
-//! one string of fields, eleven per record, every field but the last ended by [`SEP`]:
+//! one string of fields, eleven per record (fifteen for a clipped one, see below), every field
+//! but the last ended by [`SEP`]:
 //!
 //! `anchor SEP label SEP role# SEP region# SEP x SEP y SEP width SEP height SEP flags SEP value SEP key`
 //!
