@@ -268,10 +268,15 @@ pub fn parse_chord(chord: &str) -> Option<Vec<&str>> {
         }
     }
     keys.push(&chord[start..]);
-    let known = keys.iter().all(|k| {
-        Modifier::named(k).is_some() || chromiumoxide::keys::get_key_definition(k).is_some()
-    });
-    known.then_some(keys)
+    keys.iter()
+        .all(|k| super::keyboard::known(k))
+        .then_some(keys)
+}
+
+/// The modifier a key of a chord is: one whose key is a modifier's (`Shift`, `ShiftLeft`,
+/// `ShiftRight`), as Playwright tells them.
+fn modifier_of(name: &str) -> Option<Modifier> {
+    Modifier::named(super::keyboard::key(name, false)?.key)
 }
 
 impl ChromiumTab {
@@ -286,14 +291,14 @@ impl ChromiumTab {
         let (last, before) = keys.split_last().unwrap_or((&chord, &[]));
         for key in before {
             self.key_event(key, &held, true).await?;
-            if let Some(m) = Modifier::named(key) {
+            if let Some(m) = modifier_of(key) {
                 held.push(m);
             }
         }
         self.key_event(last, &held, true).await?;
         self.key_event(last, &held, false).await?;
         for key in before.iter().rev() {
-            if let Some(m) = Modifier::named(key) {
+            if let Some(m) = modifier_of(key) {
                 held.retain(|h| *h != m);
             }
             self.key_event(key, &held, false).await?;
@@ -301,36 +306,26 @@ impl ChromiumTab {
         Ok(())
     }
 
-    /// One key going down (`down`) or up, with `held` held.
+    /// One key going down (`down`) or up, with `held` held, as Playwright's keyboard sends
+    /// it (see `keyboard.rs`): the key a name gives with Shift held, its text only while no
+    /// modifier but Shift is down (a shortcut types nothing), its location.
     async fn key_event(
         &self,
-        key: &str,
+        name: &str,
         held: &[Modifier],
         down: bool,
     ) -> Result<(), BrowserError> {
-        let key: &str = match Modifier::named(key) {
-            Some(m) => m.key(),
-            None => key,
+        let def = super::keyboard::key(name, held.contains(&Modifier::Shift))
+            .ok_or_else(|| BrowserError::Protocol(format!("unknown key `{name}`")))?;
+        // A modifier going down counts itself, as the DOM's `ctrlKey` on Control's keydown
+        // says; going up, it does not (held no longer holds it).
+        let own = match (down, Modifier::named(def.key)) {
+            (true, Some(m)) if !held.contains(&m) => Some(m),
+            _ => None,
         };
-        // Shift held over a letter types its capital, as Playwright's shifted layout does.
-        let shifted;
-        let key = if held.contains(&Modifier::Shift)
-            && key.chars().count() == 1
-            && key.chars().all(|c| c.is_ascii_lowercase())
-        {
-            shifted = key.to_ascii_uppercase();
-            shifted.as_str()
-        } else {
-            key
-        };
-        let def = chromiumoxide::keys::get_key_definition(key)
-            .ok_or_else(|| BrowserError::Protocol(format!("unknown key `{key}`")))?;
-        // The layout table gives no text for letters and digits; a printable single
-        // character is its own text, as on a real keyboard.
-        let printable =
-            (key.chars().count() == 1 && !key.chars().all(char::is_control)).then_some(key);
-        let shortcut = held.iter().any(|m| *m != Modifier::Shift);
-        let text = (!shortcut).then_some(def.text.or(printable)).flatten();
+        let pressed: Vec<Modifier> = held.iter().copied().chain(own).collect();
+        let shortcut = pressed.iter().any(|m| *m != Modifier::Shift);
+        let text = (!shortcut && !def.text.is_empty()).then_some(def.text);
         let kind = match (down, text) {
             (false, _) => DispatchKeyEventType::KeyUp,
             (true, Some(_)) => DispatchKeyEventType::KeyDown,
@@ -340,18 +335,13 @@ impl ChromiumTab {
         e.key = Some(def.key.to_string());
         e.code = Some(def.code.to_string());
         e.windows_virtual_key_code = Some(def.key_code);
-        e.native_virtual_key_code = Some(def.key_code);
+        e.location = Some(def.location);
+        e.is_keypad = Some(def.location == super::keyboard::KEYPAD);
         if down {
             e.text = text.map(str::to_string);
             e.unmodified_text = text.map(str::to_string);
         }
-        // A modifier going down counts itself, as the DOM's `ctrlKey` on Control's keydown
-        // says; going up, it does not (held no longer holds it).
-        let own = match (down, Modifier::named(key)) {
-            (true, Some(m)) => m.bit(),
-            _ => 0,
-        };
-        let mods = mask(held) | own;
+        let mods = mask(&pressed);
         if mods != 0 {
             e.modifiers = Some(mods);
         }

@@ -19,6 +19,7 @@ mod files;
 mod frames;
 pub mod har;
 mod input;
+mod keyboard;
 mod launch;
 mod naive;
 mod navigation;

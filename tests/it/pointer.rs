@@ -205,7 +205,7 @@ fn chords_press_together_on_a_control_and_on_the_focus_() {
             .value("(function(){var f=document.getElementById('first');return [f.selectionStart,f.selectionEnd];})()")
             .await;
         assert_eq!(selected, serde_json::json!([0, 12]));
-        let screen = ok(&tools.press("form.first", "Shift+x").await).clone();
+        let screen = ok(&tools.press("form.first", "Shift+KeyX").await).clone();
         assert_eq!(value(&screen, "form.first"), "X");
         // Tab to the next field, Shift+Tab back, on whatever has the focus.
         let gateway = Gateway::new(Arc::new(tools));
@@ -328,8 +328,8 @@ set_action_timeout(5000);
 wait_for(#{anchor: "row.delete", nth: 2});
 fill(#{anchor: "form.first", nth: 0}, "Ada");
 press("form.first", "Control+A");
-let r = press("Shift+x");
-expect(value.call(r.screen, "form.first") == "X", "Shift+x on the focus");
+let r = press("Shift+KeyX");
+expect(value.call(r.screen, "form.first") == "X", "Shift+KeyX on the focus");
 let r = press("Tab");
 expect(r.screen.focus == "form.note", `Tab: ${r.screen.focus}`);
 let r = press("Shift+Tab");

@@ -70,3 +70,124 @@ fn press_enter_on_a_link_navigates() {
         tools.close().await;
     });
 }
+
+/// Each press of the keys comparison: the field it names and the key, as a journey writes
+/// it (and as Playwright's `press` takes it).
+const PRESSES: &[(&str, &str)] = &[
+    ("keys.line", "End"),
+    ("keys.line", "Shift+ArrowLeft"),
+    ("keys.line", "Backspace"),
+    ("keys.line", "a"),
+    ("keys.line", "Shift+b"),
+    ("keys.line", "Shift+KeyB"),
+    ("keys.line", "Shift+1"),
+    ("keys.line", "Space"),
+    ("keys.line", "Home"),
+    ("keys.line", "Shift+End"),
+    ("keys.line", "Delete"),
+    ("keys.line", "x"),
+    ("keys.line", "Control+a"),
+    ("keys.line", "Control+Backspace"),
+    ("keys.line", "Enter"),
+    ("keys.line", "Escape"),
+    ("keys.line", "F2"),
+    ("keys.line", "Alt+x"),
+    ("keys.line", "Tab"),
+    ("keys.text", "End"),
+    ("keys.text", "Enter"),
+    ("keys.text", "Shift+Enter"),
+    ("keys.text", "z"),
+    ("keys.text", "Control+Home"),
+    ("keys.text", "PageDown"),
+    ("keys.text", "PageUp"),
+    ("keys.text", "Digit7"),
+    ("keys.text", "Control+Shift+ArrowRight"),
+    ("keys.text", "Shift+Tab"),
+];
+
+/// Runs tests/playwright/keys.mjs: `None`, said, when node or playwright-core is missing
+/// outside CI.
+fn playwright_keys(url: &str) -> Option<serde_json::Value> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let core = root.join("target/playwright/node_modules/playwright-core");
+    if !core.is_dir() || which::which("node").is_err() {
+        assert!(
+            std::env::var("CI").map_or(true, |ci| ci.is_empty() || ci == "false"),
+            "CI is set: playwright-core must be installed (`npm install --prefix target/playwright playwright-core`)"
+        );
+        eprintln!("SKIPPED the Playwright comparison: no node or playwright-core");
+        return None;
+    }
+    let out = std::process::Command::new("node")
+        .current_dir(root)
+        .arg("tests/playwright/keys.mjs")
+        .arg(url)
+        .arg(serde_json::to_string(PRESSES).expect("the presses"))
+        .output()
+        .expect("run node");
+    assert!(
+        out.status.success(),
+        "the Playwright script failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(serde_json::from_slice(&out.stdout).expect("the script prints JSON"))
+}
+
+/// Each key fires what Playwright's own `press` fires, in order (keydown, keypress, keyup
+/// with their key, code, keyCode, location and modifiers; beforeinput and input with their
+/// inputType and data), and leaves the field, its value and its selection as Playwright's
+/// leaves them: letters, shifted ones, edits, selection by keys, a chord with Control and
+/// one with Alt, Enter in a line and in a text area, Tab and Shift+Tab.
+#[test]
+fn each_key_fires_what_playwrights_press_fires() {
+    let url = crate::fixtures::base().join("keys.html").expect("a URL");
+    let (tools, probe) = crate::fixtures::probed_tools_with(waymark::tools::ToolOptions::default());
+    let ours: Vec<serde_json::Value> = block_on(async {
+        ok(&tools.navigate("/keys.html").await);
+        let mut seen = Vec::new();
+        for (anchor, key) in PRESSES {
+            ok(&tools.press(anchor, key).await);
+            seen.push(probe.value("window.taken()").await);
+        }
+        seen
+    });
+    // What the page is: a letter named by its code types its capital with Shift held (by
+    // its key, the key as named, as in Playwright), Control+a selects all.
+    let after = |key: &str| {
+        let at = PRESSES.iter().position(|p| p.1 == key).expect("a press");
+        &ours[at]
+    };
+    assert_eq!(
+        after("Shift+b")["value"],
+        "hello worlab",
+        "{}",
+        after("Shift+b")
+    );
+    assert_eq!(
+        after("Shift+KeyB")["value"],
+        "hello worlabB",
+        "{}",
+        after("Shift+KeyB")
+    );
+    // (Control+a after the line was cut down to "x".)
+    assert_eq!(after("Control+a")["value"], "x", "{}", after("Control+a"));
+    assert_eq!(
+        after("Control+a")["selection"],
+        serde_json::json!([0, 1]),
+        "{}",
+        after("Control+a")
+    );
+    let Some(theirs) = playwright_keys(url.as_str()) else {
+        return;
+    };
+    let theirs = theirs.as_array().expect("one answer per press");
+    let mut differences = Vec::new();
+    for (((anchor, key), ours), theirs) in PRESSES.iter().zip(&ours).zip(theirs) {
+        if ours != theirs {
+            differences.push(format!(
+                "{anchor} {key}:\n  waymark    {ours}\n  Playwright {theirs}"
+            ));
+        }
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
