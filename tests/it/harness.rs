@@ -538,3 +538,32 @@ pub fn saves_of(form: &str) -> u64 {
     let saves: serde_json::Value = serde_json::from_str(json).expect("/api/saves is JSON");
     saves["by_form"][form].as_u64().unwrap_or(0)
 }
+
+/// Runs the oracle script `tests/playwright/NAME` with `args` (playwright-core from npm,
+/// under target/playwright; it launches Debian's Chromium, never a download) and reads the
+/// JSON it prints: `None`, said, when node or playwright-core is missing outside CI (under
+/// `CI=true` their absence fails the test).
+pub fn playwright_oracle(name: &str, args: &[&str]) -> Option<serde_json::Value> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let core = root.join("target/playwright/node_modules/playwright-core");
+    if !core.is_dir() || which::which("node").is_err() {
+        assert!(
+            std::env::var("CI").map_or(true, |ci| ci.is_empty() || ci == "false"),
+            "CI is set: playwright-core must be installed (`npm install --prefix target/playwright playwright-core`)"
+        );
+        eprintln!("SKIPPED the Playwright comparison: no node or playwright-core");
+        return None;
+    }
+    let out = std::process::Command::new("node")
+        .current_dir(root)
+        .arg(format!("tests/playwright/{name}"))
+        .args(args)
+        .output()
+        .expect("run node");
+    assert!(
+        out.status.success(),
+        "the Playwright script {name} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(serde_json::from_slice(&out.stdout).expect("the script prints JSON"))
+}

@@ -53,33 +53,10 @@ async fn log(probe: &Probe) -> Vec<String> {
     serde_json::from_value(probe.value("window.log").await).expect("the log is strings")
 }
 
-/// Runs tests/playwright/pointer.mjs (playwright-core from npm, under target/playwright;
-/// it launches Debian's Chromium): `None`, said, when node or playwright-core is missing
-/// outside CI.
+/// tests/playwright/pointer.mjs's answers on the clicks page.
 fn playwright() -> Option<serde_json::Value> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let core = root.join("target/playwright/node_modules/playwright-core");
-    if !core.is_dir() || which::which("node").is_err() {
-        assert!(
-            std::env::var("CI").map_or(true, |ci| ci.is_empty() || ci == "false"),
-            "CI is set: playwright-core must be installed (`npm install --prefix target/playwright playwright-core`)"
-        );
-        eprintln!("SKIPPED the Playwright comparison: no node or playwright-core");
-        return None;
-    }
     let url = fixtures::base().join("clicks.html").expect("a URL");
-    let out = std::process::Command::new("node")
-        .current_dir(root)
-        .arg("tests/playwright/pointer.mjs")
-        .arg(url.as_str())
-        .output()
-        .expect("run node");
-    assert!(
-        out.status.success(),
-        "the Playwright script failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(serde_json::from_slice(&out.stdout).expect("the script prints JSON"))
+    crate::harness::playwright_oracle("pointer.mjs", &[url.as_str()])
 }
 
 #[test]

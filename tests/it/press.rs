@@ -105,32 +105,10 @@ const PRESSES: &[(&str, &str)] = &[
     ("keys.text", "Shift+Tab"),
 ];
 
-/// Runs tests/playwright/keys.mjs: `None`, said, when node or playwright-core is missing
-/// outside CI.
+/// tests/playwright/keys.mjs's answers: what each of PRESSES left, in turn.
 fn playwright_keys(url: &str) -> Option<serde_json::Value> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let core = root.join("target/playwright/node_modules/playwright-core");
-    if !core.is_dir() || which::which("node").is_err() {
-        assert!(
-            std::env::var("CI").map_or(true, |ci| ci.is_empty() || ci == "false"),
-            "CI is set: playwright-core must be installed (`npm install --prefix target/playwright playwright-core`)"
-        );
-        eprintln!("SKIPPED the Playwright comparison: no node or playwright-core");
-        return None;
-    }
-    let out = std::process::Command::new("node")
-        .current_dir(root)
-        .arg("tests/playwright/keys.mjs")
-        .arg(url)
-        .arg(serde_json::to_string(PRESSES).expect("the presses"))
-        .output()
-        .expect("run node");
-    assert!(
-        out.status.success(),
-        "the Playwright script failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(serde_json::from_slice(&out.stdout).expect("the script prints JSON"))
+    let presses = serde_json::to_string(PRESSES).expect("the presses");
+    crate::harness::playwright_oracle("keys.mjs", &[url, &presses])
 }
 
 /// Each key fires what Playwright's own `press` fires, in order (keydown, keypress, keyup

@@ -25,32 +25,10 @@ const STEPS: &[&str] = &[
     "const d = document.createElement('dialog'); d.innerHTML = '<button data-anchor=\"dialog.near\">Near</button><div style=\"height:2000px\"></div><button data-anchor=\"dialog.far\">Far</button>'; document.body.append(d); d.showModal()",
 ];
 
-/// Runs tests/playwright/viewport.mjs: `None`, said, when node or playwright-core is
-/// missing outside CI.
+/// tests/playwright/viewport.mjs's answers: each control's, as loaded and after each step.
 fn playwright(url: &str) -> Option<serde_json::Value> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let core = root.join("target/playwright/node_modules/playwright-core");
-    if !core.is_dir() || which::which("node").is_err() {
-        assert!(
-            std::env::var("CI").map_or(true, |ci| ci.is_empty() || ci == "false"),
-            "CI is set: playwright-core must be installed (`npm install --prefix target/playwright playwright-core`)"
-        );
-        eprintln!("SKIPPED the Playwright comparison: no node or playwright-core");
-        return None;
-    }
-    let out = std::process::Command::new("node")
-        .current_dir(root)
-        .arg("tests/playwright/viewport.mjs")
-        .arg(url)
-        .args(STEPS)
-        .output()
-        .expect("run node");
-    assert!(
-        out.status.success(),
-        "the Playwright script failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(serde_json::from_slice(&out.stdout).expect("the script prints JSON"))
+    let args: Vec<&str> = std::iter::once(url).chain(STEPS.iter().copied()).collect();
+    crate::harness::playwright_oracle("viewport.mjs", &args)
 }
 
 /// Each control's `in_viewport` in `screen`, as the screen map shows it.
