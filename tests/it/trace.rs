@@ -231,8 +231,13 @@ fn each_step_says_where_its_time_went() {
         ms(navigate, "setup") > 0.0,
         "the tab's first navigation: {navigate}"
     );
-    // The page answered 12 ms after the click: its time, not waymark's.
-    assert!(ms(later, "page") >= 5.0, "{later}");
+    // The page answered 12 ms after the click: its time, not waymark's. Part of those
+    // 12 ms may pass before the click's input call returns (on a loaded machine the
+    // press's acknowledgement comes late), and is the input's: together at least 12 ms,
+    // never the quiet window's. (It asserted `page >= 5`: 3.1 ms with a 21.7 ms input
+    // failed a CI run whose machine was busy.)
+    assert!(ms(later, "page") > 0.0, "{later}");
+    assert!(ms(later, "page") + ms(later, "input") >= 11.0, "{later}");
     assert!(ms(later, "quiet") >= quiet_ms - 1.0, "{later}");
     assert!(
         ms(later, "input") > 0.0 && ms(later, "target") > 0.0,
