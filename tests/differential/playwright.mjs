@@ -11,7 +11,8 @@
 // stdout, per page: {"url": URL, "found": [[MARK…] per locator, or {"error": E}],
 //                    "visible": [MARK…], "ax": {MARK: {"name": N, "role": R, "ignored": B}},
 //                    "glyphs": [MARK…] (those whose text holds an icon-font glyph),
-//                    "contents": [MARK…] (`display: contents` under a hidden ancestor)}
+//                    "contents": [MARK…] (`display: contents` under a hidden ancestor),
+//                    "in_viewport": [MARK…] (IntersectionObserver ratio above 0)}
 //
 // It launches the browser named (Debian's Chromium or its headless shell: no download),
 // once, and one page in it for every page given.
@@ -120,11 +121,22 @@ async function answer(page, cdp, p) {
     .filter((e) => getComputedStyle(e).display === 'contents' && !!e.parentElement
       && (!!e.parentElement.closest('[aria-hidden=true]') || getComputedStyle(e.parentElement).visibility !== 'visible'))
     .map((e) => e.getAttribute(mark)), mark);
-  return JSON.stringify({ url: p.url, found, visible, ax, glyphs, contents });
+  // Those in the viewport as Playwright's toBeInViewport() says it: an IntersectionObserver's
+  // ratio above 0.
+  const inViewport = await page.locator(`[${mark}]`).evaluateAll((els, mark) => Promise.all(els.map((el) =>
+    new Promise((resolve) => {
+      const o = new IntersectionObserver((entries) => {
+        o.disconnect();
+        resolve(entries[0].intersectionRatio > 0 ? el.getAttribute(mark) : null);
+      });
+      o.observe(el);
+    }))).then((marks) => marks.filter((m) => m !== null)), mark);
+  return JSON.stringify({ url: p.url, found, visible, ax, glyphs, contents, in_viewport: inViewport });
 }
 
 const browser = await chromium.launch({ executablePath: input.browser, headless: true, args: ['--no-sandbox'] });
 try {
+  // waymark's tab's viewport (LaunchOptions' 1280 × 800), for `in_viewport`.
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   let next = 0;
   await Promise.all(Array.from({ length: WORKERS }, async () => {

@@ -3,7 +3,8 @@
 //! those Playwright's locators find (`getByRole`, `getByText`, `getByLabel`,
 //! `getByPlaceholder`, `getByTestId`), compared by a marker attribute (`data-dt-id`); a
 //! read's `visible` must equal Playwright's `isVisible()`; names must equal Chromium's
-//! accessibility tree. Two sets of pages: the fixture corpus (`tests/fixtures/differential/`,
+//! accessibility tree; where `isVisible()` holds, a read's `in_viewport` must be what
+//! `toBeInViewport()` says. Two sets of pages: the fixture corpus (`tests/fixtures/differential/`,
 //! each page naming its locators in a `<script type="application/json" id="dt-locators">`),
 //! where agreement must be whole, and pages from a seeded generator of random DOM trees
 //! (`generate`), where every disagreement left must be one the README documents.
@@ -327,7 +328,8 @@ fn compare(pages: &[Page]) -> Option<Agreement> {
     });
     let (theirs, ours) = theirs;
     let mut agreement = Agreement::default();
-    for ((page, url), found) in pages.iter().zip(&urls).zip(&ours) {
+    for ((page, url), ours) in pages.iter().zip(&urls).zip(&ours) {
+        let found = &ours.found;
         let pw = theirs
             .get(url)
             .unwrap_or_else(|| panic!("Playwright did not answer for {url}"));
@@ -337,7 +339,7 @@ fn compare(pages: &[Page]) -> Option<Agreement> {
                 .map(|a| a.iter().filter_map(Value::as_str).collect())
                 .unwrap_or_default()
         };
-        let (glyphs, contents) = (set("glyphs"), set("contents"));
+        let (glyphs, contents, in_view) = (set("glyphs"), set("contents"), set("in_viewport"));
         for (i, l) in page.locators.iter().enumerate() {
             let kind: &'static str = match l["kind"].as_str().unwrap_or("") {
                 "role" => "role",
@@ -412,6 +414,19 @@ fn compare(pages: &[Page]) -> Option<Agreement> {
                     page.name, m.visible
                 )
             });
+            // In the viewport, where Playwright's `isVisible()` holds: a control that is not
+            // visible is never in it (Playwright's `toBeInViewport()` asks only the
+            // intersection; the README's "In the viewport").
+            if theirs {
+                let mine = ours.in_viewport.get(mark).copied();
+                let theirs = in_view.contains(mark);
+                agreement.count("in_viewport", mine == Some(theirs), None, || {
+                    format!(
+                        "{}: [{MARK}={mark}] waymark {mine:?}, Playwright {theirs}",
+                        page.name
+                    )
+                });
+            }
             let ax = &pw["ax"][mark];
             if ax.is_null()
                 || ax["ignored"].as_bool() == Some(true)
@@ -431,11 +446,22 @@ fn compare(pages: &[Page]) -> Option<Agreement> {
     Some(agreement)
 }
 
-/// waymark's answers on each page, in one tab: every locator's elements and every marked one.
-fn ours(pages: &[Page], routes: &[String]) -> Vec<HashMap<String, Found>> {
+/// waymark's answers on one page: every locator's elements and every marked one, and
+/// whether each marked element is `in_viewport` in the screen `navigate` read, by mark.
+struct Ours {
+    found: HashMap<String, Found>,
+    in_viewport: HashMap<String, bool>,
+}
+
+/// waymark's answers on each page, in one tab.
+fn ours(pages: &[Page], routes: &[String]) -> Vec<Ours> {
+    // Every marked element is a control of each screen read (keyed by its mark), for its
+    // `in_viewport`.
     let base = Arc::new(
         Registry::parse(
-            "app: dt\nscreens:\n  - id: page\n    route: /p/*\nanchors: []\n",
+            &format!(
+                "app: dt\nscreens:\n  - id: page\n    route: /p/*\nanchors:\n  - id: dt.all\n    description: d\n    screens: [page]\n    keyed: true\n    match: {{css: \"[{MARK}]\"}}\n    key: {{attribute: {MARK}}}\n"
+            ),
             "base.yaml",
         )
         .unwrap_or_else(|e| panic!("{}", e.report())),
@@ -446,13 +472,20 @@ fn ours(pages: &[Page], routes: &[String]) -> Vec<HashMap<String, Found>> {
         let mut out = Vec::with_capacity(pages.len());
         for (page, route) in pages.iter().zip(routes) {
             let registry = registry_of(&page.locators);
-            ok(&tools.navigate(route).await);
+            let screen = serde_json::to_value(ok(&tools.navigate(route).await))
+                .expect("a screen serializes");
+            let in_viewport = screen["controls"]
+                .as_array()
+                .expect("the screen's controls")
+                .iter()
+                .filter_map(|c| Some((c["key"].as_str()?.to_string(), c["in_viewport"].as_bool()?)))
+                .collect();
             let matchers = registry.matchers().expect("the page's matchers");
             let found = tools
                 .mark_matches(matchers, MARK)
                 .await
                 .unwrap_or_else(|e| panic!("{}: {e:?}", page.name));
-            out.push(found);
+            out.push(Ours { found, in_viewport });
         }
         out
     })

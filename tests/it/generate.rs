@@ -2,8 +2,8 @@
 //! apps are built of — re-rendered lists with hidden rows, web components (declarative
 //! shadow roots, nested, with slots; hosts hidden), ARIA menus with submenus and trees,
 //! icon-font glyphs, split text, labels by `for`, by wrapping and by `aria-labelledby`,
-//! placeholders, test ids, tables, empty boxes — each element marked with `data-dt-id`,
-//! and the locators to ask of the page (role and name, text, label, placeholder, test id),
+//! placeholders, test ids, tables, empty boxes, a panel that clips its content — each
+//! element marked with `data-dt-id`, and the locators to ask of the page (role and name, text, label, placeholder, test id),
 //! strings and patterns, some naming hidden elements.
 
 use serde_json::{Value, json};
@@ -90,9 +90,11 @@ const HIDINGS: &[&str] = &[
 /// a utility class that hides, a tooltip's hidden ::after, a clearfix, an icon font's
 /// glyph. A read must answer as Playwright does with them in place (it takes them as
 /// hiding or naming nothing only while they select nothing that could); a page ends with a
-/// control the utility class hides.
+/// control the utility class hides. And a scrolling pane's class, which some pages' last
+/// panel takes (see `Gen::panel`).
 const APP_STYLE: &str = "<style>.gone{visibility:hidden}.tip::after{content:\"\";visibility:hidden}\
-.cf::after{content:\"\";display:table}.ic::before{content:\"\\f101\"}</style>";
+.cf::after{content:\"\";display:table}.ic::before{content:\"\\f101\"}\
+.pane{height:50px;overflow-y:auto}</style>";
 
 /// Icon-font glyphs (Private Use Area).
 const GLYPHS: &[char] = &['\u{e001}', '\u{e0a4}', '\u{f0e0}', '\u{f101}'];
@@ -435,6 +437,38 @@ impl Gen {
         )
     }
 
+    /// A panel that clips its content as apps' lists and side panes do, pushed below the
+    /// window's fold now and then: across or down, by `overflow` (auto, scroll, hidden,
+    /// clip), by `contain: paint` or by an app rule's class, in a style attribute or not,
+    /// scrolled at load by the page's script or not. Its blocks hold no component: a panel
+    /// around a shadow tree's controls is not looked through (the README's "In the
+    /// viewport").
+    fn panel(&mut self) -> String {
+        let m = self.mark();
+        let id = format!("pane{}", self.next_id);
+        let fold = *self.rng.pick(&[0, 0, 300, 700]);
+        let h = 20 + self.rng.below(100);
+        let style = match self.rng.below(7) {
+            0 => format!(" style=\"height: {h}px; overflow: auto\""),
+            1 => format!(" style=\"max-height: {h}px; overflow-y: scroll\""),
+            2 => format!(" style=\"height: {h}px; overflow: hidden\""),
+            3 => format!(" style=\"height: {h}px; overflow: clip\""),
+            4 => format!(" style=\"height: {h}px; contain: paint\""),
+            5 => " style=\"width: 90px; overflow-x: clip; white-space: nowrap\"".to_string(),
+            _ => " class=\"pane\"".to_string(),
+        };
+        let inner = self.blocks(2, 4);
+        let scroll = if self.rng.chance(40) {
+            let by = self.rng.below(80);
+            format!("<script>document.getElementById('{id}').scrollTop = {by}</script>")
+        } else {
+            String::new()
+        };
+        format!(
+            "<div style=\"height: {fold}px\"></div><div id=\"{id}\"{m}{style}>{inner}</div>{scroll}"
+        )
+    }
+
     fn block(&mut self, depth: usize) -> String {
         match self.rng.below(if depth < 2 { 12 } else { 10 }) {
             0 | 1 => self.button(),
@@ -482,6 +516,8 @@ pub fn page(seed: u64, i: usize) -> Page {
     body += &format!("<div class=\"gone\"><button{gone}>Save</button></div>");
     let shut = g.mark();
     body += &format!("<details><summary>More</summary><button{shut}>Save</button></details>");
+    // Then a panel that clips what it holds (`in_viewport` is compared; see `panel`).
+    body += &g.panel();
     let html = format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>generated {i}</title>{APP_STYLE}</head><body>{body}</body></html>"
     );

@@ -81,8 +81,8 @@
 
   // The part of a control's box (`rect`, as the browser gave it, in its root's viewport)
   // that the elements clipping it let show, in box coordinates (`origin`, as its bbox):
-  // undefined when nothing clips it, empty (no width or no height) when nothing of it
-  // shows. What the runner tells `in_viewport` by, as Playwright's toBeInViewport tells it
+  // undefined when nothing clips it, empty (no width and no height) when nothing of it
+  // shows, rounded outwards to whole pixels. What the runner tells `in_viewport` by, as Playwright's toBeInViewport tells it
   // by an IntersectionObserver's ratio: a row scrolled out of a list that scrolls, a
   // button past a panel's hidden overflow, one below the fold of its frame is in no
   // viewport, whatever its box says. Clipping ancestors are those that hide their overflow
@@ -105,7 +105,11 @@
       cut = true;
     }
     if (!cut) return undefined;
-    return [Math.round(l + origin[0]), Math.round(t + origin[1]), Math.max(0, Math.round(r - l)), Math.max(0, Math.round(b - t))];
+    if (r <= l || b <= t) return [Math.round(l + origin[0]), Math.round(t + origin[1]), 0, 0];
+    // Rounded outwards: a sliver under a pixel that shows (a ratio above 0) is not made
+    // empty, nor one that shows at a viewport's edge moved past it.
+    var x = Math.floor(l + origin[0]), y = Math.floor(t + origin[1]);
+    return [x, y, Math.ceil(r + origin[0]) - x, Math.ceil(b + origin[1]) - y];
   }
 
   // Each anchored element's clipping ancestors, as {el, rect: [left, top, right, bottom]
@@ -151,12 +155,15 @@
   // What an element lets show of what it holds, as [left, top, right, bottom] in its
   // viewport (its padding box, scrollbars left out; unbounded along an axis it does not
   // clip), or null when it clips nothing: its overflow is visible both ways and it
-  // contains no paint. The root element and the body pass their overflow to the viewport
-  // (the body unless the root element clips too).
+  // contains no paint, or neither applies to its box: an inline box (an `<a>` holding a
+  // control clips nothing, whatever its overflow), a table's row, column or their group.
+  // The root element and the body pass their overflow to the viewport (the body unless
+  // the root element clips too).
+  var CLIPS_NOTHING = /^(none|contents|inline|ruby|ruby-text|table-(row|column|header-group|footer-group|row-group|column-group))$/;
   function clipRect(c, doc) {
     if (c === doc.documentElement) return null;
     var cs = getComputedStyle(c);
-    if (cs.display === 'none' || cs.display === 'contents') return null;
+    if (CLIPS_NOTHING.test(cs.display)) return null;
     var paint = /paint|strict|content/.test(cs.contain);
     var x = paint || cs.overflowX !== 'visible', y = paint || cs.overflowY !== 'visible';
     if (!x && !y) return null;

@@ -131,8 +131,9 @@
   var HIDERS = '[style*="visibility" i],details:not([open]),[hidden="until-found" i],[visibility]';
   var HIDER_ATTRS = { style: 1, open: 1, hidden: 1, visibility: 1 };
   var MARKED = '[aria-disabled="true"]';
-  // What its style attribute makes clip its overflow (see viewOf).
-  var CLIPPERS = '[style*="overflow" i]';
+  // What its style attribute makes clip its overflow (see viewOf): an overflow, or a
+  // containment (of paint; clipRect tells).
+  var CLIPPERS = '[style*="overflow" i],[style*="contain" i]';
   var CLIPPER_ATTRS = { style: 1 };
   // The scan asks for any style attribute, and testOne for what it says: one attribute
   // looked for on every element, where asking for visibility and for overflow in it was
