@@ -111,29 +111,12 @@ fn playwright_closes_the_popping_modal_as_invoke_does() {
     assert_eq!(seen, expected, "Playwright's click() on the same page");
 }
 
-/// Runs tests/playwright/modal-pop.mjs (playwright-core from npm, installed by `.ci/run`
-/// under target/playwright; it launches Debian's Chromium).
+/// Runs tests/playwright/modal-pop.mjs (see `harness::playwright_output`).
 fn playwright_rounds() -> Vec<serde_json::Value> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    assert!(
-        root.join("target/playwright/node_modules/playwright-core")
-            .is_dir(),
-        "playwright-core is the oracle here: run `npm install --prefix target/playwright playwright-core`"
-    );
     let url = fixtures::base().join("modal-pop.html").expect("a URL");
-    let out = std::process::Command::new("node")
-        .current_dir(root)
-        .arg("tests/playwright/modal-pop.mjs")
-        .arg(url.as_str())
-        .arg(ROUNDS.to_string())
-        .output()
-        .expect("run node");
-    assert!(
-        out.status.success(),
-        "the Playwright script failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("the script prints JSON")
+    let rounds = ROUNDS.to_string();
+    let out = crate::harness::playwright_output("modal-pop.mjs", &[url.as_str(), &rounds]);
+    serde_json::from_slice(&out).expect("the script prints JSON")
 }
 
 /// A tooltip shown on `mouseenter` lies over its own button: the pointer's move brings it,

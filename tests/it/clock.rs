@@ -226,25 +226,9 @@ eventually(|| expect(value("clock.now") == "09:05 4 Jul", `the frame's time: ${v
 /// setSystemTime, runFor), shows the same: tests/playwright/clock.mjs.
 #[test]
 fn playwright_clock_shows_what_waymark_clock_shows() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    assert!(
-        root.join("target/playwright/node_modules/playwright-core")
-            .is_dir(),
-        "playwright-core is the oracle here: run `npm install --prefix target/playwright playwright-core`"
-    );
     let url = base().join("clock.html").expect("a URL");
-    let out = std::process::Command::new("node")
-        .current_dir(root)
-        .arg("tests/playwright/clock.mjs")
-        .arg(url.as_str())
-        .output()
-        .expect("run node");
-    assert!(
-        out.status.success(),
-        "the Playwright script failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let seen: Vec<String> = serde_json::from_slice(&out.stdout).expect("the script prints JSON");
+    let out = crate::harness::playwright_output("clock.mjs", &[url.as_str()]);
+    let seen: Vec<String> = serde_json::from_slice(&out).expect("the script prints JSON");
     assert_eq!(seen, expected(), "Playwright's page.clock on the same page");
 }
 

@@ -262,25 +262,8 @@ fn the_console_and_page_errors_are_those_playwright_reports() {
     }
 }
 
-/// Runs tests/playwright/console.mjs (playwright-core from npm under target/playwright; it
-/// launches Debian's Chromium).
+/// Runs tests/playwright/console.mjs (see `harness::playwright_output`).
 fn playwright(url: &str) -> Value {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    assert!(
-        root.join("target/playwright/node_modules/playwright-core")
-            .is_dir(),
-        "playwright-core is the oracle here: run `npm install --prefix target/playwright playwright-core`"
-    );
-    let out = std::process::Command::new("node")
-        .current_dir(root)
-        .arg("tests/playwright/console.mjs")
-        .arg(url)
-        .output()
-        .expect("run node");
-    assert!(
-        out.status.success(),
-        "the Playwright script failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("the script prints JSON")
+    let out = crate::harness::playwright_output("console.mjs", &[url]);
+    serde_json::from_slice(&out).expect("the script prints JSON")
 }

@@ -375,24 +375,8 @@ anchors:
     /// What Playwright's `frameLocator(…).getByRole(…)` fill and click did on the same page:
     /// tests/playwright/frame-pay.mjs.
     fn playwright_pays(url: &str) -> serde_json::Value {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        assert!(
-            root.join("target/playwright/node_modules/playwright-core")
-                .is_dir(),
-            "playwright-core is the oracle here: run `npm install --prefix target/playwright playwright-core`"
-        );
-        let out = std::process::Command::new("node")
-            .current_dir(root)
-            .arg("tests/playwright/frame-pay.mjs")
-            .arg(url)
-            .output()
-            .expect("run node");
-        assert!(
-            out.status.success(),
-            "the Playwright script failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).expect("the script prints JSON")
+        let out = crate::harness::playwright_output("frame-pay.mjs", &[url]);
+        serde_json::from_slice(&out).expect("the script prints JSON")
     }
 
     #[test]

@@ -133,26 +133,10 @@ fn entry<'a>(entries: &'a [serde_json::Value], end: &str) -> &'a serde_json::Val
         .unwrap_or_else(|| panic!("no entry for {end}: {entries:?}"))
 }
 
-/// node and playwright-core: the oracle here.
+/// Runs tests/playwright/har.mjs (see `harness::playwright_output`): what it printed.
 fn playwright(args: &[&str]) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    assert!(
-        root.join("target/playwright/node_modules/playwright-core")
-            .is_dir(),
-        "playwright-core is the oracle here: run `npm install --prefix target/playwright playwright-core`"
-    );
-    let out = std::process::Command::new("node")
-        .current_dir(root)
-        .arg("tests/playwright/har.mjs")
-        .args(args)
-        .output()
-        .expect("run node");
-    assert!(
-        out.status.success(),
-        "the Playwright script failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    let out = crate::harness::playwright_output("har.mjs", args);
+    String::from_utf8_lossy(&out).trim().to_string()
 }
 
 #[test]

@@ -539,23 +539,46 @@ pub fn saves_of(form: &str) -> u64 {
     saves["by_form"][form].as_u64().unwrap_or(0)
 }
 
+/// Why the Playwright oracle cannot run here (no node, or no playwright-core under
+/// target/playwright, which `.ci/run` installs), or `None` when it can.
+fn oracle_missing() -> Option<&'static str> {
+    let core = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/playwright/node_modules/playwright-core");
+    if which::which("node").is_err() {
+        Some("no `node` on PATH")
+    } else if !core.is_dir() {
+        Some("no playwright-core: `npm install --prefix target/playwright playwright-core`")
+    } else {
+        None
+    }
+}
+
 /// Runs the oracle script `tests/playwright/NAME` with `args` (playwright-core from npm,
 /// under target/playwright; it launches Debian's Chromium, never a download) and reads the
 /// JSON it prints: `None`, said, when node or playwright-core is missing outside CI (under
-/// `CI=true` their absence fails the test).
+/// `CI=true` their absence fails the test). For a test that checks waymark's own answers
+/// first, then Playwright's.
 pub fn playwright_oracle(name: &str, args: &[&str]) -> Option<serde_json::Value> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let core = root.join("target/playwright/node_modules/playwright-core");
-    if !core.is_dir() || which::which("node").is_err() {
+    if let Some(why) = oracle_missing() {
         assert!(
             std::env::var("CI").map_or(true, |ci| ci.is_empty() || ci == "false"),
-            "CI is set: playwright-core must be installed (`npm install --prefix target/playwright playwright-core`)"
+            "CI is set, so the Playwright comparison may not skip: {why}"
         );
-        eprintln!("SKIPPED the Playwright comparison: no node or playwright-core");
+        eprintln!("SKIPPED the Playwright comparison: {why}");
         return None;
     }
+    Some(serde_json::from_slice(&playwright_output(name, args)).expect("the script prints JSON"))
+}
+
+/// Runs the oracle script `tests/playwright/NAME` with `args`, as [`playwright_oracle`] does,
+/// for a test that is the comparison and nothing else: node and playwright-core are
+/// required. What the script printed.
+pub fn playwright_output(name: &str, args: &[&str]) -> Vec<u8> {
+    if let Some(why) = oracle_missing() {
+        panic!("Playwright is the oracle here: {why}");
+    }
     let out = std::process::Command::new("node")
-        .current_dir(root)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg(format!("tests/playwright/{name}"))
         .args(args)
         .output()
@@ -565,5 +588,5 @@ pub fn playwright_oracle(name: &str, args: &[&str]) -> Option<serde_json::Value>
         "the Playwright script {name} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    Some(serde_json::from_slice(&out.stdout).expect("the script prints JSON"))
+    out.stdout
 }

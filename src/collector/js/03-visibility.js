@@ -200,9 +200,8 @@
   // is left out, and so is a sheet of another origin not known yet: what they clip is
   // taken as not clipped.
   function clippingSelectors(roots) {
-    var sheets = sheetsOf(roots), known = W.clipsSheets;
-    if (W.clips !== null && known && known.length === sheets.length
-      && sheets.every(function (sh, i) { return sh === known[i]; })) return W.clips;
+    var sheets = sheetsOf(roots);
+    if (W.clips !== null && sameSheets(W.clipsSheets, sheets)) return W.clips;
     W.clipsSheets = sheets;
     sheets.forEach(askUnread);
     var selectors = [];
@@ -216,14 +215,12 @@
   // The selectors of `sheet`'s rules that clip (see clippingSelectors), or null when its
   // rules cannot be read and are not known.
   function clipsIn(sheet) {
-    var selectors = [], probe = document.createDocumentFragment();
+    var selectors = [];
     var stop = eachRule(sheet, function (rule) {
       var style = styleOf(rule);
       if (!style || !clips(style)) return;
-      var sel = rule.selectorText;
-      if (typeof sel !== 'string' || !plainlyGrouped(rule) || ACROSS.test(sel.replace(INERT_PSEUDO, ''))) return;
-      try { probe.querySelector(sel); } catch (e) { return; }
-      selectors.push(sel);
+      var sel = askable(rule);
+      if (sel !== null) selectors.push(sel);
     }, 'clips', selectors);
     return stop === STOP ? null : selectors;
   }
@@ -379,24 +376,33 @@
   // another origin that sets either (known only as a whole, see sheetFacts). A rule inside
   // @media, @supports, @layer or @container is taken whatever its condition.
   function hidingSelectors(roots) {
-    var sheets = sheetsOf(roots), known = W.hidesSheets;
-    if (W.hides !== null && known && known.length === sheets.length
-      && sheets.every(function (sh, i) { return sh === known[i]; })) return W.hides.sel;
+    var sheets = sheetsOf(roots);
+    if (W.hides !== null && sameSheets(W.hidesSheets, sheets)) return W.hides.sel;
     W.hidesSheets = sheets;
     sheets.forEach(askUnread);
-    var selectors = [], probe = document.createDocumentFragment();
+    var selectors = [];
     var unknown = sheets.some(function (sheet) {
       return eachRule(sheet, function (rule) {
         if (hides(rule) !== STOP) return;
-        var sel = rule.selectorText;
-        if (typeof sel !== 'string' || !plainlyGrouped(rule) || ACROSS.test(sel.replace(INERT_PSEUDO, ''))) return STOP;
-        try { probe.querySelector(sel); } catch (e) { return STOP; }
+        var sel = askable(rule);
+        if (sel === null) return STOP;
         selectors.push(sel);
       }, 'hides') === STOP;
     });
     W.hides = { sel: unknown ? null : selectors.join(',') };
     return W.hides.sel;
   }
+  // `rule`'s selector when it can be asked of the page in place of the rule (it is whole,
+  // only grouped by the rules around it, holds nothing that reaches across a shadow
+  // boundary or nests, and parses), else null: what that means is the caller's (the
+  // hiding rules' answer is then unknown; a clipping rule is left out).
+  function askable(rule) {
+    var sel = rule.selectorText;
+    if (typeof sel !== 'string' || !plainlyGrouped(rule) || ACROSS.test(sel.replace(INERT_PSEUDO, ''))) return null;
+    try { (PROBE || (PROBE = document.createDocumentFragment())).querySelector(sel); } catch (e) { return null; }
+    return sel;
+  }
+  var PROBE = null;
   // What a selector may not hold to be asked of the page in place of its rule, once the
   // pseudo-elements that hold no element are taken out.
   var ACROSS = /:host|::|&/i;

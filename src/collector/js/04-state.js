@@ -46,7 +46,7 @@
       statefulSheets: null,
       // The selectors of the style rules that can hide an element that has a box, as
       // {sel} (see hidingSelectors), and the sheets they are of; the elements that became
-      // one of the HIDERS since the last scan (see hidersIn).
+      // one of the HIDERS since the last scan (see madeSince).
       hides: null,
       hidesSheets: null,
       // Whether a style rule can give an element generated content (see generatedOn), and

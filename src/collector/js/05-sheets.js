@@ -6,15 +6,20 @@
   // text changed, a sheet added) or the answer was dropped (null: a sheet edited in script,
   // see restyled), since a large sheet takes milliseconds to walk.
   function ruleStops(roots, key, visit) {
-    var sheets = sheetsOf(roots), known = W[key + 'Sheets'];
-    if (W[key] !== null && known && known.length === sheets.length
-      && sheets.every(function (sh, i) { return sh === known[i]; })) return W[key];
+    var sheets = sheetsOf(roots);
+    if (W[key] !== null && sameSheets(W[key + 'Sheets'], sheets)) return W[key];
     W[key + 'Sheets'] = sheets;
     // Every sheet of another origin not known yet is asked for now, all at once (the walk
     // below stops at the first it cannot answer for); so before pinnedControls' walk.
     sheets.forEach(askUnread);
     W[key] = sheets.some(function (sheet) { return eachRule(sheet, visit, key) === STOP; });
     return W[key];
+  }
+
+  // Whether `known`, the sheets an answer kept was worked out from, are `sheets`, the
+  // roots' sheets now, one for one.
+  function sameSheets(known, sheets) {
+    return !!known && known.length === sheets.length && sheets.every(function (sh, i) { return sh === known[i]; });
   }
 
   // Asks for `sheet` when its rules cannot be read and it is not known, else for the

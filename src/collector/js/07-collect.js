@@ -322,8 +322,12 @@
       var scans = hit && prev.roots === roots && scanHolds(W.log) && !W.matchMoved ? prev.scanned
         : scanAll(roots, max);
       // Scanned again, the hiders are found afresh; else what the mutations made one adds.
-      W.hiders = scans === (prev && prev.scanned) ? madeHiders(W.hiders, hidersIn(W.log)) : [];
-      W.clippers = scans === (prev && prev.scanned) ? madeHiders(W.clippers, hidersIn(W.log, CLIPPER_ATTRS, CLIPPERS), true) : [];
+      // Past a hundred hiders, the document's element stands for them all (it holds every
+      // control); each clipper clips by its own box, and all are kept.
+      var rescanned = scans !== (prev && prev.scanned);
+      W.hiders = rescanned ? [] : madeSince(W.hiders, W.log, HIDER_ATTRS, HIDERS);
+      if (W.hiders.length > 100) W.hiders = [document.documentElement];
+      W.clippers = rescanned ? [] : madeSince(W.clippers, W.log, CLIPPER_ATTRS, CLIPPERS);
       trustBoxes(roots, scans);
       // A root found again with another region than it had (its host moved, or an
       // attribute its region reads changed above it), or found anew, is gathered whole.

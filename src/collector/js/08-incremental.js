@@ -117,31 +117,21 @@
     return hit;
   }
 
-  // The attributes `scan` reads (the hiders' aside: see hidersIn).
+  // The attributes `scan` reads (the hiders' and clippers' aside: see madeSince).
   var SCAN_ATTRS = { 'data-anchor': 1, 'data-anchor-region': 1, role: 1, open: 1, 'aria-disabled': 1 };
 
-  // The elements a mutation in `log` may have made one of the HIDERS (or of the CLIPPERS,
-  // with `attrs` and `sel` theirs): an attribute they are told by set on one that now is.
-  // (An element added is found by a new scan: see scanHolds.) One that stopped being one
-  // is still counted until the next scan.
-  function hidersIn(log, attrs, sel) {
+  // What the scan's TESTED elements of a kind (the HIDERS, the CLIPPERS), `held` since the
+  // scan, are after the mutations in `log`: each element that had one of `attrs`, the
+  // attributes the kind is told by, set and now matches `sel`, added once. (An element
+  // added is found by a new scan: see scanHolds.) One that stopped being one is still
+  // held until the next scan.
+  function madeSince(held, log, attrs, sel) {
     var made = [];
     for (var i = 0; i < log.length; i++) {
       var m = log[i];
-      if (m.type === 'attributes' && (attrs || HIDER_ATTRS)[m.attributeName] && m.target.matches(sel || HIDERS)) made.push(m.target);
+      if (m.type === 'attributes' && attrs[m.attributeName] && m.target.matches(sel)) made.push(m.target);
     }
-    return made;
-  }
-
-  // The hiders made since the scan, `held` and those `made` now, each once; past a hundred,
-  // the document's element stands for them all (it holds every control). With `keepAll`
-  // (the clippers, each of which clips by its own box), every one is kept.
-  function madeHiders(held, made, keepAll) {
-    if (!made.length) return held;
-    if (keepAll) return Array.from(new Set(held.concat(made)));
-    var all = held.slice();
-    made.forEach(function (el) { if (all.indexOf(el) < 0) all.push(el); });
-    return all.length > 100 ? [document.documentElement] : all;
+    return made.length ? Array.from(new Set(held.concat(made))) : held;
   }
 
   // Whether a scan taken before the mutations in `log` still finds what a new one would: no
