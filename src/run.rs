@@ -351,6 +351,21 @@ pub async fn run_one(
         Ok(outcome) => outcome,
         Err(e) => environment_failure(&name, &file, format!("the journey thread failed: {e}")),
     };
+    // What the pages threw after the journey's last call, which no call listed, fails a
+    // journey that passed, under `--fail-on-page-error` (at no line: no call is to blame).
+    if outcome.failure.is_none()
+        && let Some(e) = surface.backstage().late_page_error().await
+    {
+        outcome.failure = Some(journey::Failure {
+            kind: journey::FailureKind::Tool,
+            code: Some(e.code.into()),
+            message: e.message,
+            attribution: e.attribution,
+            file: file.clone(),
+            line: None,
+            column: None,
+        });
+    }
     // A browser that stopped answering is killed before anything else waits on it.
     let hung = outcome.failure.is_some() && session.browser_hung().await;
     // The screen the journey failed on, beside its trace, for the reports.

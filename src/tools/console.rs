@@ -3,11 +3,12 @@
 //! the journey since the call before (see `browser::console`). With
 //! `--fail-on-page-error`, a call whose round trip lists a page error fails with
 //! `page_error`, attributed to the app: the call during which the page threw, or the one
-//! after, when the error came as the call ended or between calls.
+//! after, when the error came as the call ended or between calls; one thrown after the
+//! journey's last call fails the journey as it ends (see `run::run_one`).
 
 use super::gate::Action;
 use super::{RoundTrip, Tools};
-use crate::browser::Tab;
+use crate::browser::{PageError, Tab};
 use crate::protocol::{ErrorCode, ToolError, quoted};
 
 impl<T: Tab> Tools<T> {
@@ -31,28 +32,59 @@ impl<T: Tab> Tools<T> {
         if !self.options.fail_on_page_error || !rt.ok {
             return;
         }
-        let more = rt.page_errors.len() - 1 + usize::try_from(rt.page_errors_dropped).unwrap_or(0);
-        let at = match first.source.as_str() {
-            "" => String::new(),
-            source => format!(" at `{}`", quoted(source)),
-        };
-        let more = match more {
-            0 => String::new(),
-            n => format!(" (and {n} more)"),
-        };
         let target = action
             .target
             .as_deref()
             .map(|t| format!(" `{}`", quoted(t)))
             .unwrap_or_default();
+        let when = format!("by the end of `{}`{target}", action.verb.tool());
         rt.ok = false;
-        rt.error = Some(ToolError::new(
-            ErrorCode::PageError,
-            format!(
-                "the page threw an error it did not catch by the end of `{}`{target}: `{}`{at}{more} (--fail-on-page-error)",
-                action.verb.tool(),
-                quoted(&first.message),
-            ),
+        rt.error = Some(page_error(
+            &when,
+            first,
+            rt.page_errors.len(),
+            rt.page_errors_dropped,
         ));
     }
+
+    /// With `--fail-on-page-error`, the `page_error` for what the journey's tabs threw after
+    /// its last call (which no call will list), as the journey ends; `None` without the
+    /// flag or such an error. What came after is not waited for.
+    pub async fn late_page_error(&self) -> Option<ToolError> {
+        if !self.options.fail_on_page_error {
+            return None;
+        }
+        tokio::task::yield_now().await;
+        let mut log = crate::browser::PageLog::default();
+        for open in self.tabs.all() {
+            log.extend(open.tab.take_console());
+        }
+        let first = log.page_errors.first()?;
+        Some(page_error(
+            "after the journey's last call",
+            first,
+            log.page_errors.len(),
+            log.page_errors_dropped,
+        ))
+    }
+}
+
+/// `page_error` for `first` of `kept` errors (and `dropped` more) thrown `when`.
+fn page_error(when: &str, first: &PageError, kept: usize, dropped: u64) -> ToolError {
+    let more = kept - 1 + usize::try_from(dropped).unwrap_or(0);
+    let at = match first.source.as_str() {
+        "" => String::new(),
+        source => format!(" at `{}`", quoted(source)),
+    };
+    let more = match more {
+        0 => String::new(),
+        n => format!(" (and {n} more)"),
+    };
+    ToolError::new(
+        ErrorCode::PageError,
+        format!(
+            "the page threw an error it did not catch {when}: `{}`{at}{more} (--fail-on-page-error)",
+            quoted(&first.message),
+        ),
+    )
 }

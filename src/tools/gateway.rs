@@ -343,6 +343,12 @@ impl<T: Tab> Backstage<T> {
         self.tools.options()
     }
 
+    /// With `--fail-on-page-error`, what the pages threw after the journey's last call, as
+    /// the journey ends (see [`Tools::late_page_error`]).
+    pub async fn late_page_error(&self) -> Option<ToolError> {
+        self.tools.late_page_error().await
+    }
+
     /// A screenshot of the tab, when one can be taken safely (after a failure).
     pub async fn safe_screenshot(&self) -> Option<Vec<u8>> {
         self.tools.safe_screenshot().await

@@ -60,7 +60,7 @@ fn each_round_trip_lists_the_console_errors_and_warnings_and_the_uncaught_errors
         let source = &rt.page_errors[0].source;
         assert!(
             source.starts_with(base().join("console.html").unwrap().as_str())
-                && source.ends_with(":30:17"),
+                && source.ends_with(":31:17"),
             "where it was thrown: {source}"
         );
         assert!(rt.console.is_empty(), "{:?}", rt.console);
@@ -204,6 +204,36 @@ invoke("console.quiet");
                    expect(r.page_errors.len() == 1, `${r.page_errors}`);\n";
     std::fs::write(dir.path().join("console.rhai"), lenient).expect("write the journey");
     waymark(dir.path(), args(false), &[])
+        .exits(0)
+        .says("1 passed");
+}
+
+/// An error the page throws after the journey's last call, which no call lists, fails the
+/// journey with `page_error` as it ends, under `--fail-on-page-error`; without the flag the
+/// journey passes.
+#[test]
+fn a_page_error_after_the_last_call_fails_the_journey_as_it_ends() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    // The page throws 300 ms after the click, long after the call's quiet window; the journey
+    // works on past it, calling nothing.
+    let source = r#"
+navigate("/console.html");
+let r = invoke("console.later");
+expect(r.page_errors.len() == 0, `${r.page_errors}`);
+let t = timestamp();
+while t.elapsed < 1.0 {}
+"#;
+    std::fs::write(dir.path().join("late.rhai"), source).expect("write the journey");
+    let url = base().to_string();
+    waymark(
+        dir.path(),
+        ["--fail-on-page-error", "--base-url", &url, "run", "late.rhai"],
+        &[],
+    )
+    .exits(1)
+    .says("page_error: the page threw an error it did not catch after the journey's last call: `Error: report failed later`")
+    .says("[app]");
+    waymark(dir.path(), ["--base-url", &url, "run", "late.rhai"], &[])
         .exits(0)
         .says("1 passed");
 }
