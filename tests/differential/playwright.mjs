@@ -12,7 +12,11 @@
 //                    "visible": [MARK…], "ax": {MARK: {"name": N, "role": R, "ignored": B}},
 //                    "glyphs": [MARK…] (those whose text holds an icon-font glyph),
 //                    "contents": [MARK…] (`display: contents` under a hidden ancestor),
-//                    "in_viewport": [MARK…] (IntersectionObserver ratio above 0)}
+//                    "in_viewport": [MARK…] (IntersectionObserver ratio above 0),
+//                    "edge": [MARK…] (a box edge within half a pixel of the window's),
+//                    "states": {MARK: {"disabled": B, "checked": B|null, "editable": B|null,
+//                               "readonly_select": B}}
+//                    (the elements with data-dt-state)}
 //
 // It launches the browser named (Debian's Chromium or its headless shell: no download),
 // once, and one page in it for every page given.
@@ -131,7 +135,32 @@ async function answer(page, cdp, p) {
       });
       o.observe(el);
     }))).then((marks) => marks.filter((m) => m !== null)), mark);
-  return JSON.stringify({ url: p.url, found, visible, ax, glyphs, contents, in_viewport: inViewport });
+  // The states of the controls that carry data-dt-state, as Playwright's isDisabled(),
+  // isChecked() and isEditable() say them (null where Playwright throws: not a checkbox,
+  // not an editable element).
+  const states = {};
+  const stated = page.locator('[data-dt-state]');
+  // Each one's mark, and whether it is a select with a readonly attribute (see the README's
+  // documented differences).
+  const about = await stated.evaluateAll((els, mark) => els.map((e) =>
+    [e.getAttribute(mark), e.tagName === 'SELECT' && e.hasAttribute('readonly')]), mark);
+  const asked = async (f) => { try { return await f(); } catch { return null; } };
+  for (const [i, [m, readonlySelect]] of about.entries()) {
+    const el = stated.nth(i);
+    states[m] = {
+      disabled: await el.isDisabled(),
+      checked: await asked(() => el.isChecked()),
+      editable: await asked(() => el.isEditable()),
+      readonly_select: readonlySelect,
+    };
+  }
+  // Those whose box has an edge within half a pixel of the window's (see the README's
+  // documented differences).
+  const edge = await page.locator(`[${mark}]`).evaluateAll((els, mark) => els.filter((e) => {
+    const r = e.getBoundingClientRect(), near = (a, b) => Math.abs(a - b) < 0.5;
+    return near(r.top, innerHeight) || near(r.bottom, 0) || near(r.left, innerWidth) || near(r.right, 0);
+  }).map((e) => e.getAttribute(mark)), mark);
+  return JSON.stringify({ url: p.url, found, visible, ax, glyphs, contents, in_viewport: inViewport, edge, states });
 }
 
 const browser = await chromium.launch({ executablePath: input.browser, headless: true, args: ['--no-sandbox'] });

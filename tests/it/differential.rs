@@ -195,6 +195,14 @@ const GLYPH: &str = "icon-font glyphs are left out of names (Playwright keeps th
 const CONTENTS: &str =
     "a display: contents control under a hidden ancestor is named with its children";
 
+/// The README's reason for a disagreement on `in_viewport` of a box with an edge within half
+/// a pixel of the window's.
+const EDGE: &str = "in_viewport is told from boxes in whole pixels";
+
+/// The README's reason for a disagreement on a select with a `readonly` attribute.
+const READONLY_SELECT: &str =
+    "a select with a readonly attribute is editable (the attribute does not apply to it)";
+
 /// The roles whose names are compared with Chromium's: those a person finds a control by.
 const NAMED: &[&str] = &[
     "button",
@@ -339,7 +347,12 @@ fn compare(pages: &[Page]) -> Option<Agreement> {
                 .map(|a| a.iter().filter_map(Value::as_str).collect())
                 .unwrap_or_default()
         };
-        let (glyphs, contents, in_view) = (set("glyphs"), set("contents"), set("in_viewport"));
+        let (glyphs, contents, in_view, edge) = (
+            set("glyphs"),
+            set("contents"),
+            set("in_viewport"),
+            set("edge"),
+        );
         for (i, l) in page.locators.iter().enumerate() {
             let kind: &'static str = match l["kind"].as_str().unwrap_or("") {
                 "role" => "role",
@@ -418,9 +431,13 @@ fn compare(pages: &[Page]) -> Option<Agreement> {
             // visible is never in it (Playwright's `toBeInViewport()` asks only the
             // intersection; the README's "In the viewport").
             if theirs {
-                let mine = ours.in_viewport.get(mark).copied();
+                let mine = ours
+                    .controls
+                    .get(mark)
+                    .and_then(|c| c["in_viewport"].as_bool());
                 let theirs = in_view.contains(mark);
-                agreement.count("in_viewport", mine == Some(theirs), None, || {
+                let reason = edge.contains(mark).then_some(EDGE);
+                agreement.count("in_viewport", mine == Some(theirs), reason, || {
                     format!(
                         "{}: [{MARK}={mark}] waymark {mine:?}, Playwright {theirs}",
                         page.name
@@ -442,15 +459,63 @@ fn compare(pages: &[Page]) -> Option<Agreement> {
                 )
             });
         }
+        // The states of the controls that carry data-dt-state, as Playwright's isDisabled(),
+        // isChecked() and isEditable() say them, where they answer (see `state_of`).
+        if let Some(states) = pw["states"].as_object() {
+            for (mark, theirs) in states {
+                let mine = ours.controls.get(mark);
+                for kind in ["disabled", "checked", "editable"] {
+                    let Some(want) = theirs[kind].as_bool() else {
+                        continue;
+                    };
+                    let got = mine.and_then(|c| state_of(c, kind));
+                    let Some(got) = got else {
+                        if kind != "disabled" {
+                            continue;
+                        }
+                        agreement.count(kind, false, None, || {
+                            format!("{}: [{MARK}={mark}] not in waymark's read", page.name)
+                        });
+                        continue;
+                    };
+                    let reason = (kind == "editable" && theirs["readonly_select"] == true)
+                        .then_some(READONLY_SELECT);
+                    agreement.count(kind, got == want, reason, || {
+                        format!(
+                            "{}: [{MARK}={mark}] {kind}: waymark {got}, Playwright {want}",
+                            page.name
+                        )
+                    });
+                }
+            }
+        }
     }
     Some(agreement)
 }
 
-/// waymark's answers on one page: every locator's elements and every marked one, and
-/// whether each marked element is `in_viewport` in the screen `navigate` read, by mark.
+/// A control's state as Playwright's `isDisabled()`, `isChecked()` or `isEditable()` asks
+/// it, from its screen JSON; `None` where waymark has no such state for it (a checked state
+/// of what is not checkable, an editable one of what takes no typing: Playwright's
+/// `isEditable()` calls a checkbox editable when it is enabled, and waymark does not).
+fn state_of(control: &Value, kind: &str) -> Option<bool> {
+    match kind {
+        "disabled" => Some(control["disabled"].as_bool().unwrap_or(false)),
+        "checked" => control["checked"].as_bool(),
+        _ => {
+            let typed = matches!(
+                control["role"].as_str(),
+                Some("textbox" | "searchbox" | "combobox" | "spinbutton")
+            );
+            typed.then(|| control["editable"].as_bool().unwrap_or(false))
+        }
+    }
+}
+
+/// waymark's answers on one page: every locator's elements and every marked one, and each
+/// marked element as a control of the screen `navigate` read (its JSON), by mark.
 struct Ours {
     found: HashMap<String, Found>,
-    in_viewport: HashMap<String, bool>,
+    controls: HashMap<String, Value>,
 }
 
 /// waymark's answers on each page, in one tab.
@@ -474,18 +539,18 @@ fn ours(pages: &[Page], routes: &[String]) -> Vec<Ours> {
             let registry = registry_of(&page.locators);
             let screen = serde_json::to_value(ok(&tools.navigate(route).await))
                 .expect("a screen serializes");
-            let in_viewport = screen["controls"]
+            let controls = screen["controls"]
                 .as_array()
                 .expect("the screen's controls")
                 .iter()
-                .filter_map(|c| Some((c["key"].as_str()?.to_string(), c["in_viewport"].as_bool()?)))
+                .filter_map(|c| Some((c["key"].as_str()?.to_string(), c.clone())))
                 .collect();
             let matchers = registry.matchers().expect("the page's matchers");
             let found = tools
                 .mark_matches(matchers, MARK)
                 .await
                 .unwrap_or_else(|e| panic!("{}: {e:?}", page.name));
-            out.push(Ours { found, in_viewport });
+            out.push(Ours { found, controls });
         }
         out
     })

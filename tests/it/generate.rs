@@ -2,7 +2,8 @@
 //! apps are built of — re-rendered lists with hidden rows, web components (declarative
 //! shadow roots, nested, with slots; hosts hidden), ARIA menus with submenus and trees,
 //! icon-font glyphs, split text, labels by `for`, by wrapping and by `aria-labelledby`,
-//! placeholders, test ids, tables, empty boxes, a panel that clips its content — each
+//! placeholders, test ids, tables, empty boxes, a panel that clips its content, controls
+//! disabled, read-only and checked in the ways apps make them — each
 //! element marked with `data-dt-id`, and the locators to ask of the page (role and name, text, label, placeholder, test id),
 //! strings and patterns, some naming hidden elements.
 
@@ -469,6 +470,109 @@ impl Gen {
         )
     }
 
+    /// Controls in the states apps give them — disabled by the attribute, by `aria-disabled`
+    /// (any case, or `false` under a `true`), by a disabled fieldset (but for its first
+    /// legend's), read-only, checked by the attribute or by `aria-checked` — in a wrapper
+    /// that disables, or not. Each carries `data-dt-state`: `disabled`, `checked` and
+    /// `editable` are compared on them. The wrapper may be a web component whose shadow root
+    /// holds them, its host marked `aria-disabled`.
+    fn states(&mut self) -> String {
+        let mut controls = String::new();
+        for _ in 0..2 + self.rng.below(4) {
+            let m = self.mark();
+            let name = escape(&self.words(2));
+            let state = |g: &mut Gen, of: &[&'static str]| *g.rng.pick(of);
+            controls += &match self.rng.below(8) {
+                0 => {
+                    let st = state(
+                        self,
+                        &[
+                            "",
+                            " disabled",
+                            " aria-disabled=\"true\"",
+                            " aria-disabled=\"TRUE\"",
+                            " aria-disabled=\"false\"",
+                        ],
+                    );
+                    format!("<button data-dt-state{m}{st}>{name}</button>")
+                }
+                1 => {
+                    let ty = state(self, &["text", "email", "search", "number"]);
+                    let st = state(
+                        self,
+                        &[
+                            "",
+                            " disabled",
+                            " readonly",
+                            " aria-readonly=\"true\"",
+                            " aria-disabled=\"true\"",
+                        ],
+                    );
+                    format!("<input type=\"{ty}\" aria-label=\"{name}\" data-dt-state{m}{st}>")
+                }
+                2 => {
+                    let ty = state(self, &["checkbox", "radio"]);
+                    let st = state(self, &["", " checked", " disabled", " checked disabled"]);
+                    format!("<label><input type=\"{ty}\" data-dt-state{m}{st}> {name}</label>")
+                }
+                3 => {
+                    let role = state(self, &["checkbox", "switch", "radio", "menuitemcheckbox"]);
+                    let st = state(
+                        self,
+                        &[
+                            "",
+                            " aria-checked=\"true\"",
+                            " aria-checked=\"false\"",
+                            " aria-checked=\"true\" aria-disabled=\"true\"",
+                        ],
+                    );
+                    format!("<div role=\"{role}\" tabindex=\"0\" data-dt-state{m}{st}>{name}</div>")
+                }
+                4 => {
+                    let st = state(self, &["", " disabled", " readonly"]);
+                    format!(
+                        "<select aria-label=\"{name}\" data-dt-state{m}{st}><option>One</option><option selected>Two</option></select>"
+                    )
+                }
+                5 => {
+                    let st = state(self, &["", " disabled", " readonly"]);
+                    format!("<textarea aria-label=\"{name}\" data-dt-state{m}{st}></textarea>")
+                }
+                6 => {
+                    let st = state(
+                        self,
+                        &["", " aria-readonly=\"true\"", " aria-disabled=\"true\""],
+                    );
+                    format!(
+                        "<div role=\"textbox\" contenteditable=\"true\" aria-label=\"{name}\" data-dt-state{m}{st}></div>"
+                    )
+                }
+                _ => {
+                    let st = state(self, &["", " aria-disabled=\"true\""]);
+                    format!(
+                        "<a href=\"#s{}\" data-dt-state{m}{st}>{name}</a>",
+                        self.next_id
+                    )
+                }
+            };
+        }
+        let w = self.mark();
+        match self.rng.below(6) {
+            0 => {
+                let lm = self.mark();
+                format!(
+                    "<fieldset disabled{w}><legend><button data-dt-state{lm}>Legend</button></legend>{controls}</fieldset>"
+                )
+            }
+            1 => format!("<div aria-disabled=\"true\"{w}>{controls}</div>"),
+            2 => format!("<div role=\"group\" aria-disabled=\"true\"{w}>{controls}</div>"),
+            3 => format!(
+                "<x-part aria-disabled=\"true\"{w}><template shadowrootmode=\"open\">{controls}</template></x-part>"
+            ),
+            _ => format!("<div{w}>{controls}</div>"),
+        }
+    }
+
     fn block(&mut self, depth: usize) -> String {
         match self.rng.below(if depth < 2 { 12 } else { 10 }) {
             0 | 1 => self.button(),
@@ -516,8 +620,10 @@ pub fn page(seed: u64, i: usize) -> Page {
     body += &format!("<div class=\"gone\"><button{gone}>Save</button></div>");
     let shut = g.mark();
     body += &format!("<details><summary>More</summary><button{shut}>Save</button></details>");
-    // Then a panel that clips what it holds (`in_viewport` is compared; see `panel`).
+    // Then a panel that clips what it holds (`in_viewport` is compared; see `panel`), and
+    // controls in the states a person acts by (see `states`).
     body += &g.panel();
+    body += &g.states();
     let html = format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>generated {i}</title>{APP_STYLE}</head><body>{body}</body></html>"
     );

@@ -366,34 +366,70 @@
   // The elements `:disabled` can match: form controls, and form-associated custom elements.
   var DISABLABLE = { BUTTON: 1, INPUT: 1, SELECT: 1, TEXTAREA: 1, OPTGROUP: 1, OPTION: 1, FIELDSET: 1 };
 
-  // `off`, when given, holds every element of the root at or inside an aria-disabled one
-  // (see disabledUnder), which spares a dense read a `closest` per control.
-  function disabledOf(el, tag, off) {
+  // Whether `el` is disabled, as Playwright's isDisabled() tells it: a form control the
+  // browser disables (its attribute, a disabled fieldset but for its first legend, a
+  // disabled optgroup), or one of the roles `aria-disabled` applies to (ARIA_DISABLED;
+  // `role`, or the element's own) whose nearest `aria-disabled` says true, in any case (a
+  // `false` nearer than a `true` enables). `off`, when given, holds every element of the
+  // root that is so (see disabledUnder), which spares a dense read a walk up per control;
+  // without it (or with false), each walks up.
+  function disabledOf(el, tag, off, role) {
     tag = tag || el.tagName;
     if ((DISABLABLE[tag] || tag.indexOf('-') > 0) && el.matches(':disabled')) return true;
-    return off ? off.has(el) : el.closest('[aria-disabled="true"]') !== null;
+    if (!ARIA_DISABLED[role === undefined ? roleOf(el, tag) : role]) return false;
+    return off ? off.has(el) : ariaOff(el);
+  }
+  // The roles aria-disabled applies to (WAI-ARIA 1.2, as Playwright lists them).
+  var ARIA_DISABLED = {};
+  ('application button composite gridcell group input link menuitem scrollbar separator tab ' +
+    'checkbox columnheader combobox grid listbox menu menubar menuitemcheckbox menuitemradio ' +
+    'option radio radiogroup row rowheader searchbox select slider spinbutton switch tablist ' +
+    'textbox toolbar tree treegrid treeitem').split(' ').forEach(function (r) { ARIA_DISABLED[r] = 1; });
+
+  // Whether the nearest `aria-disabled` at or around `el` that says true or false (in any
+  // case) says true; a shadow root's host is around what the root holds.
+  function ariaOff(el) {
+    for (var x = el; x; x = x.parentElement || (x.parentNode && x.parentNode.host) || null) {
+      var a = x.getAttribute('aria-disabled');
+      if (a === null) continue;
+      a = a.toLowerCase();
+      if (a === 'true') return true;
+      if (a === 'false') return false;
+    }
+    return false;
   }
 
   // The anchored elements that are, or sit inside, one of the elements `marked`
-  // aria-disabled (as a scan finds them): what `closest('[aria-disabled="true"]')` finds,
-  // for all of them at once.
+  // aria-disabled (as a scan finds them) and that no nearer `aria-disabled="false"`
+  // enables: what ariaOff says, for all of them at once (a walk up only for those inside
+  // a marked one).
   function disabledUnder(marked) {
     var off = new Set();
     for (var i = 0; i < marked.length; i++) {
       off.add(marked[i]);
       var inner = marked[i].querySelectorAll(W.M ? '[data-anchor],' + W.M.sel : '[data-anchor]');
-      for (var j = 0; j < inner.length; j++) off.add(inner[j]);
+      for (var j = 0; j < inner.length; j++) if (!off.has(inner[j]) && ariaOff(inner[j])) off.add(inner[j]);
     }
     return off;
   }
 
+  // Whether typing goes into `el` (the caller tells whether it is disabled): a text field
+  // or text area not read-only, a select, or content-editable and not marked
+  // `aria-readonly` where its role takes it (as Playwright's isEditable() reads it).
   function editableOf(el, tag, type) {
     tag = tag || el.tagName;
     if (tag === 'INPUT') return !!TEXT_TYPES[type || el.type] && !el.readOnly && !el.disabled;
     if (tag === 'TEXTAREA') return !el.readOnly && !el.disabled;
     if (tag === 'SELECT') return !el.disabled;
-    return el.isContentEditable;
+    return el.isContentEditable && !ariaReadonly(el);
   }
+  function ariaReadonly(el) {
+    var a = el.getAttribute('aria-readonly');
+    return a !== null && a.toLowerCase() === 'true' && !!READONLY_ROLES[roleOf(el)];
+  }
+  // The roles aria-readonly applies to.
+  var READONLY_ROLES = { checkbox: 1, combobox: 1, grid: 1, gridcell: 1, listbox: 1, radiogroup: 1,
+    slider: 1, spinbutton: 1, textbox: 1, columnheader: 1, rowheader: 1, searchbox: 1, switch: 1, treegrid: 1 };
 
   function valueOf(el, tag, type, secret) {
     // What a person typed during a handoff is theirs: never read back.

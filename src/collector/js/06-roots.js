@@ -130,7 +130,7 @@
   // element found.
   var HIDERS = '[style*="visibility" i],details:not([open]),[hidden="until-found" i],[visibility]';
   var HIDER_ATTRS = { style: 1, open: 1, hidden: 1, visibility: 1 };
-  var MARKED = '[aria-disabled="true"]';
+  var MARKED = '[aria-disabled="true" i]';
   // What its style attribute makes clip its overflow (see viewOf): an overflow, or a
   // containment (of paint; clipRect tells).
   var CLIPPERS = '[style*="overflow" i],[style*="contain" i]';
@@ -206,7 +206,8 @@
   // One of the TESTED elements, kept as a hider, as marked aria-disabled, or as clipping.
   function testOne(s, el) {
     if (el.matches(HIDERS)) s.hiders.push(el);
-    if (el.getAttribute('aria-disabled') === 'true') s.marks.push(el);
+    var off = el.getAttribute('aria-disabled');
+    if (off !== null && off.toLowerCase() === 'true') s.marks.push(el);
     if (el.matches(CLIPPERS)) s.clippers.push(el);
   }
 

@@ -41,13 +41,15 @@
     // An output (a counter, a status line, a heading) shows its text as its value.
     if (value === null && !WIDGETS[role]) value = outputText(el);
     var checked = checkedOf(el, tag, type);
+    var disabled = disabledOf(el, tag, off, role);
     return {
       anchor: anchor === undefined ? anchorOf(el) : anchor,
       key: key === null ? undefined : key,
       label: label,
       role: role,
-      disabled: disabledOf(el, tag, off),
-      editable: editableOf(el, tag, type),
+      disabled: disabled,
+      // What is disabled takes no typing, as Playwright's isEditable() says.
+      editable: !disabled && editableOf(el, tag, type),
       value: value === null ? undefined : value,
       secret: secret,
       checked: checked === null ? undefined : checked,
@@ -149,7 +151,7 @@
         var role = roleOf(el);
         var rect = el.getBoundingClientRect();
         var n = { node: idOf(el), role: role, label: nameOf(el, role, labels), region: regionOf(el, r.region) };
-        if (disabledOf(el)) n.disabled = true;
+        if (disabledOf(el, undefined, undefined, role)) n.disabled = true;
         if (!visibleOf(el, rect.width, rect.height)) n.visible = false;
         n.bbox = [Math.round(rect.left + ox), Math.round(rect.top + oy), Math.round(rect.width), Math.round(rect.height)];
         ev.unanchored.push(n);
@@ -333,6 +335,8 @@
       // attribute its region reads changed above it), or found anew, is gathered whole.
       var wasRegion = hit && prev.roots !== roots ? new Map(prev.roots.map(function (r) { return [r.root, r.region]; })) : null;
       roots.forEach(function (r, k) {
+        // (A shadow root under a host aria-disabled says so: its own marks cannot, and
+        // each of its controls walks up; see disabledOf.)
         var sc = scans[k], els = sc.anchored, origin = originOf(r), off = null;
         var kept = hit && (!wasRegion || (wasRegion.has(r.root) && wasRegion.get(r.root) === r.region));
         for (var i = 0; i < els.length; i++) {
@@ -371,7 +375,7 @@
             wired[id] = rec === old ? prev.wired[id] : wire(rec);
           } else {
             if (!labels) labels = labelsOf(scans.map(function (sc) { return sc.labels; }));
-            if (!off) off = disabledUnder(sc.marks);
+            if (off === null) off = r.root.nodeType === 11 && ariaOff(r.root.host) ? false : disabledUnder(sc.marks);
             rec = record(el, tag, type, role, region, labels, origin, off, sc.anchors[i]);
             wired[id] = wire(rec);
             fresh++;

@@ -459,11 +459,11 @@
     var info = { count: 1, label: nameOf(el, role, labels), role: role };
     var rect = el.getBoundingClientRect();
     if (!t.keep && !visibleOf(el, rect.width, rect.height)) { info.status = 'hidden'; return info; }
-    if (a.mode !== 'hover' && a.mode !== 'scroll' && disabledOf(el)) { info.status = 'disabled'; return info; }
+    if (a.mode !== 'hover' && a.mode !== 'scroll' && disabledOf(el, undefined, undefined, role)) { info.status = 'disabled'; return info; }
     if (a.mode === 'fill') {
       if (!editableOf(el)) {
         info.status = 'not_editable';
-        info.why = el.readOnly ? 'read-only' : (el.tagName === 'INPUT' ? 'an input of type ' + el.type : 'a ' + role);
+        info.why = el.readOnly || ariaReadonly(el) ? 'read-only' : (el.tagName === 'INPUT' ? 'an input of type ' + el.type : 'a ' + role);
         return info;
       }
     }
