@@ -8,20 +8,14 @@
 
 use super::gate::Action;
 use super::{RoundTrip, Tools};
-use crate::browser::{PageError, Tab};
+use crate::browser::{PageError, PageLog, Tab};
 use crate::protocol::{ErrorCode, ToolError, quoted};
 
 impl<T: Tab> Tools<T> {
     /// Puts what the journey's tabs logged and threw since the last call in `rt`, and fails
     /// it with `page_error` when the run fails on page errors and one came.
     pub(super) async fn take_console(&self, action: &Action, rt: &mut RoundTrip) {
-        // What the page said before the call's last answer is already on its way to the
-        // watchers: give them their turn.
-        tokio::task::yield_now().await;
-        let mut log = crate::browser::PageLog::default();
-        for open in self.tabs.all() {
-            log.extend(open.tab.take_console());
-        }
+        let log = self.page_log().await;
         rt.console = log.console;
         rt.console_dropped = log.console_dropped;
         rt.page_errors = log.page_errors;
@@ -54,11 +48,7 @@ impl<T: Tab> Tools<T> {
         if !self.options.fail_on_page_error {
             return None;
         }
-        tokio::task::yield_now().await;
-        let mut log = crate::browser::PageLog::default();
-        for open in self.tabs.all() {
-            log.extend(open.tab.take_console());
-        }
+        let log = self.page_log().await;
         let first = log.page_errors.first()?;
         Some(page_error(
             "after the journey's last call",
@@ -66,6 +56,18 @@ impl<T: Tab> Tools<T> {
             log.page_errors.len(),
             log.page_errors_dropped,
         ))
+    }
+
+    /// What the journey's tabs logged and threw since it was last taken. What the page said
+    /// before the last answer is already on its way to the watchers: they get their turn
+    /// first.
+    async fn page_log(&self) -> PageLog {
+        tokio::task::yield_now().await;
+        let mut log = PageLog::default();
+        for open in self.tabs.all() {
+            log.extend(open.tab.take_console());
+        }
+        log
     }
 }
 

@@ -2,7 +2,7 @@
 // tests/fixtures/audit/viewport.html (and of its frame) is in the viewport as Playwright's
 // toBeInViewport() says, which asks an IntersectionObserver for the element's ratio (in
 // view when above 0), at each step the test takes: the page as loaded, then each script of
-// STEPS run in turn. Run against Debian's Chromium (no browser is downloaded), 1280 × 720
+// STEPS run in turn. Run against Debian's Chromium (no browser is downloaded), 1280 × 800
 // as waymark's tab. Prints {step: {anchor: bool}} as JSON.
 //
 //   node tests/playwright/viewport.mjs URL STEP_SCRIPT...
@@ -28,7 +28,7 @@ const ratios = () => Promise.all([...document.querySelectorAll('[data-anchor]')]
 
 const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(url);
   const out = {};
   for (const [i, step] of [null, ...steps].entries()) {

@@ -82,8 +82,8 @@
   // The part of a control's box (`rect`, as the browser gave it, in its root's viewport)
   // that the elements clipping it let show, in box coordinates (`origin`, as its bbox):
   // undefined when nothing clips it, empty (no width and no height) when nothing of it
-  // shows, rounded outwards to whole pixels. What the runner tells `in_viewport` by, as Playwright's toBeInViewport tells it
-  // by an IntersectionObserver's ratio: a row scrolled out of a list that scrolls, a
+  // shows, rounded outwards to whole pixels. What the runner tells `in_viewport` by, as
+  // Playwright's toBeInViewport tells it by an IntersectionObserver's ratio: a row scrolled out of a list that scrolls, a
   // button past a panel's hidden overflow, one below the fold of its frame is in no
   // viewport, whatever its box says. Clipping ancestors are those that hide their overflow
   // (any `overflow` but visible, `contain: paint`), a frame's viewport for its controls,

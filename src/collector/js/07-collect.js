@@ -335,8 +335,6 @@
       // attribute its region reads changed above it), or found anew, is gathered whole.
       var wasRegion = hit && prev.roots !== roots ? new Map(prev.roots.map(function (r) { return [r.root, r.region]; })) : null;
       roots.forEach(function (r, k) {
-        // (A shadow root under a host aria-disabled says so: its own marks cannot, and
-        // each of its controls walks up; see disabledOf.)
         var sc = scans[k], els = sc.anchored, origin = originOf(r), off = null;
         var kept = hit && (!wasRegion || (wasRegion.has(r.root) && wasRegion.get(r.root) === r.region));
         for (var i = 0; i < els.length; i++) {
@@ -375,6 +373,8 @@
             wired[id] = rec === old ? prev.wired[id] : wire(rec);
           } else {
             if (!labels) labels = labelsOf(scans.map(function (sc) { return sc.labels; }));
+            // A shadow root under an aria-disabled host: its own marks cannot say so, and
+            // each of its controls walks up (see disabledOf).
             if (off === null) off = r.root.nodeType === 11 && ariaOff(r.root.host) ? false : disabledUnder(sc.marks);
             rec = record(el, tag, type, role, region, labels, origin, off, sc.anchors[i]);
             wired[id] = wire(rec);
