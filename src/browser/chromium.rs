@@ -321,6 +321,8 @@ pub struct ChromiumTab {
     pub(super) far_frames: tokio::sync::Mutex<super::frames::FarFrames>,
     /// What its documents push to the runner (see `pushes.rs`).
     pub(super) pushes: super::pushes::Pushes,
+    /// The collector's early part its new documents get (see [`Tab::set_early`]).
+    early: super::pushes::Early,
 }
 
 impl ChromiumTab {
@@ -355,6 +357,7 @@ impl ChromiumTab {
             watchers: set.watchers,
             far_frames: tokio::sync::Mutex::default(),
             pushes: super::pushes::Pushes::default(),
+            early: super::pushes::Early::default(),
         };
         // The run's credentials answer challenges from the first request on.
         if tab.challenges.0.is_some() {
@@ -384,15 +387,6 @@ impl ChromiumTab {
         limit: usize,
     ) -> Result<Vec<super::NaiveElement>, BrowserError> {
         super::naive::read(&self.page, selector, limit, self.timeout).await
-    }
-
-    /// Makes this tab's pages see `scheme` as the preferred colour scheme from now on (a
-    /// tab starts with `--color-scheme`'s): a check of a page in light and dark.
-    pub async fn emulate_color_scheme(
-        &self,
-        scheme: super::ColorScheme,
-    ) -> Result<(), BrowserError> {
-        super::device::emulate_color_scheme(&self.page, scheme, self.timeout).await
     }
 
     /// A handle that takes screenshots of this tab without owning it (for the control
@@ -491,6 +485,10 @@ impl Tab for ChromiumTab {
             )
             .await?;
         Ok(())
+    }
+
+    async fn set_early(&self, source: &str) -> Result<(), BrowserError> {
+        self.early.set(&self.page, source, self.timeout).await
     }
 
     async fn allow_pushes(&self, name: &str) -> Result<(), BrowserError> {

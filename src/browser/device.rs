@@ -12,8 +12,8 @@ use chromiumoxide::cdp::browser_protocol::emulation::{
     MediaFeature, SetEmulatedMediaParams, SetTouchEmulationEnabledParams,
 };
 
-use super::BrowserError;
 use super::commands::Commands;
+use super::{BrowserError, ChromiumTab};
 
 /// What a tab is emulated as.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -133,6 +133,14 @@ pub(super) async fn emulate_color_scheme(
     page.command(timeout, "emulating the colour scheme", params)
         .await?;
     Ok(())
+}
+
+impl ChromiumTab {
+    /// Makes this tab's pages see `scheme` as the preferred colour scheme from now on (a
+    /// tab starts with `--color-scheme`'s): a check of a page in light and dark.
+    pub async fn emulate_color_scheme(&self, scheme: ColorScheme) -> Result<(), BrowserError> {
+        emulate_color_scheme(&self.page, scheme, self.timeout).await
+    }
 }
 
 #[cfg(test)]

@@ -95,9 +95,19 @@ pub trait Tab: Send + Sync + 'static {
         source: &str,
     ) -> impl Future<Output = Result<(), BrowserError>> + Send;
 
+    /// Evaluates `source` in every document the tab loads from now on, as
+    /// [`on_new_document`](Tab::on_new_document) does, in place of the source an earlier call
+    /// gave: a call with the source already given does nothing. The collector's early part
+    /// (see `tools/first_read.rs`), which a tab opened ahead of its journey is given before
+    /// the journey asks.
+    fn set_early(&self, source: &str) -> impl Future<Output = Result<(), BrowserError>> + Send {
+        self.on_new_document(source)
+    }
+
     /// Gives every document the tab loads from now on a function named `name` on its
     /// window (a CDP binding) that sends the runner one string per call, which the tab
-    /// queues for [`pushed`](Tab::pushed) (see `pushes.rs`). A tab that cannot says so.
+    /// queues for [`pushed`](Tab::pushed) (see `pushes.rs`); a second call with the same
+    /// name does nothing. A tab that cannot says so.
     fn allow_pushes(&self, name: &str) -> impl Future<Output = Result<(), BrowserError>> + Send {
         let _ = name;
         async { Err(BrowserError::Protocol("this tab takes no pushes".into())) }

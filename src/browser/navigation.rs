@@ -20,7 +20,8 @@ use std::time::Duration;
 
 use chromiumoxide::cdp::browser_protocol::network::LoaderId;
 use chromiumoxide::cdp::browser_protocol::page::{
-    EventLifecycleEvent, FrameId, GetNavigationHistoryParams, NavigateParams, NavigateReturns,
+    EventLifecycleEvent, EventLoadEventFired, FrameId, GetNavigationHistoryParams, NavigateParams,
+    NavigateReturns,
 };
 use futures::StreamExt;
 
@@ -163,6 +164,23 @@ impl ChromiumTab {
                 },
                 () = tokio::time::sleep_until(deadline) => return Err(load.late(bound)),
             }
+        }
+    }
+
+    /// What resolves once the tab's main frame next fires `load` (subscribed before this
+    /// returns), or the tab went away; never, when the tab could not be watched.
+    pub async fn next_load(&self) -> futures::future::BoxFuture<'static, ()> {
+        let subscribed = bounded(
+            self.timeout,
+            "subscribing to loads",
+            self.page.event_listener::<EventLoadEventFired>(),
+        )
+        .await;
+        match subscribed {
+            Ok(mut loads) => Box::pin(async move {
+                loads.next().await;
+            }),
+            Err(_) => Box::pin(std::future::pending()),
         }
     }
 

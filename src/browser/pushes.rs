@@ -7,11 +7,15 @@
 //! The events come on the tab's own connection in the order the page sent them, but not
 //! in order with anything else: the document's `load` (see `navigation.rs`), and answers
 //! to evaluations made after a push, can come before it (see `first_read.rs` in
-//! `src/tools/`).
+//! `src/tools/`). And the collector's early part, the script that sends it.
 
 use std::time::Duration;
 
 use chromiumoxide::Page;
+use chromiumoxide::cdp::browser_protocol::page::{
+    AddScriptToEvaluateOnNewDocumentParams, RemoveScriptToEvaluateOnNewDocumentParams,
+    ScriptIdentifier,
+};
 use chromiumoxide::cdp::js_protocol::runtime::{AddBindingParams, EventBindingCalled};
 use chromiumoxide::listeners::EventStream;
 use futures::{FutureExt, StreamExt};
@@ -27,13 +31,23 @@ pub(super) struct Pushes {
 
 impl Pushes {
     /// Gives the tab's documents from now on the function `name` (once per tab: a second
-    /// call with another name replaces the first's subscription, not its binding).
+    /// call with the same name does nothing, one with another name replaces the first's
+    /// subscription, not its binding).
     pub(super) async fn allow(
         &self,
         page: &Page,
         name: &str,
         timeout: Duration,
     ) -> Result<(), BrowserError> {
+        if self
+            .events
+            .lock()
+            .await
+            .as_ref()
+            .is_some_and(|(had, _)| had == name)
+        {
+            return Ok(());
+        }
         let what = "subscribing to what the page sends";
         // Subscribed before the binding exists: no call is missed.
         let events = bounded(timeout, what, page.event_listener::<EventBindingCalled>()).await?;
@@ -69,5 +83,37 @@ impl Pushes {
                 return Some(event.payload.clone());
             }
         }
+    }
+}
+
+/// The collector's early part a tab's new documents get (see [`Tab::set_early`]), and the
+/// browser's name for that script: given once, replaced by another.
+///
+/// [`Tab::set_early`]: super::Tab::set_early
+#[derive(Default)]
+pub(super) struct Early(tokio::sync::Mutex<Option<(String, ScriptIdentifier)>>);
+
+impl Early {
+    pub(super) async fn set(
+        &self,
+        page: &Page,
+        source: &str,
+        timeout: Duration,
+    ) -> Result<(), BrowserError> {
+        let mut early = self.0.lock().await;
+        if early.as_ref().is_some_and(|(had, _)| had == source) {
+            return Ok(());
+        }
+        if let Some((_, id)) = early.take() {
+            let remove = RemoveScriptToEvaluateOnNewDocumentParams::new(id);
+            page.command(timeout, "removing a script for new documents", remove)
+                .await?;
+        }
+        let add = AddScriptToEvaluateOnNewDocumentParams::new(source);
+        let added = page
+            .command(timeout, "installing the collector for new documents", add)
+            .await?;
+        *early = Some((source.to_string(), added.result.identifier));
+        Ok(())
     }
 }

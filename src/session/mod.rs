@@ -15,6 +15,7 @@ mod error;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 pub use app::App;
 pub use error::RunError;
@@ -30,7 +31,7 @@ use crate::registry::{Registry, RegistryError};
 use crate::settings::HarMode;
 use crate::settings::Settings;
 use crate::tools::trace::{Trace, TraceHeader};
-use crate::tools::{Backstage, Gateway, Tools};
+use crate::tools::{Backstage, Gateway, ToolOptions, Tools};
 
 /// One command's run: the app, the browser (once asked for), the registry and the gates
 /// every tab it opens shares. Close it with [`Session::close`].
@@ -51,6 +52,9 @@ pub struct Session {
     /// with the browser it is in.
     spares: Vec<tokio::sync::Mutex<Option<Spare>>>,
     prewarm: bool,
+    /// Whether the last journey was traced (at first, whether the run traces): a tab opened
+    /// ahead is set up for a journey like it (see [`Session::ahead_options`]).
+    traced: std::sync::atomic::AtomicBool,
     /// Each worker's browser once launched (see [`as_worker`]); started again when it went
     /// away (killed, crashed). One for all at a CDP endpoint.
     browsers: Vec<tokio::sync::Mutex<Option<Arc<Chromium>>>>,
@@ -61,11 +65,43 @@ pub struct Session {
     journeys: usize,
 }
 
+/// `tab` with `storage` (a saved state's, `--state`) put back in every document it loads,
+/// before the document's own scripts; closed when that fails.
+async fn with_storage(
+    tab: ChromiumTab,
+    storage: Option<&str>,
+) -> Result<ChromiumTab, BrowserError> {
+    let Some(script) = storage else {
+        return Ok(tab);
+    };
+    match tab.on_new_document(script).await {
+        Ok(()) => Ok(tab),
+        Err(e) => {
+            tab.close().await;
+            Err(e)
+        }
+    }
+}
+
 /// A tab being opened ahead, in the browser it is of.
-type Spare = (
-    Arc<Chromium>,
-    tokio::task::JoinHandle<Result<ChromiumTab, BrowserError>>,
-);
+struct Spare {
+    browser: Arc<Chromium>,
+    /// Starts the opening at once, when it still waits for the journey's first load.
+    go: Arc<tokio::sync::Notify>,
+    opening: tokio::task::JoinHandle<Result<ChromiumTab, BrowserError>>,
+}
+
+impl Spare {
+    /// The tab, once open (at once, when it waited to begin).
+    async fn opened(self) -> Option<Result<ChromiumTab, BrowserError>> {
+        self.go.notify_one();
+        self.opening.await.ok()
+    }
+}
+
+/// How long a tab opened ahead waits for the first load of the journey that runs meanwhile
+/// before it opens all the same (see [`Session::open_ahead`]).
+const AHEAD_AFTER_MOST: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// How long a browser has to answer `Browser.getVersion` before it counts as gone (killed,
 /// crashed or stopped): it answers in well under a millisecond when it is there.
@@ -220,42 +256,93 @@ impl Session {
         &self.browsers[worker() % self.browsers.len()]
     }
 
-    /// A fresh tab in `browser` with the profile's cookies: the one opened ahead for the
-    /// current worker when there is one (awaited if it is still opening), else a new one;
-    /// then, with prewarming on, the next is opened ahead while the journey runs.
+    /// A fresh tab in `browser` with the profile's cookies and the saved state's storage:
+    /// the one opened ahead for the current worker when there is one (awaited if it is
+    /// still opening), else a new one; then, with prewarming on, the next is opened ahead
+    /// while the journey runs.
     async fn fresh_tab(&self, browser: &Arc<Chromium>) -> Result<ChromiumTab, BrowserError> {
         let slot = &self.spares[worker() % self.spares.len()];
         let spare = slot.lock().await.take();
         let ahead = match spare {
-            Some((of, opening)) if Arc::ptr_eq(&of, browser) => match opening.await {
-                Ok(Ok(tab)) => Some(tab),
+            Some(spare) if Arc::ptr_eq(&spare.browser, browser) => match spare.opened().await {
+                Some(Ok(tab)) => Some(tab),
                 _ => None,
             },
-            Some((_, opening)) => {
-                opening.abort();
+            Some(spare) => {
+                spare.opening.abort();
                 None
             }
             None => None,
         };
         let tab = match ahead {
             Some(tab) => tab,
-            None => browser.new_tab_with_cookies(&self.cookies).await?,
+            None => {
+                let tab = browser.new_tab_with_cookies(&self.cookies).await?;
+                with_storage(tab, self.storage.as_deref()).await?
+            }
         };
         if self.prewarm {
-            self.open_ahead(browser).await;
+            let loaded = tab.next_load().await;
+            self.open_ahead(browser, Some(loaded)).await;
         }
         Ok(tab)
     }
 
     /// Starts opening the current worker's next tab in `browser`, unless one is (one per
-    /// slot: workers sharing one browser, at a CDP endpoint, open no more).
-    async fn open_ahead(&self, browser: &Arc<Chromium>) {
+    /// slot: workers sharing one browser, at a CDP endpoint, open no more): once `after`
+    /// (the first load of the journey's tab), or the next journey asks for it, or
+    /// [`AHEAD_AFTER_MOST`] passed. Opened beside the journey's first load, it slowed that
+    /// load by 20-50 ms on 2 cores (a context, a renderer and the collector set up while
+    /// the browser loads the journey's page), as much as the journey's first `navigate`
+    /// then saved (README.md, "The suite").
+    async fn open_ahead(
+        &self,
+        browser: &Arc<Chromium>,
+        after: Option<futures::future::BoxFuture<'static, ()>>,
+    ) {
         let mut ahead = self.spares[worker() % self.spares.len()].lock().await;
         if ahead.is_none() {
+            let go = Arc::new(tokio::sync::Notify::new());
+            let asked = Arc::clone(&go);
             let (next, cookies) = (Arc::clone(browser), self.cookies.clone());
-            let opening = tokio::spawn(async move { next.new_tab_with_cookies(&cookies).await });
-            *ahead = Some((Arc::clone(browser), opening));
+            let (storage, registry) = (self.storage.clone(), Arc::clone(&self.registry));
+            let options = self.ahead_options();
+            let opening = tokio::spawn(async move {
+                if let Some(after) = after {
+                    tokio::select! {
+                        () = after => {}
+                        () = asked.notified() => {}
+                        () = tokio::time::sleep(AHEAD_AFTER_MOST) => {}
+                    }
+                }
+                let tab = next.new_tab_with_cookies(&cookies).await?;
+                let tab = with_storage(tab, storage.as_deref()).await?;
+                // What the journey's first `navigate` would set up first, done while the
+                // journey before runs (`tools/first_read.rs`); the journey's tools set the
+                // tab up again only when they ask for another collector (another registry,
+                // evidence kept or not).
+                match crate::tools::prepare_tab(&tab, &registry, &options).await {
+                    Ok(()) => Ok(tab),
+                    Err(e) => {
+                        tab.close().await;
+                        Err(e)
+                    }
+                }
+            });
+            *ahead = Some(Spare {
+                browser: Arc::clone(browser),
+                go,
+                opening,
+            });
         }
+    }
+
+    /// The tools' options a tab opened ahead is set up for: the run's, keeping evidence
+    /// when the last journey was traced.
+    fn ahead_options(&self) -> ToolOptions {
+        let mut options = self.settings.tools.clone();
+        options.evidence |= self.traced.load(Ordering::Relaxed);
+        options
     }
 
     /// Starts `workers` browsers side by side, each with its first tab opening ahead (a
@@ -266,7 +353,7 @@ impl Session {
             as_worker(w, async move {
                 let browser = self.browser().await?;
                 if self.prewarm {
-                    self.open_ahead(&browser).await;
+                    self.open_ahead(&browser, None).await;
                 }
                 Ok::<_, BrowserError>(())
             })
@@ -283,12 +370,14 @@ impl Session {
     pub async fn tabs_opened(&self) {
         for slot in &self.spares {
             let mut slot = slot.lock().await;
-            if let Some((browser, opening)) = slot.take() {
+            if let Some(spare) = slot.take() {
                 // Kept as a task already done, for `fresh_tab` to take as it takes any.
-                *slot = match opening.await {
-                    Ok(opened) => Some((browser, tokio::spawn(std::future::ready(opened)))),
-                    Err(_) => None,
-                };
+                let (browser, go) = (Arc::clone(&spare.browser), Arc::clone(&spare.go));
+                *slot = spare.opened().await.map(|opened| Spare {
+                    browser,
+                    go,
+                    opening: tokio::spawn(std::future::ready(opened)),
+                });
             }
         }
     }
@@ -315,14 +404,12 @@ impl Session {
             }
             other => other?,
         };
-        if let Some(script) = &self.storage {
-            tab.on_new_document(script).await?;
-        }
         let camera = tab.camera();
         // A traced journey keeps evidence: each step's raw layer carries the text runs and
         // the controls without an anchor, not only the anchored ones.
         let mut options = self.settings.tools.clone();
         options.evidence |= open.trace.is_some();
+        self.traced.store(open.trace.is_some(), Ordering::Relaxed);
         let mut tools = Tools::new(
             tab,
             self.app.base.clone(),
@@ -413,8 +500,8 @@ impl Session {
     pub async fn close(self) {
         // The tabs opened ahead first: each holds its browser.
         for slot in self.spares {
-            if let Some((_, opening)) = slot.into_inner()
-                && let Ok(Ok(tab)) = opening.await
+            if let Some(spare) = slot.into_inner()
+                && let Some(Ok(tab)) = spare.opened().await
             {
                 tab.close().await;
             }
@@ -512,6 +599,7 @@ impl SessionBuilder {
                 .map(|_| tokio::sync::Mutex::new(None))
                 .collect(),
             prewarm: self.prewarm,
+            traced: settings.trace.is_some().into(),
             har_replay,
             journeys: self.journeys,
             browsers: (0..workers(&settings))

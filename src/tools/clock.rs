@@ -26,7 +26,6 @@ use super::tabs::OpenTab;
 use super::verbs::ClockTime;
 use super::{RoundTrip, Tools, Verb, browser_error};
 use crate::browser::{BrowserError, Tab};
-use crate::collector;
 use crate::protocol::{ErrorCode, ToolError, quoted};
 
 /// The page's side (see the file's head).
@@ -282,16 +281,7 @@ impl<T: Tab> Tools<T> {
         if open.memory.early.swap(true, Ordering::Relaxed) {
             return Ok(());
         }
-        // The documents send their first read once loaded, when the tab lets them (see
-        // first_read.rs); a tab that cannot is asked for it.
-        let push = super::first_read::push_name();
-        let pushes = open.tab.allow_pushes(push).await.is_ok();
-        let early = collector::early(
-            self.registry.matchers().map(|m| m.as_ref()),
-            &json!({"max": self.options.max_controls, "evidence": self.evidence(),
-                    "push": if pushes { Some(push) } else { None }}),
-        );
-        let installed = open.tab.on_new_document(&early).await;
+        let installed = super::first_read::prepare(&*open.tab, &self.registry, &self.options).await;
         if installed.is_err() {
             open.memory.early.store(false, Ordering::Relaxed);
         }

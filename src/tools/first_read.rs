@@ -10,22 +10,59 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use super::{Tools, capture_error};
-use crate::browser::Tab;
+use serde_json::json;
+
+use super::{ToolOptions, Tools, capture_error};
+use crate::browser::{BrowserError, Tab};
 use crate::collector::{self, CollectorRead};
 use crate::protocol::ToolError;
+use crate::registry::Registry;
 use crate::screen::InferredState;
 
 /// The name of the function the runner gives every document's window to push with: one
 /// per run, unguessable by a page (which never sees it: the collector takes it off the
 /// window before the page's scripts run).
-pub(super) fn push_name() -> &'static str {
+fn push_name() -> &'static str {
     static NAME: OnceLock<String> = OnceLock::new();
     NAME.get_or_init(|| {
         let mut h = std::collections::hash_map::RandomState::new().build_hasher();
         h.write_u64(u64::from(std::process::id()));
         format!("__waymarkPush{:016x}", h.finish())
     })
+}
+
+/// Sets `tab` up before its first navigation: every document it loads gets the collector
+/// before its own scripts, with the first read that `registry` and `options` ask for, and a
+/// function to send that read with (see `collector::early`). Setting it up again the same
+/// way does nothing; another way replaces the collector it was given. A run's session sets
+/// up each tab it opens ahead of a journey while the journey before runs
+/// (`session/mod.rs`), so that the journey's first `navigate` finds it done.
+pub async fn prepare<T: Tab>(
+    tab: &T,
+    registry: &Registry,
+    options: &ToolOptions,
+) -> Result<(), BrowserError> {
+    let push = push_name();
+    let pushes = tab.allow_pushes(push).await.is_ok();
+    let early = collector::early(
+        registry.matchers().map(|m| m.as_ref()),
+        &json!({"max": options.max_controls, "evidence": evidence_caps(options.evidence, false),
+                "push": if pushes { Some(push) } else { None }}),
+    );
+    tab.set_early(&early).await
+}
+
+/// At most this many text runs, and this many controls without an anchor, per read.
+const EVIDENCE_CAPS: (usize, usize) = (2_000, 2_000);
+
+/// The caps of the evidence a read gathers: with `evidence` kept, or the controls without an
+/// anchor asked for (`nodes`); else none.
+pub(super) fn evidence_caps(evidence: bool, nodes: bool) -> serde_json::Value {
+    if evidence || nodes {
+        json!({"text": EVIDENCE_CAPS.0, "nodes": EVIDENCE_CAPS.1})
+    } else {
+        serde_json::Value::Null
+    }
 }
 
 /// The document that announced its first read would come (see `prime` in

@@ -56,6 +56,7 @@ pub use clock::ClockReport;
 pub use describe::{Found, Marked, NodeFacts};
 pub use dialogs::DialogAnswered;
 pub use files::{DOWNLOAD_DIR, DownloadReport, FileScope};
+pub use first_read::prepare as prepare_tab;
 pub use gate::{
     Action, ActionClass, AllowedSet, Gate, GateContext, GateVerdict, Passage, UnknownClass,
     pass as pass_gates,
@@ -123,9 +124,6 @@ pub struct ToolOptions {
     /// A call whose round trip lists an uncaught page error fails with `page_error`.
     pub fail_on_page_error: bool,
 }
-
-/// At most this many text runs, and this many controls without an anchor, per read.
-const EVIDENCE_CAPS: (usize, usize) = (2_000, 2_000);
 
 impl Default for ToolOptions {
     fn default() -> Self {
@@ -279,11 +277,7 @@ impl<T: Tab> Tools<T> {
     /// The caps of the evidence a read gathers, when the tools keep evidence or the read
     /// asks for the controls without an anchor.
     fn evidence_for(&self, nodes: bool) -> serde_json::Value {
-        if self.options.evidence || nodes {
-            json!({"text": EVIDENCE_CAPS.0, "nodes": EVIDENCE_CAPS.1})
-        } else {
-            serde_json::Value::Null
-        }
+        first_read::evidence_caps(self.options.evidence, nodes)
     }
 
     /// Presses the control `target` (`anchor` or `anchor[key]`, or `anchor` plus `key`).

@@ -189,6 +189,10 @@ impl Tab for ProbedTab {
         self.0.allow_pushes(name).await
     }
 
+    async fn set_early(&self, source: &str) -> Result<(), BrowserError> {
+        self.0.set_early(source).await
+    }
+
     async fn pushed(&self, bound: Duration) -> Option<String> {
         let pushed = self.0.pushed(bound).await;
         // A document's first read, pushed (`r:doc:answer`): noted as an answer is.
@@ -443,6 +447,17 @@ pub fn probed_tools_at(
     options: ToolOptions,
 ) -> (Tools<ProbedTab>, Probe) {
     let tab = block_on(shared().browser().new_tab()).unwrap_or_else(|e| panic!("open a tab: {e}"));
+    probed_tools_on(tab, base, registry, options)
+}
+
+/// Tools over `tab` (a fresh one, or one set up as a run sets up a tab ahead of its
+/// journey), plus a probe on the same page.
+pub fn probed_tools_on(
+    tab: ChromiumTab,
+    base: Url,
+    registry: Arc<Registry>,
+    options: ToolOptions,
+) -> (Tools<ProbedTab>, Probe) {
     let (tab, notes) = (Arc::new(tab), Arc::new(Mutex::new(Notes::default())));
     let probe = Probe(Arc::downgrade(&tab), Arc::clone(&notes));
     let tools = Tools::new(ProbedTab(tab, notes), base, registry, options);

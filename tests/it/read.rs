@@ -2,10 +2,13 @@
 //! technology names controls, roles, disabled and editable states, values with secrets
 //! redacted, regions and visibility.
 
+use std::sync::Arc;
+
+use waymark::registry::Registry;
 use waymark::tools::ToolOptions;
 
 use crate::fixtures;
-use crate::harness::{block_on, control, ok, open, tools, value};
+use crate::harness::{block_on, control, ok, open, probed_tools_on, shared, tools, value};
 
 #[test]
 fn read_screen_returns_the_screen_without_moving() {
@@ -1124,6 +1127,51 @@ fn a_hider_past_the_cut_hides_nothing_before_it_but_what_a_shadow_tree_slots() {
         );
         tools.close().await;
     });
+}
+
+/// A run sets up each tab it opens ahead of a journey while the journey before runs: the
+/// collector its documents get, with the first read it will send (`tools/first_read.rs`,
+/// `Session::fresh_tab`). A journey whose tools ask for another collector (here: evidence
+/// kept, for a trace) replaces it before the tab's first navigation, so the first read the
+/// page sends is the one they ask for, sent once; tools that ask for the same collector
+/// leave it as it is.
+#[test]
+fn a_tab_set_up_ahead_gets_the_collector_its_journey_asks_for() {
+    let registry = Arc::new(Registry::empty());
+    let plain = ToolOptions::default();
+    let traced = ToolOptions {
+        evidence: true,
+        ..ToolOptions::default()
+    };
+    for (ahead, journey) in [(&plain, &traced), (&traced, &traced), (&plain, &plain)] {
+        let tab = block_on(async {
+            let tab = shared().browser().new_tab().await.expect("open a tab");
+            waymark::tools::prepare_tab(&tab, &registry, ahead)
+                .await
+                .expect("set the tab up ahead");
+            tab
+        });
+        let (tools, probe) = probed_tools_on(
+            tab,
+            fixtures::base(),
+            Arc::clone(&registry),
+            journey.clone(),
+        );
+        block_on(async {
+            let loaded = open(&tools, "/loaded-late.html").await;
+            assert_eq!(probe.pushed(), 1, "the first read came from the page, once");
+            assert_eq!(probe.read_kinds(), ["full"], "and no other was asked for");
+            assert_eq!(value(&loaded, "late.status"), "Loaded");
+            let raw = tools.last_observation().expect("a read is held");
+            assert_eq!(
+                raw.evidence.is_some(),
+                journey.evidence,
+                "evidence as the journey asks, set up ahead with evidence {}",
+                ahead.evidence
+            );
+            tools.close().await;
+        });
+    }
 }
 
 /// A document's first read is the one its page sends at the end of its load, not one asked
