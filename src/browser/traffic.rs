@@ -154,14 +154,89 @@ impl TrafficLog {
         self.heard();
     }
 
-    /// Changes the latest request of `id` (a redirect's last hop is the one answered).
-    fn update(&self, id: &RequestId, change: impl FnOnce(&mut Exchange)) {
-        if let Ok(mut entries) = self.entries.lock()
-            && let Some(x) = entries.iter_mut().rev().find(|x| &x.id == id.inner())
-        {
-            change(x);
-        }
+    /// Changes the latest request of `id` (a redirect's last hop is the one answered);
+    /// false when the log has none of that id (yet: see [`Ahead`]).
+    fn update(&self, id: &RequestId, change: impl FnOnce(&mut Exchange)) -> bool {
+        let found = self.entries.lock().is_ok_and(|mut entries| {
+            entries
+                .iter_mut()
+                .rev()
+                .find(|x| &x.id == id.inner())
+                .map(change)
+                .is_some()
+        });
         self.heard();
+        found
+    }
+
+    /// What `heard` says of its request: false when the log has no request of its id.
+    fn hear(&self, heard: &Heard) -> bool {
+        match heard {
+            Heard::Answered(e) => self.update(&e.request_id, |x| {
+                x.status = u16::try_from(e.response.status).ok();
+                x.response_headers = headers(e.response.headers.inner());
+            }),
+            Heard::Finished(e) => self.update(&e.request_id, |x| x.finished = true),
+            Heard::Failed(e) => self.update(&e.request_id, |x| {
+                x.failed = Some(e.error_text.clone());
+            }),
+        }
+    }
+}
+
+/// What was heard of a request after it was sent.
+pub(super) enum Heard {
+    Answered(std::sync::Arc<EventResponseReceived>),
+    Finished(std::sync::Arc<EventLoadingFinished>),
+    Failed(std::sync::Arc<EventLoadingFailed>),
+}
+
+impl Heard {
+    /// The request it is of.
+    pub(super) fn id(&self) -> &RequestId {
+        match self {
+            Heard::Answered(e) => &e.request_id,
+            Heard::Finished(e) => &e.request_id,
+            Heard::Failed(e) => &e.request_id,
+        }
+    }
+}
+
+/// What was heard of requests before the requests themselves, kept until they come. The
+/// four streams are read apart, and chromiumoxide fills each from its own queue: a task
+/// reading them can find a response whose request is not in its stream yet (a journey's
+/// `wait_for(#{response})` once waited 5 s for an answer the log had dropped so). At most
+/// [`AHEAD_KEPT`], the oldest forgotten.
+pub(super) struct Ahead<E>(VecDeque<(String, E)>);
+
+/// Events kept at most for requests not heard yet.
+const AHEAD_KEPT: usize = 64;
+
+impl<E> Default for Ahead<E> {
+    fn default() -> Ahead<E> {
+        Ahead(VecDeque::new())
+    }
+}
+
+impl<E> Ahead<E> {
+    /// Keeps `event` for the request `id`, until it is sent.
+    pub(super) fn keep(&mut self, id: &RequestId, event: E) {
+        if self.0.len() >= AHEAD_KEPT {
+            self.0.pop_front();
+        }
+        self.0.push_back((id.inner().clone(), event));
+    }
+
+    /// What was kept for the request `id`, in the order heard.
+    pub(super) fn take(&mut self, id: &RequestId) -> Vec<E> {
+        if self.0.is_empty() {
+            return Vec::new();
+        }
+        let (taken, kept) = std::mem::take(&mut self.0)
+            .into_iter()
+            .partition(|(of, _)| of == id.inner());
+        self.0 = kept;
+        taken.into_iter().map(|(_, e)| e).collect()
     }
 }
 
@@ -226,21 +301,26 @@ pub(super) async fn watch(
 ) -> Result<JoinHandle<()>, BrowserError> {
     let (mut sent, mut answered, mut finished, mut failed) = subscribe(page, timeout).await?;
     Ok(tokio::spawn(async move {
+        let mut ahead = Ahead::default();
         loop {
-            // One task for the four streams, in the order each delivers its own: a
-            // response is never heard before its request (the browser sends them so).
-            tokio::select! {
+            // One task for the four streams, the requests first; what comes of a request
+            // not heard yet waits for it (see Ahead).
+            let heard = tokio::select! {
                 biased;
-                Some(e) = sent.next() => log.sent(&e),
-                Some(e) = answered.next() => log.update(&e.request_id, |x| {
-                    x.status = u16::try_from(e.response.status).ok();
-                    x.response_headers = headers(e.response.headers.inner());
-                }),
-                Some(e) = finished.next() => log.update(&e.request_id, |x| x.finished = true),
-                Some(e) = failed.next() => {
-                    log.update(&e.request_id, |x| x.failed = Some(e.error_text.clone()));
+                Some(e) = sent.next() => {
+                    log.sent(&e);
+                    for heard in ahead.take(&e.request_id) {
+                        log.hear(&heard);
+                    }
+                    continue;
                 }
+                Some(e) = answered.next() => Heard::Answered(e),
+                Some(e) = finished.next() => Heard::Finished(e),
+                Some(e) = failed.next() => Heard::Failed(e),
                 else => break,
+            };
+            if !log.hear(&heard) {
+                ahead.keep(&heard.id().clone(), heard);
             }
         }
     }))
@@ -297,6 +377,31 @@ fn text_of(body: &str, base64: bool) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_is_heard_before_its_request_waits_for_it_in_order() {
+        let (a, b) = (RequestId::new("a"), RequestId::new("b"));
+        let mut ahead = Ahead::default();
+        assert!(ahead.take(&a).is_empty());
+        ahead.keep(&a, 1);
+        ahead.keep(&b, 2);
+        ahead.keep(&a, 3);
+        assert_eq!(ahead.take(&a), [1, 3]);
+        assert!(ahead.take(&a).is_empty(), "taken once");
+        assert_eq!(ahead.take(&b), [2]);
+        for n in 0..AHEAD_KEPT + 5 {
+            ahead.keep(&a, n);
+        }
+        let kept = ahead.take(&a);
+        assert_eq!(kept.len(), AHEAD_KEPT, "bounded");
+        assert_eq!(kept[0], 5, "the oldest forgotten");
+    }
+
+    #[test]
+    fn an_update_of_a_request_not_sent_yet_says_so() {
+        let log = TrafficLog::default();
+        assert!(!log.update(&RequestId::new("x"), |x| x.finished = true));
+    }
 
     #[test]
     fn a_body_is_text_or_nothing() {

@@ -23,6 +23,7 @@ use tokio::task::JoinHandle;
 use super::{Content, Entry, Har, PostData, Request, Response, Timings};
 use crate::browser::BrowserError;
 use crate::browser::commands::Commands;
+use crate::browser::traffic::{Ahead, Heard as Later};
 
 /// Requests a journey's HAR keeps at most.
 pub const ENTRIES_KEPT: usize = 10_000;
@@ -135,15 +136,16 @@ impl HarRecorder {
         });
     }
 
-    fn update(&self, tab: u64, id: &RequestId, change: impl FnOnce(&mut Heard)) {
-        if let Ok(mut heard) = self.heard.lock()
-            && let Some(h) = heard
+    /// Changes the latest request `id` of tab `tab`; false when it has none of that id.
+    fn update(&self, tab: u64, id: &RequestId, change: impl FnOnce(&mut Heard)) -> bool {
+        self.heard.lock().is_ok_and(|mut heard| {
+            heard
                 .iter_mut()
                 .rev()
                 .find(|h| h.key.0 == tab && &h.key.1 == id.inner())
-        {
-            change(h);
-        }
+                .map(change)
+                .is_some()
+        })
     }
 
     fn ask(&self, task: JoinHandle<()>) {
@@ -184,8 +186,10 @@ pub(in crate::browser) async fn record(
     let tab = recorder.tabs.fetch_add(1, Ordering::Relaxed);
     let (rec, page) = (Arc::clone(recorder), page.clone());
     let watcher = tokio::spawn(async move {
+        // What comes of a request not heard yet waits for it (see traffic::Ahead).
+        let mut ahead = Ahead::default();
         loop {
-            tokio::select! {
+            let later = tokio::select! {
                 biased;
                 Some(e) = sent.next() => {
                     rec.sent(tab, &e);
@@ -200,30 +204,18 @@ pub(in crate::browser) async fn record(
                             }
                         }));
                     }
+                    for later in ahead.take(&e.request_id) {
+                        hear(&rec, &page, tab, &later, timeout);
+                    }
+                    continue;
                 }
-                Some(e) = answered_.next() => {
-                    rec.update(tab, &e.request_id, |h| answered(h, &e.response, *e.timestamp.inner()));
-                }
-                Some(e) = finished.next() => {
-                    let (at, length) = (*e.timestamp.inner(), e.encoded_data_length);
-                    rec.update(tab, &e.request_id, |h| {
-                        h.ended = Some(at);
-                        h.encoded = Some(length);
-                    });
-                    let (rec2, page, id) = (Arc::clone(&rec), page.clone(), e.request_id.clone());
-                    rec.ask(tokio::spawn(async move {
-                        let body = response_body(&page, &id, &rec2.body_bytes, timeout).await;
-                        rec2.update(tab, &id, |h| h.body = body);
-                    }));
-                }
-                Some(e) = failed.next() => {
-                    let at = *e.timestamp.inner();
-                    rec.update(tab, &e.request_id, |h| {
-                        h.failed = Some(e.error_text.clone());
-                        h.ended = Some(at);
-                    });
-                }
+                Some(e) = answered_.next() => Later::Answered(e),
+                Some(e) = finished.next() => Later::Finished(e),
+                Some(e) = failed.next() => Later::Failed(e),
                 else => break,
+            };
+            if !hear(&rec, &page, tab, &later, timeout) {
+                ahead.keep(&later.id().clone(), later);
             }
         }
     });
@@ -231,6 +223,38 @@ pub(in crate::browser) async fn record(
         watchers.push(watcher);
     }
     Ok(())
+}
+
+/// What `later` says of its request, in `rec`: false when `rec` has no such request (yet).
+fn hear(rec: &Arc<HarRecorder>, page: &Page, tab: u64, later: &Later, timeout: Duration) -> bool {
+    let id = later.id();
+    let known = match later {
+        Later::Answered(e) => {
+            rec.update(tab, id, |h| answered(h, &e.response, *e.timestamp.inner()))
+        }
+        Later::Finished(e) => {
+            let (at, length) = (*e.timestamp.inner(), e.encoded_data_length);
+            rec.update(tab, id, |h| {
+                h.ended = Some(at);
+                h.encoded = Some(length);
+            })
+        }
+        Later::Failed(e) => {
+            let at = *e.timestamp.inner();
+            rec.update(tab, id, |h| {
+                h.failed = Some(e.error_text.clone());
+                h.ended = Some(at);
+            })
+        }
+    };
+    if known && matches!(later, Later::Finished(_)) {
+        let (rec2, page, id) = (Arc::clone(rec), page.clone(), id.clone());
+        rec.ask(tokio::spawn(async move {
+            let body = response_body(&page, &id, &rec2.body_bytes, timeout).await;
+            rec2.update(tab, &id, |h| h.body = body);
+        }));
+    }
+    known
 }
 
 /// The body of the response to `id`, as kept: text, base64 for bytes that are not
