@@ -52,8 +52,8 @@ pub struct Session {
     /// with the browser it is in.
     spares: Vec<tokio::sync::Mutex<Option<Spare>>>,
     prewarm: bool,
-    /// Whether the last journey was traced (at first, whether the run traces): a tab opened
-    /// ahead is set up for a journey like it (see [`Session::ahead_options`]).
+    /// Whether the journey opened last is traced (at first, whether the run traces): a tab
+    /// opened ahead is set up for a journey like it (see [`Session::ahead_options`]).
     traced: std::sync::atomic::AtomicBool,
     /// Each worker's browser once launched (see [`as_worker`]); started again when it went
     /// away (killed, crashed). One for all at a CDP endpoint.
@@ -394,6 +394,8 @@ impl Session {
             self.forget(&browser).await;
             browser = self.browser().await?;
         }
+        // Before the next tab is opened ahead (in fresh_tab): it is set up like this one.
+        self.traced.store(open.trace.is_some(), Ordering::Relaxed);
         let tab = match self.fresh_tab(&browser).await {
             // Gone in a way not seen yet (the connection's end still on its way): once more,
             // in a new browser.
@@ -409,7 +411,6 @@ impl Session {
         // the controls without an anchor, not only the anchored ones.
         let mut options = self.settings.tools.clone();
         options.evidence |= open.trace.is_some();
-        self.traced.store(open.trace.is_some(), Ordering::Relaxed);
         let mut tools = Tools::new(
             tab,
             self.app.base.clone(),
