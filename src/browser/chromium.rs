@@ -536,8 +536,11 @@ impl Tab for ChromiumTab {
 
     async fn watch_load(&self) -> Result<LoadWatch, BrowserError> {
         let what = "subscribing to page loads";
-        let started = bounded(self.timeout, what, self.page.event_listener()).await?;
+        // The end first: each subscription is a trip to the connection's handler, and a
+        // load that started and stopped between them (a hash router's first route, just
+        // after the load) was seen to start and never to stop: a 15 s wait.
         let stopped = bounded(self.timeout, what, self.page.event_listener()).await?;
+        let started = bounded(self.timeout, what, self.page.event_listener()).await?;
         Ok(LoadWatch {
             started,
             stopped,
