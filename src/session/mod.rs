@@ -66,15 +66,24 @@ pub struct Session {
 }
 
 /// `tab` with `storage` (a saved state's, `--state`) put back in every document it loads,
-/// before the document's own scripts; closed when that fails.
-async fn with_storage(
+/// before the document's own scripts, and, for a tab opened ahead (`ahead`: the registry
+/// and options its journey will most likely have), what the journey's first `navigate`
+/// would set up first (`tools/first_read.rs`); closed when any of it fails.
+async fn set_up(
     tab: ChromiumTab,
     storage: Option<&str>,
+    ahead: Option<(&Registry, &ToolOptions)>,
 ) -> Result<ChromiumTab, BrowserError> {
-    let Some(script) = storage else {
-        return Ok(tab);
+    let done = async {
+        if let Some(script) = storage {
+            tab.on_new_document(script).await?;
+        }
+        match ahead {
+            Some((registry, options)) => crate::tools::prepare_tab(&tab, registry, options).await,
+            None => Ok(()),
+        }
     };
-    match tab.on_new_document(script).await {
+    match done.await {
         Ok(()) => Ok(tab),
         Err(e) => {
             tab.close().await;
@@ -278,7 +287,7 @@ impl Session {
             Some(tab) => tab,
             None => {
                 let tab = browser.new_tab_with_cookies(&self.cookies).await?;
-                with_storage(tab, self.storage.as_deref()).await?
+                set_up(tab, self.storage.as_deref(), None).await?
             }
         };
         if self.prewarm {
@@ -316,18 +325,9 @@ impl Session {
                     }
                 }
                 let tab = next.new_tab_with_cookies(&cookies).await?;
-                let tab = with_storage(tab, storage.as_deref()).await?;
-                // What the journey's first `navigate` would set up first, done while the
-                // journey before runs (`tools/first_read.rs`); the journey's tools set the
-                // tab up again only when they ask for another collector (another registry,
-                // evidence kept or not).
-                match crate::tools::prepare_tab(&tab, &registry, &options).await {
-                    Ok(()) => Ok(tab),
-                    Err(e) => {
-                        tab.close().await;
-                        Err(e)
-                    }
-                }
+                // The journey's tools set the tab up again only when they ask for another
+                // collector (another registry, evidence kept or not).
+                set_up(tab, storage.as_deref(), Some((&registry, &options))).await
             });
             *ahead = Some(Spare {
                 browser: Arc::clone(browser),
