@@ -6,7 +6,8 @@
 // time, then R times under V8's sampling profiler; print each function's share of the
 // profiled time and the K hottest lines. Then, in the same page, the floors: a
 // getBoundingClientRect of every [data-anchor] control, querySelectorAll('[data-anchor]'),
-// and a tree walk of every element (medians over R).
+// and a tree walk of every element (medians over R); and, unprofiled, the read's time by
+// phase (see PHASES).
 // The profiler slows the page down: read shares, not the profiled milliseconds.
 // Launches Debian's Chromium as waymark picks it (see dense.mjs), or $CHROMIUM; never downloads a browser.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -69,6 +70,33 @@ function selfTimes(profile) {
   return { fns, lines, incl, total };
 }
 
+// The collector with a clock read between the phases of a read (`read` in 07-collect.js):
+// the roots found, the registry's matcher pass, the style sheets' rules asked, the selector
+// scans, the boxes trusted, the records, the cache and the answer's head; each phase's time
+// goes to `window.__waymarkPhases`. Unprofiled, so a phase's milliseconds are what a read
+// spends there (the profiler's shares are of a read slowed down by it). A marker the code no
+// longer holds stops the script: the split must never be silently wrong.
+const PHASES = [
+  ['    var roots = collectRoots();\n', 'roots found'],
+  ['    matched();\n', 'matcher pass'],
+  ["    W.generated = ruleStops(roots, 'generated', generates);\n", 'style rules'],
+  ['        : scanAll(roots, max);\n', 'selector scans'],
+  ['      trustBoxes(roots, scans);\n', 'boxes trusted'],
+  ['      dialog = modalOf(scans.map(function (sc) { return sc.dialogs; }));\n', 'records'],
+  ['    var head = headOf(token, total, droppedByRegion, droppedByRole, dialog);\n', 'cache kept'],
+];
+function phased(source) {
+  const at = source.indexOf('  function read(max, since');
+  if (at < 0) throw new Error('collector.mjs: no `function read` in src/collector/js/ to time the phases of');
+  let body = source.slice(at).replace('    visChecks = 0;\n',
+    '    visChecks = 0;\n    window.__waymarkPhases = []; var phaseAt = performance.now();\n');
+  for (const [line, name] of PHASES) {
+    if (!body.includes(line)) throw new Error(`collector.mjs: \`read\` no longer holds the line before "${name}": update PHASES`);
+    body = body.replace(line, `${line}    window.__waymarkPhases.push(['${name}', performance.now() - phaseAt]); phaseAt = performance.now();\n`);
+  }
+  return source.slice(0, at) + body;
+}
+
 function table(rows, total, top, runs) {
   return [...rows].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, us]) =>
     `  ${(100 * us / total).toFixed(1).padStart(5)} %  ${(us / 1000 / runs).toFixed(2).padStart(7)} ms/read  ${name}`);
@@ -114,6 +142,17 @@ async function one(browser, server, n, o) {
     }
     return out;
   }, o.runs);
+  // The phases, unprofiled, in the same tab: the phased collector under a name of its own.
+  const timedPhases = `(window.__waymarkPhased = (${phased(SOURCE)}))("read", {max: ${n}, whole: true})`;
+  const phases = new Map(), totals = [];
+  for (let i = 0; i < o.runs + 1; i++) {
+    const r = await cdp.send('Runtime.evaluate', { expression: timedPhases, returnByValue: true });
+    if (r.exceptionDetails) throw new Error(`the phased collector threw: ${r.exceptionDetails.text}`);
+    const split = (await cdp.send('Runtime.evaluate', { expression: 'window.__waymarkPhases', returnByValue: true })).result.value;
+    if (i === 0) continue; // It compiled and laid the page out.
+    totals.push(JSON.parse(r.result.value.split('\n')[0]).collector_ms);
+    for (const [name, ms] of split) phases.set(name, [...(phases.get(name) || []), ms]);
+  }
   await page.close();
   const { fns, lines, incl, total } = selfTimes(profile);
   const ms = (v) => `${median(v).toFixed(1)} ms`;
@@ -125,6 +164,8 @@ async function one(browser, server, n, o) {
     ...table(incl, total, o.top, o.runs),
     'hottest lines (src/collector/js/, part:line, 1-based):',
     ...table(lines, total, o.top, o.runs),
+    `phases of a whole read, unprofiled (medians of ${o.runs}; the read ${ms(totals)}):`,
+    ...[...phases].map(([name, v]) => `  ${median(v).toFixed(1).padStart(6)} ms  ${name}`),
     'floors in the same page (medians, unprofiled):',
     `  getBoundingClientRect of every control  ${ms(floors.rects)}`,
     `  querySelectorAll('[data-anchor]')       ${ms(floors.select)}`,
