@@ -88,13 +88,35 @@ const PHASES = [
 function phased(source) {
   const at = source.indexOf('  function read(max, since');
   if (at < 0) throw new Error('collector.mjs: no `function read` in src/collector/js/ to time the phases of');
-  let body = source.slice(at).replace('    visChecks = 0;\n',
-    '    visChecks = 0;\n    window.__waymarkPhases = []; var phaseAt = performance.now();\n');
+  let body = source.slice(at);
+  const start = '    visChecks = 0;\n';
+  if (!body.includes(start)) throw new Error('collector.mjs: `read` no longer holds the line its phases are timed from: update phased()');
+  body = body.replace(start, `${start}    window.__waymarkPhases = []; var phaseAt = performance.now();\n`);
   for (const [line, name] of PHASES) {
     if (!body.includes(line)) throw new Error(`collector.mjs: \`read\` no longer holds the line before "${name}": update PHASES`);
     body = body.replace(line, `${line}    window.__waymarkPhases.push(['${name}', performance.now() - phaseAt]); phaseAt = performance.now();\n`);
   }
   return source.slice(0, at) + body;
+}
+
+// A whole read of all `n` controls by collector `source`, compiled once into the page as
+// `window[name]`: each call one evaluate that brings back the answer's head and the phases
+// (when the collector times them), not the records, whose way out is no part of the
+// page's time (nor, compiled with every read, the source's compile, which the profile would
+// count).
+async function reader(cdp, name, source, n) {
+  const installed = await cdp.send('Runtime.evaluate', { expression: `window.${name} = (${source}); 1` });
+  if (installed.exceptionDetails) throw new Error(`the collector did not compile: ${installed.exceptionDetails.text}`);
+  const expression = `(function (a) { return JSON.stringify([a.slice(0, a.indexOf('\\n')), window.__waymarkPhases || null]); })`
+    + `(window.${name}("read", {max: ${n}, whole: true}))`;
+  return async () => {
+    const r = await cdp.send('Runtime.evaluate', { expression, returnByValue: true });
+    if (r.exceptionDetails) throw new Error(`the collector threw: ${r.exceptionDetails.text}`);
+    const [text, phases] = JSON.parse(r.result.value);
+    const head = JSON.parse(text);
+    if (head.total !== n || head.ids === undefined) throw new Error(`a read of ${head.total} controls, not ${n}`);
+    return { ms: head.collector_ms, phases };
+  };
 }
 
 function table(rows, total, top, runs) {
@@ -106,17 +128,10 @@ async function one(browser, server, n, o) {
   server.show(densePage(n).html);
   const page = await openPage(browser, server, n);
   const cdp = await page.context().newCDPSession(page);
-  const expression = `(window.__waymarkRun = (${SOURCE}))("read", {max: ${n}, whole: true})`;
-  const read = async () => {
-    const r = await cdp.send('Runtime.evaluate', { expression, returnByValue: true });
-    if (r.exceptionDetails) throw new Error(`the collector threw: ${r.exceptionDetails.text}`);
-    const head = JSON.parse(r.result.value.split('\n')[0]);
-    if (head.total !== n || head.ids === undefined) throw new Error(`a read of ${head.total} controls, not ${n}`);
-    return head.collector_ms;
-  };
+  const read = await reader(cdp, '__waymarkRun', SOURCE, n);
   await read(); // The first read lays the page out and sets the collector up.
   const plain = [];
-  for (let i = 0; i < o.runs; i++) plain.push(await read());
+  for (let i = 0; i < o.runs; i++) plain.push((await read()).ms);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
   await cdp.send('Profiler.start');
@@ -143,15 +158,13 @@ async function one(browser, server, n, o) {
     return out;
   }, o.runs);
   // The phases, unprofiled, in the same tab: the phased collector under a name of its own.
-  const timedPhases = `(window.__waymarkPhased = (${phased(SOURCE)}))("read", {max: ${n}, whole: true})`;
+  const readPhased = await reader(cdp, '__waymarkPhased', phased(SOURCE), n);
+  await readPhased(); // Its code warmed, as the plain one's was.
   const phases = new Map(), totals = [];
-  for (let i = 0; i < o.runs + 1; i++) {
-    const r = await cdp.send('Runtime.evaluate', { expression: timedPhases, returnByValue: true });
-    if (r.exceptionDetails) throw new Error(`the phased collector threw: ${r.exceptionDetails.text}`);
-    const split = (await cdp.send('Runtime.evaluate', { expression: 'window.__waymarkPhases', returnByValue: true })).result.value;
-    if (i === 0) continue; // It compiled and laid the page out.
-    totals.push(JSON.parse(r.result.value.split('\n')[0]).collector_ms);
-    for (const [name, ms] of split) phases.set(name, [...(phases.get(name) || []), ms]);
+  for (let i = 0; i < o.runs; i++) {
+    const r = await readPhased();
+    totals.push(r.ms);
+    for (const [name, ms] of r.phases) phases.set(name, [...(phases.get(name) || []), ms]);
   }
   await page.close();
   const { fns, lines, incl, total } = selfTimes(profile);
