@@ -63,7 +63,8 @@ try {
     for (const [k, side] of sides.entries()) {
       const installed = await cdp.send('Runtime.evaluate', { expression: `window.__waymarkAb${k} = (${side.text}); 1` });
       if (installed.exceptionDetails) throw new Error(`${side.name}'s collector did not compile: ${installed.exceptionDetails.text}`);
-      const expression = `window.__waymarkAb${k}("read", {max: ${n}, whole: true})`;
+      // Room past N for the controls `--append` adds.
+      const expression = `window.__waymarkAb${k}("read", {max: ${n + 1000}, whole: true})`;
       const read = async () => {
         const start = performance.now();
         const r = await cdp.send('Runtime.evaluate', { expression, returnByValue: true });

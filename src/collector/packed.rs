@@ -7,11 +7,14 @@
 //! `role#` and `region#` index the document's string table; `value` and `key` are empty
 //! unless `flags` says the control has one. A control its clipping ancestors show only in
 //! part, or not at all (flag [`VIEWED`]), has four more fields after its key: that part
-//! (`RawControl::view`). When a string holds a `SEP`, its record is
-//! sent escaped (flag [`ESCAPED`]): in each of its strings, [`ESC`] `1` stands for `SEP`
-//! and `ESC 0` for `ESC`; in any other record an `ESC` is just itself. So the collector
-//! tests four short strings for one byte per record, and only escaped records are
-//! unescaped here.
+//! (`RawControl::view`). When a string holds a `SEP` or a character past Latin-1, its
+//! record is sent escaped (flag [`ESCAPED`]): in each of its strings, [`ESC`] `1` stands for
+//! `SEP`, `ESC 0` for `ESC`, and `ESC u` and four hex digits for a UTF-16 unit (a character
+//! past Latin-1, or half of one past the BMP); in any other record an `ESC` is just itself.
+//! So the collector tests four short strings for one byte per record, and only escaped
+//! records are unescaped here. (A character past Latin-1 left as it is would make the
+//! collector's whole answer a two-byte string in V8, which Chromium sends at about twice
+//! the cost: see `narrow` in `js/07-collect.js`.)
 //!
 //! Why not a JSON array per record: the reply crosses CDP as a JSON string, where each of
 //! an array's quotes goes escaped (Chromium escaping 250,000 of them at 50,000 controls,
@@ -24,7 +27,7 @@ use crate::screen::{Facts, RawControl, Slicer, Text};
 /// Ends each field but the last.
 pub(super) const SEP: u8 = 0x7f;
 /// Starts an escape inside a string of an escaped record: `ESC 0` is `ESC`, `ESC 1` is
-/// `SEP`.
+/// `SEP`, `ESC u XXXX` the UTF-16 unit XXXX (hex).
 const ESC: u8 = 0x1b;
 /// Fields in a record.
 pub(super) const FIELDS: usize = 11;
@@ -402,21 +405,45 @@ fn integer(digits: &[u8]) -> Option<i64> {
         .map(|(n, _)| n)
 }
 
-/// `field` with its escapes undone, or `None` for a bad escape.
+/// `field` with its escapes undone, or `None` for a bad escape. UTF-16 units that are not
+/// a character (a lone surrogate) come out as U+FFFD.
 fn unescape(field: &[u8]) -> Option<String> {
     let mut out = Vec::with_capacity(field.len());
-    let mut bytes = field.iter();
-    while let Some(&b) = bytes.next() {
-        if b != ESC {
-            out.push(b);
+    // Consecutive `ESC u` units: a character past the BMP takes two.
+    let mut units: Vec<u16> = Vec::new();
+    let flush = |units: &mut Vec<u16>, out: &mut Vec<u8>| {
+        for c in char::decode_utf16(units.drain(..)) {
+            let c = c.unwrap_or(char::REPLACEMENT_CHARACTER);
+            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        }
+    };
+    let mut i = 0;
+    while i < field.len() {
+        let b = field[i];
+        if b == ESC && field.get(i + 1) == Some(&b'u') {
+            let hex = field.get(i + 2..i + 6)?;
+            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                return None;
+            }
+            let hex = std::str::from_utf8(hex).ok()?;
+            units.push(u16::from_str_radix(hex, 16).ok()?);
+            i += 6;
             continue;
         }
-        out.push(match bytes.next()? {
+        flush(&mut units, &mut out);
+        if b != ESC {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        out.push(match field.get(i + 1)? {
             b'0' => ESC,
             b'1' => SEP,
             _ => return None,
         });
+        i += 2;
     }
+    flush(&mut units, &mut out);
     String::from_utf8(out).ok()
 }
 
@@ -536,5 +563,31 @@ mod tests {
             }
         }
         assert_eq!(int(b"12", &mut 0), None);
+    }
+
+    #[test]
+    fn characters_past_latin_1_come_back_from_their_units() {
+        let esc = char::from(ESC);
+        let sep = char::from(SEP);
+        for (field, want) in [
+            (format!("Don{esc}u2019t"), Some("Don\u{2019}t".to_string())),
+            // A character past the BMP is two units; a lone one is U+FFFD.
+            (
+                format!("{esc}ud83d{esc}ude00!"),
+                Some("\u{1f600}!".to_string()),
+            ),
+            (format!("x{esc}ud800y"), Some("x\u{fffd}y".to_string())),
+            (
+                format!("{esc}0{esc}1{esc}u00e9"),
+                Some(format!("{esc}{sep}\u{e9}")),
+            ),
+            // Too few digits, not hex, an escape cut short.
+            (format!("{esc}u20"), None),
+            (format!("{esc}u+123"), None),
+            (format!("{esc}uzzzz"), None),
+            (format!("a{esc}"), None),
+        ] {
+            assert_eq!(unescape(field.as_bytes()), want, "{field:?}");
+        }
     }
 }

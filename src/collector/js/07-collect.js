@@ -72,28 +72,96 @@
   //   anchor SEP label SEP role# SEP region# SEP x SEP y SEP width SEP height SEP flags SEP value SEP key
   // role# and region# index the document's string table; flags: 1 disabled, 2 editable,
   // 4 secret, 8 not visible, 16 checked, 32 unchecked, 64 has a value, 128 has a key (else
-  // the field is empty), 256 escaped: a string held a SEP, so in this record every ESC in
-  // a string starts an escape (ESC 0 for ESC, ESC 1 for SEP); 512 clipped: four more
+  // the field is empty), 256 escaped: a string held a SEP or a character past Latin-1, so
+  // in this record every ESC in a string starts an escape (ESC 0 for ESC, ESC 1 for SEP,
+  // ESC u and four hex digits for a UTF-16 unit past Latin-1, see narrow); 512 clipped: four more
   // fields follow the key, the part of the box that shows (see viewOf). The fields are joined as an
   // array: concatenating them made a rope of twenty strings per record, which cost a
   // 50,000-control read three times the time and its garbage.
   var SEP = '\x7f';
-  function escapeField(s) { return s.replace(/\x1b/g, '\x1b0').replace(/\x7f/g, '\x1b1'); }
-  function wire(rec) {
+  function escapeField(s) {
+    s = s.replace(/\x1b/g, '\x1b0').replace(/\x7f/g, '\x1b1');
+    return WIDE.test(s) ? narrow(s, '\x1bu', Infinity) : s;
+  }
+
+  // One character past Latin-1 anywhere in an answer (a name's curly apostrophe, an arrow,
+  // a title's dash) makes V8 hold the whole of it two bytes a character, and Chromium
+  // sends a string of that kind at about twice the cost (a 10,000-control read's way
+  // back: 24 ms against 14.5, for one apostrophe in one name). So such characters go
+  // escaped, and the answer stays one-byte: in a record, as ESC u and four hex digits per
+  // UTF-16 unit (flag 256); in JSON, as \u and four. The test is free on a one-byte string
+  // (V8 knows no such character can be in it), and the escaped string is built a
+  // character at a time: a replace or a slice of a two-byte string stays two-byte.
+  // Escaping a character takes six bytes where UTF-8 takes two or three, and building the
+  // field again a character at a time costs the page some 0.3 µs a character escaped: past
+  // about one such character a record, on average (a page whose names are in Japanese,
+  // say: four a record cost its 10,000-control read 12 ms more in the page, for 6 ms less
+  // on the way back), an answer escaped costs more than one two-byte, and the operation
+  // stops escaping there (what it escaped stays so; the runner reads both alike).
+  var WIDE = /[\u0100-\uffff]/;
+  var HEX = '0123456789abcdef';
+  var WIDE_PER_RECORD = 1, wideRecords = 0, wideUnits = 0, wideOff = false;
+  // `s` with its characters past Latin-1 escaped (`esc` and four hex digits a UTF-16
+  // unit), as a one-byte string; null past `most` of them.
+  function narrow(s, esc, most) {
+    var codes = [], out = '', units = 0;
+    for (var i = 0; i < s.length; i++) {
+      if (codes.length >= 4096) {
+        out += String.fromCharCode.apply(null, codes);
+        codes = [];
+      }
+      var c = s.charCodeAt(i);
+      if (c < 0x100) {
+        codes.push(c);
+        continue;
+      }
+      // A surrogate goes with its pair, or, alone, as U+FFFD (as Chromium sends it).
+      var pair = c >= 0xd800 && c < 0xdc00 && i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      if (pair >= 0xdc00 && pair < 0xe000) {
+        unit(codes, esc, c);
+        c = pair;
+        i++;
+      } else if (c >= 0xd800 && c < 0xe000) c = 0xfffd;
+      unit(codes, esc, c);
+      wideUnits++;
+      if (++units > most) return null;
+    }
+    return out + String.fromCharCode.apply(null, codes);
+  }
+  function unit(codes, esc, c) {
+    for (var e = 0; e < esc.length; e++) codes.push(esc.charCodeAt(e));
+    for (var k = 12; k >= 0; k -= 4) codes.push(HEX.charCodeAt((c >> k) & 15));
+  }
+  // `json` (JSON.stringify's) with its characters past Latin-1 written as JSON escapes,
+  // unless they are more than one in sixteen (a page's text runs in Japanese).
+  function narrowJson(json) {
+    if (wideOff || !WIDE.test(json)) return json;
+    var narrowed = narrow(json, '\\u', json.length >> 4);
+    return narrowed === null ? json : narrowed;
+  }
+
+  function wire(rec, wide) {
     var flags = (rec.disabled ? 1 : 0) | (rec.editable ? 2 : 0) | (rec.secret ? 4 : 0)
       | (rec.visible ? 0 : 8) | (rec.checked === true ? 16 : rec.checked === false ? 32 : 0)
       | (rec.value !== undefined ? 64 : 0) | (rec.key !== undefined ? 128 : 0)
       | (rec.view !== undefined ? 512 : 0);
     var b = rec.bbox, anchor = rec.anchor, label = rec.label;
     var value = rec.value === undefined ? '' : rec.value, key = rec.key === undefined ? '' : rec.key;
-    if (anchor.indexOf(SEP) >= 0 || label.indexOf(SEP) >= 0 || value.indexOf(SEP) >= 0 || key.indexOf(SEP) >= 0) {
+    if (wide || anchor.indexOf(SEP) >= 0 || label.indexOf(SEP) >= 0 || value.indexOf(SEP) >= 0 || key.indexOf(SEP) >= 0) {
       anchor = escapeField(anchor); label = escapeField(label);
       value = escapeField(value); key = escapeField(key);
       flags |= 256;
     }
     var fields = [anchor, label, strId(rec.role), strId(rec.region), b[0], b[1], b[2], b[3], flags, value, key];
     if (rec.view !== undefined) fields.push(rec.view[0], rec.view[1], rec.view[2], rec.view[3]);
-    return fields.join(SEP);
+    var wired = fields.join(SEP);
+    if (wide) return wired;
+    // One test of the whole record: free when it is one-byte, as nearly every one is.
+    wideRecords++;
+    if (wideOff || !WIDE.test(wired)) return wired;
+    wired = wire(rec, true);
+    if (wideUnits > 64 + WIDE_PER_RECORD * wideRecords) wideOff = true;
+    return wired;
   }
 
   // A read as it is answered: its JSON, a newline, then its records (a full read's all, a
@@ -101,12 +169,13 @@
   // (JSON.stringify scanned a 50,000-control read's 3 MB for 6-10 ms) nor unescaped by the
   // runner; JSON.stringify never writes a raw newline, so the first one ends the JSON.
   function withRecords(json, parts) {
-    return json + '\n' + parts.join(SEP);
+    return narrowJson(json) + '\n' + parts.join(SEP);
   }
 
   // An answer holding `read` (withRecords's form, or 'null') under "read": `json` is the
   // answer's JSON without its closing brace; the records go after the whole of it.
   function holding(json, read) {
+    json = narrowJson(json);
     var nl = read.indexOf('\n');
     if (nl < 0) return json + ',"read":' + read + '}';
     return json + ',"read":' + read.slice(0, nl) + '}' + read.slice(nl);
@@ -207,6 +276,9 @@
   // nothing kept for the next read (see `readRegion`). With `caps`, the evidence too. With
   // `whole`, as the document's first read (for a bench's cold figure), kept as any read is.
   function read(max, since, region, caps, whole) {
+    // Whether to escape what is past Latin-1 is weighed per read (see narrow).
+    wideRecords = wideUnits = 0;
+    wideOff = false;
     if (region !== null && region !== undefined) return readRegion(max, region, caps);
     if (whole) {
       // As the document's first read: every root found and every control gathered again,
