@@ -3,7 +3,7 @@
 // alternating which goes first, and each one's median in-page time and the pairs' median
 // difference.
 //
-// Usage: node bench/compare/ab.mjs [--base REV] [--runs R] [--style CSS] [--append HTML] N...
+// Usage: node bench/compare/ab.mjs [--base REV] [--runs R] [--style CSS] [--append HTML] [--names TEXT] N...
 //
 // REV (default HEAD) names the commit whose src/collector/js/ is read with `git show`; the
 // other side is the working tree's. On a shared machine one run of a whole read moves by a
@@ -30,17 +30,25 @@ function source(rev) {
     .map((f) => git('show', `${rev}:${PARTS}${f}`)).join('');
 }
 
-const USAGE = 'node bench/compare/ab.mjs [--base REV] [--runs R] [--style CSS] [--append HTML] N...';
+const USAGE = 'node bench/compare/ab.mjs [--base REV] [--runs R] [--style CSS] [--append HTML] [--names TEXT] N...';
 const o = options(process.argv.slice(2), USAGE,
-  { numbers: { runs: [30, 2] }, strings: { base: 'HEAD', style: '', append: '' }, sizes: [10000] });
+  { numbers: { runs: [30, 2] }, strings: { base: 'HEAD', style: '', append: '', names: '' }, sizes: [10000] });
 // The dense page as the generator prints it, or with `--style` rules added to its style
 // sheet and `--append` markup at the end of its <main>: what real apps' pages hold besides
 // their controls (a utility class, a clearfix, a closed <details>), for a change that
-// matters only where they are.
+// matters only where they are. With `--names TEXT`, every name the page writes (an
+// `aria-label`, a label's, a button's or a link's text) is TEXT and a number: a page named
+// in another script (`--names 保存する`, see `narrow` in 07-collect.js).
 function pageHtml(n) {
   let html = densePage(n).html;
   if (o.style) html = html.replace('</style>', `${o.style}\n</style>`);
   if (o.append) html = html.replace('</main>', `${o.append}\n</main>`);
+  if (o.names) {
+    let k = 0;
+    const named = (_, open, close) => `${open}${o.names} ${++k}${close}`;
+    html = html.replace(/(aria-label=")[^"]*(")/g, named)
+      .replace(/(<(?:label|button|a)\b[^>]*>)[^<]+(<\/(?:label|button|a)>)/g, named);
+  }
   return html;
 }
 const base = o.base;
