@@ -447,9 +447,17 @@ fn compare(pages: &[Page]) -> Option<Agreement> {
                 continue;
             }
             let theirs = collapsed(ax["name"].as_str().unwrap_or(""));
-            agreement.count("name", collapsed(&m.name) == theirs, None, || {
+            // The name the matchers saw, and the label the screen read sent (packed, and
+            // escaped past Latin-1: see `narrow` in src/collector/js/07-collect.js).
+            let read = ours
+                .controls
+                .get(mark)
+                .and_then(|c| c["label"].as_str())
+                .map(collapsed);
+            let same = collapsed(&m.name) == theirs && read.as_ref().is_none_or(|r| *r == theirs);
+            agreement.count("name", same, None, || {
                 format!(
-                    "{}: [{MARK}={mark}] {} waymark {:?}, Chromium {theirs:?}",
+                    "{}: [{MARK}={mark}] {} waymark {:?} (read {read:?}), Chromium {theirs:?}",
                     page.name, m.role, m.name
                 )
             });

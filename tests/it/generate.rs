@@ -42,8 +42,14 @@ impl Rng {
     }
 }
 
-/// Words, few enough that texts and names repeat across a page.
+/// Words, few enough that texts and names repeat across a page; some past Latin-1, as
+/// real apps' texts have (an apostrophe, an arrow, Japanese, an emoji past the BMP), which
+/// the collector sends escaped (see `narrow` in `src/collector/js/07-collect.js`).
 const WORDS: &[&str] = &[
+    "Don’t",
+    "Next→",
+    "保存",
+    "📄",
     "Save",
     "Delete",
     "Buy",
