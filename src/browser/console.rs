@@ -12,7 +12,9 @@
 //! (`navigation_failed`, routes). The text is rendered as Playwright's `ConsoleMessage.text()`
 //! renders it, and an error as `String(error)` of Playwright's `pageerror`.
 
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use chromiumoxide::Page;
@@ -20,7 +22,8 @@ use chromiumoxide::cdp::js_protocol::runtime::{
     ConsoleApiCalledType, EventConsoleApiCalled, EventExceptionThrown, ExceptionDetails,
     RemoteObject, RemoteObjectSubtype, RemoteObjectType,
 };
-use futures::StreamExt;
+use chromiumoxide::listeners::EventStream;
+use futures::Stream;
 use serde::Serialize;
 use tokio::task::JoinHandle;
 
@@ -94,32 +97,105 @@ fn keep<T>(kept: &mut Vec<T>, dropped: &mut u64, more: Vec<T>, more_dropped: u64
     *dropped += more_dropped;
 }
 
-/// What a tab's watchers gathered since it was last taken.
-#[derive(Debug, Default)]
-pub(super) struct ConsoleBook(Mutex<PageLog>);
+/// What a tab's pages said since it was last taken, and the two event streams it comes
+/// from.
+///
+/// The streams are read in two places, both under the one lock: the watcher task (so that
+/// what a page says between calls is kept, [`CONSOLE_KEPT`] at most, not heaped in the
+/// channel), and [`ConsoleBook::take`] itself, which first reads whatever the streams
+/// already hold. A call's round trip therefore lists every event chromiumoxide handed over
+/// before the call took the book, however busy the runtime's workers are: the watcher task
+/// may not have had its turn (several journeys share two workers), and a `yield_now` does
+/// not give it one. What is still in flight (Chromium sent it after the call's last answer,
+/// or chromiumoxide's handler has it queued for its next turn) goes with the next call.
+pub(super) struct ConsoleBook(Mutex<Watched>);
+
+struct Watched {
+    log: PageLog,
+    calls: Option<EventStream<EventConsoleApiCalled>>,
+    thrown: Option<EventStream<EventExceptionThrown>>,
+    /// The watcher task's waker: a stream remembers the last waker that polled it, so
+    /// [`ConsoleBook::take`] polls with this one and the task is still woken afterwards.
+    waker: Option<Waker>,
+}
 
 impl ConsoleBook {
     /// What was gathered, emptied.
     pub(super) fn take(&self) -> PageLog {
-        self.0
-            .lock()
-            .map(|mut log| std::mem::take(&mut *log))
-            .unwrap_or_default()
+        let Ok(mut watched) = self.0.lock() else {
+            return PageLog::default();
+        };
+        let waker = watched
+            .waker
+            .clone()
+            .unwrap_or_else(|| Waker::noop().clone());
+        // Whether the streams have ended is the watcher task's business.
+        let _ = watched.pump(&mut Context::from_waker(&waker));
+        std::mem::take(&mut watched.log)
     }
 
-    fn add(&self, log: PageLog) {
-        if let Ok(mut kept) = self.0.lock() {
-            kept.extend(log);
+    /// Reads what the streams hold into the log, as the watcher task: ready when both
+    /// streams have ended (the tab is gone).
+    fn watch(&self, cx: &mut Context<'_>) -> Poll<()> {
+        let Ok(mut watched) = self.0.lock() else {
+            return Poll::Ready(());
+        };
+        watched.waker = Some(cx.waker().clone());
+        watched.pump(cx)
+    }
+}
+
+impl Watched {
+    /// Moves every event the streams hold into the log; ready when both have ended.
+    fn pump(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let mut more = PageLog::default();
+        drain(&mut self.calls, cx, |event| {
+            let level = match event.r#type {
+                ConsoleApiCalledType::Error => "error",
+                ConsoleApiCalledType::Warning => "warning",
+                ConsoleApiCalledType::Assert => "assert",
+                _ => return,
+            };
+            let text: Vec<String> = event.args.iter().map(preview).collect();
+            more.console.push(ConsoleMessage {
+                level: level.to_string(),
+                text: text.join(" "),
+            });
+        });
+        drain(&mut self.thrown, cx, |event| {
+            more.page_errors.push(page_error(&event.exception_details));
+        });
+        self.log.extend(more);
+        if self.calls.is_none() && self.thrown.is_none() {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
         }
     }
 }
 
-/// Subscribes to `page`'s console calls and uncaught errors; the watchers fill the book.
+/// Hands `each` event `stream` holds, and drops the stream once it has ended.
+fn drain<T: chromiumoxide::cdp::IntoEventKind + Unpin + std::fmt::Debug>(
+    stream: &mut Option<EventStream<T>>,
+    cx: &mut Context<'_>,
+    mut each: impl FnMut(&T),
+) {
+    while let Some(open) = stream.as_mut() {
+        match Pin::new(open).poll_next(cx) {
+            Poll::Ready(Some(event)) => each(&event),
+            Poll::Ready(None) => *stream = None,
+            Poll::Pending => return,
+        }
+    }
+}
+
+/// Subscribes to `page`'s console calls and uncaught errors; the watcher fills the book
+/// between calls.
 pub(super) async fn watch(
     page: &Page,
     timeout: Duration,
-) -> Result<(Arc<ConsoleBook>, [JoinHandle<()>; 2]), BrowserError> {
-    let (mut calls, mut thrown) = futures::try_join!(
+) -> Result<(Arc<ConsoleBook>, JoinHandle<()>), BrowserError> {
+    let (calls, thrown) = futures::try_join!(
         bounded(
             timeout,
             "subscribing to the console",
@@ -131,36 +207,15 @@ pub(super) async fn watch(
             page.event_listener::<EventExceptionThrown>(),
         ),
     )?;
-    let book = Arc::new(ConsoleBook::default());
+    let book = Arc::new(ConsoleBook(Mutex::new(Watched {
+        log: PageLog::default(),
+        calls: Some(calls),
+        thrown: Some(thrown),
+        waker: None,
+    })));
     let seen = Arc::clone(&book);
-    let console = tokio::spawn(async move {
-        while let Some(event) = calls.next().await {
-            let level = match event.r#type {
-                ConsoleApiCalledType::Error => "error",
-                ConsoleApiCalledType::Warning => "warning",
-                ConsoleApiCalledType::Assert => "assert",
-                _ => continue,
-            };
-            let text: Vec<String> = event.args.iter().map(preview).collect();
-            seen.add(PageLog {
-                console: vec![ConsoleMessage {
-                    level: level.to_string(),
-                    text: text.join(" "),
-                }],
-                ..PageLog::default()
-            });
-        }
-    });
-    let seen = Arc::clone(&book);
-    let errors = tokio::spawn(async move {
-        while let Some(event) = thrown.next().await {
-            seen.add(PageLog {
-                page_errors: vec![page_error(&event.exception_details)],
-                ..PageLog::default()
-            });
-        }
-    });
-    Ok((book, [console, errors]))
+    let watcher = tokio::spawn(std::future::poll_fn(move |cx| seen.watch(cx)));
+    Ok((book, watcher))
 }
 
 /// A console argument as Playwright's `text()` writes it (its `renderPreview`).
@@ -342,5 +397,107 @@ mod tests {
                 source: String::new()
             }
         );
+    }
+
+    /// A book over two channels the test feeds, as chromiumoxide's handler feeds a tab's.
+    #[allow(clippy::type_complexity)]
+    fn book() -> (
+        Arc<ConsoleBook>,
+        futures::channel::mpsc::UnboundedSender<Arc<dyn chromiumoxide::cdp::Event>>,
+        futures::channel::mpsc::UnboundedSender<Arc<dyn chromiumoxide::cdp::Event>>,
+    ) {
+        let (calls, calls_rx) = futures::channel::mpsc::unbounded();
+        let (thrown, thrown_rx) = futures::channel::mpsc::unbounded();
+        let book = Arc::new(ConsoleBook(Mutex::new(Watched {
+            log: PageLog::default(),
+            calls: Some(EventStream::new(calls_rx)),
+            thrown: Some(EventStream::new(thrown_rx)),
+            waker: None,
+        })));
+        (book, calls, thrown)
+    }
+
+    fn thrown(message: &str) -> Arc<dyn chromiumoxide::cdp::Event> {
+        let event: EventExceptionThrown = serde_json::from_value(serde_json::json!({
+            "timestamp": 1.0,
+            "exceptionDetails": {"exceptionId": 1, "text": "Uncaught (in promise)",
+              "lineNumber": 0, "columnNumber": 0,
+              "exception": {"type": "string", "value": message}}
+        }))
+        .expect("an exceptionThrown event");
+        Arc::new(event)
+    }
+
+    fn logged(text: &str) -> Arc<dyn chromiumoxide::cdp::Event> {
+        let event: EventConsoleApiCalled = serde_json::from_value(serde_json::json!({
+            "type": "error", "executionContextId": 1, "timestamp": 1.0,
+            "args": [{"type": "string", "value": text}]
+        }))
+        .expect("a consoleAPICalled event");
+        Arc::new(event)
+    }
+
+    fn errors(log: &PageLog) -> Vec<&str> {
+        log.page_errors.iter().map(|e| e.message.as_str()).collect()
+    }
+
+    /// What chromiumoxide handed over before a call takes the book is the call's, though
+    /// the watcher task never had its turn (several journeys share two busy workers).
+    #[test]
+    fn taking_reads_what_the_streams_hold_before_the_watcher_has_run() {
+        let (book, calls, thrown_tx) = book();
+        thrown_tx
+            .unbounded_send(thrown("payment declined"))
+            .unwrap();
+        thrown_tx.unbounded_send(thrown("plain reason")).unwrap();
+        calls.unbounded_send(logged("save failed")).unwrap();
+        let log = book.take();
+        assert_eq!(errors(&log), ["payment declined", "plain reason"]);
+        assert_eq!(log.console[0].text, "save failed");
+        assert_eq!(book.take(), PageLog::default(), "each event once");
+    }
+
+    /// Between calls the watcher keeps the book (at most [`CONSOLE_KEPT`], the rest
+    /// counted), and a call's taking leaves it woken for what comes next: it ends when the
+    /// tab's streams do.
+    #[test]
+    fn the_watcher_keeps_the_book_between_calls_and_is_woken_after_a_take() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async {
+            let (book, calls, thrown_tx) = book();
+            let seen = Arc::clone(&book);
+            let watcher = tokio::spawn(std::future::poll_fn(move |cx| seen.watch(cx)));
+            tokio::task::yield_now().await;
+            for n in 0..CONSOLE_KEPT + 5 {
+                thrown_tx.unbounded_send(thrown(&format!("e{n}"))).unwrap();
+            }
+            tokio::task::yield_now().await;
+            {
+                let watched = book.0.lock().unwrap();
+                assert_eq!(
+                    watched.log.page_errors.len(),
+                    CONSOLE_KEPT,
+                    "the watcher ran"
+                );
+                assert_eq!(watched.log.page_errors_dropped, 5);
+            }
+            let log = book.take();
+            assert_eq!(log.page_errors[0].message, "e0");
+            thrown_tx.unbounded_send(thrown("after the take")).unwrap();
+            tokio::task::yield_now().await;
+            assert_eq!(
+                errors(&book.0.lock().unwrap().log),
+                ["after the take"],
+                "the watcher was woken after the call polled its streams"
+            );
+            drop((calls, thrown_tx));
+            tokio::time::timeout(Duration::from_secs(5), watcher)
+                .await
+                .expect("the watcher ends with the streams")
+                .expect("the watcher did not panic");
+        });
     }
 }

@@ -157,13 +157,11 @@ pub(super) async fn set_up(
     );
     // Every watcher started, or none is kept.
     let (console, logging) = match (network, console, logging) {
-        (Ok(()), Ok((console, [errors, thrown])), Ok(traffic)) => {
-            (console, [errors, thrown, traffic])
-        }
+        (Ok(()), Ok((console, watcher)), Ok(traffic)) => (console, [watcher, traffic]),
         (network, console, logging) => {
             let mut error = network.err();
             match console {
-                Ok((_, watchers)) => watchers.iter().for_each(JoinHandle::abort),
+                Ok((_, watcher)) => watcher.abort(),
                 Err(e) => {
                     error.get_or_insert(e);
                 }

@@ -58,11 +58,11 @@ impl<T: Tab> Tools<T> {
         ))
     }
 
-    /// What the journey's tabs logged and threw since it was last taken. What the page said
-    /// before the last answer is already on its way to the watchers: they get their turn
-    /// first.
+    /// What the journey's tabs logged and threw since it was last taken: each tab's book
+    /// reads its streams itself as it is taken, so what Chromium said before the call's
+    /// last answer is in it whether or not the tab's watcher task had its turn (see
+    /// `ConsoleBook` in `src/browser/console.rs`).
     async fn page_log(&self) -> PageLog {
-        tokio::task::yield_now().await;
         let mut log = PageLog::default();
         for open in self.tabs.all() {
             log.extend(open.tab.take_console());
