@@ -283,7 +283,7 @@ pub struct ChromiumTab {
     /// How dialogs are answered, and those answered since the last call.
     dialog_book: Arc<super::dialogs::DialogBook>,
     /// The console's errors and warnings, and uncaught errors, since the last call.
-    console: Arc<super::console::ConsoleBook>,
+    console: super::console::ConsoleBook,
     /// The request that brought each style sheet, by address (see `style_sheet_facts`).
     pub(super) sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     /// Where the last click left the pointer, in a headless browser (in a headed one a

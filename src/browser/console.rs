@@ -12,9 +12,8 @@
 //! (`navigation_failed`, routes). The text is rendered as Playwright's `ConsoleMessage.text()`
 //! renders it, and an error as `String(error)` of Playwright's `pageerror`.
 
-use std::pin::Pin;
-use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll, Waker};
+use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use chromiumoxide::Page;
@@ -23,12 +22,12 @@ use chromiumoxide::cdp::js_protocol::runtime::{
     RemoteObject, RemoteObjectSubtype, RemoteObjectType,
 };
 use chromiumoxide::listeners::EventStream;
-use futures::Stream;
 use serde::Serialize;
 use tokio::task::JoinHandle;
 
 use super::BrowserError;
 use super::commands::bounded;
+use super::tap::{Pump, Tap, drain};
 
 /// Console messages, and page errors, kept per call at most: past it they are counted.
 pub const CONSOLE_KEPT: usize = 100;
@@ -97,59 +96,31 @@ fn keep<T>(kept: &mut Vec<T>, dropped: &mut u64, more: Vec<T>, more_dropped: u64
     *dropped += more_dropped;
 }
 
-/// What a tab's pages said since it was last taken, and the two event streams it comes
-/// from.
-///
-/// The streams are read in two places, both under the one lock: the watcher task (so that
-/// what a page says between calls is kept, [`CONSOLE_KEPT`] at most, not heaped in the
-/// channel), and [`ConsoleBook::take`] itself, which first reads whatever the streams
-/// already hold. A call's round trip therefore lists every event chromiumoxide handed over
-/// before the call took the book, however busy the runtime's workers are: the watcher task
-/// may not have had its turn (several journeys share two workers), and a `yield_now` does
-/// not give it one. What is still in flight (Chromium sent it after the call's last answer,
-/// or chromiumoxide's handler has it queued for its next turn) goes with the next call.
-pub(super) struct ConsoleBook(Mutex<Watched>);
+/// What a tab's pages said since it was last taken, fed by its two event streams: between
+/// calls by a watcher task, which keeps at most [`CONSOLE_KEPT`] of each (not heaping them
+/// in the channels), and by [`ConsoleBook::take`] itself, which first reads what the
+/// streams hold (see `src/browser/tap.rs`).
+pub(super) struct ConsoleBook(Arc<Tap<Watched>>);
 
-struct Watched {
+pub(super) struct Watched {
     log: PageLog,
     calls: Option<EventStream<EventConsoleApiCalled>>,
     thrown: Option<EventStream<EventExceptionThrown>>,
-    /// The watcher task's waker: a stream remembers the last waker that polled it, so
-    /// [`ConsoleBook::take`] polls with this one and the task is still woken afterwards.
-    waker: Option<Waker>,
 }
 
 impl ConsoleBook {
     /// What was gathered, emptied.
     pub(super) fn take(&self) -> PageLog {
-        let Ok(mut watched) = self.0.lock() else {
-            return PageLog::default();
-        };
-        let waker = watched
-            .waker
-            .clone()
-            .unwrap_or_else(|| Waker::noop().clone());
-        // Whether the streams have ended is the watcher task's business.
-        let _ = watched.pump(&mut Context::from_waker(&waker));
-        std::mem::take(&mut watched.log)
-    }
-
-    /// Reads what the streams hold into the log, as the watcher task: ready when both
-    /// streams have ended (the tab is gone).
-    fn watch(&self, cx: &mut Context<'_>) -> Poll<()> {
-        let Ok(mut watched) = self.0.lock() else {
-            return Poll::Ready(());
-        };
-        watched.waker = Some(cx.waker().clone());
-        watched.pump(cx)
+        self.0
+            .with(|watched| std::mem::take(&mut watched.log))
+            .unwrap_or_default()
     }
 }
 
-impl Watched {
-    /// Moves every event the streams hold into the log; ready when both have ended.
+impl Pump for Watched {
     fn pump(&mut self, cx: &mut Context<'_>) -> Poll<()> {
         let mut more = PageLog::default();
-        drain(&mut self.calls, cx, |event| {
+        let calls = drain(&mut self.calls, cx, |event| {
             let level = match event.r#type {
                 ConsoleApiCalledType::Error => "error",
                 ConsoleApiCalledType::Warning => "warning",
@@ -162,29 +133,14 @@ impl Watched {
                 text: text.join(" "),
             });
         });
-        drain(&mut self.thrown, cx, |event| {
+        let thrown = drain(&mut self.thrown, cx, |event| {
             more.page_errors.push(page_error(&event.exception_details));
         });
         self.log.extend(more);
-        if self.calls.is_none() && self.thrown.is_none() {
+        if calls && thrown {
             Poll::Ready(())
         } else {
             Poll::Pending
-        }
-    }
-}
-
-/// Hands `each` event `stream` holds, and drops the stream once it has ended.
-fn drain<T: chromiumoxide::cdp::IntoEventKind + Unpin + std::fmt::Debug>(
-    stream: &mut Option<EventStream<T>>,
-    cx: &mut Context<'_>,
-    mut each: impl FnMut(&T),
-) {
-    while let Some(open) = stream.as_mut() {
-        match Pin::new(open).poll_next(cx) {
-            Poll::Ready(Some(event)) => each(&event),
-            Poll::Ready(None) => *stream = None,
-            Poll::Pending => return,
         }
     }
 }
@@ -194,7 +150,7 @@ fn drain<T: chromiumoxide::cdp::IntoEventKind + Unpin + std::fmt::Debug>(
 pub(super) async fn watch(
     page: &Page,
     timeout: Duration,
-) -> Result<(Arc<ConsoleBook>, JoinHandle<()>), BrowserError> {
+) -> Result<(ConsoleBook, JoinHandle<()>), BrowserError> {
     let (calls, thrown) = futures::try_join!(
         bounded(
             timeout,
@@ -207,15 +163,12 @@ pub(super) async fn watch(
             page.event_listener::<EventExceptionThrown>(),
         ),
     )?;
-    let book = Arc::new(ConsoleBook(Mutex::new(Watched {
+    let (tap, watcher) = Tap::start(Watched {
         log: PageLog::default(),
         calls: Some(calls),
         thrown: Some(thrown),
-        waker: None,
-    })));
-    let seen = Arc::clone(&book);
-    let watcher = tokio::spawn(std::future::poll_fn(move |cx| seen.watch(cx)));
-    Ok((book, watcher))
+    });
+    Ok((ConsoleBook(tap), watcher))
 }
 
 /// A console argument as Playwright's `text()` writes it (its `renderPreview`).
@@ -399,22 +352,29 @@ mod tests {
         );
     }
 
-    /// A book over two channels the test feeds, as chromiumoxide's handler feeds a tab's.
+    /// What a book is fed from: two channels the test feeds, as chromiumoxide's handler
+    /// feeds a tab's.
     #[allow(clippy::type_complexity)]
-    fn book() -> (
-        Arc<ConsoleBook>,
+    fn watched() -> (
+        Watched,
         futures::channel::mpsc::UnboundedSender<Arc<dyn chromiumoxide::cdp::Event>>,
         futures::channel::mpsc::UnboundedSender<Arc<dyn chromiumoxide::cdp::Event>>,
     ) {
         let (calls, calls_rx) = futures::channel::mpsc::unbounded();
         let (thrown, thrown_rx) = futures::channel::mpsc::unbounded();
-        let book = Arc::new(ConsoleBook(Mutex::new(Watched {
+        let watched = Watched {
             log: PageLog::default(),
             calls: Some(EventStream::new(calls_rx)),
             thrown: Some(EventStream::new(thrown_rx)),
-            waker: None,
-        })));
-        (book, calls, thrown)
+        };
+        (watched, calls, thrown)
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .expect("a runtime")
     }
 
     fn thrown(message: &str) -> Arc<dyn chromiumoxide::cdp::Event> {
@@ -445,16 +405,19 @@ mod tests {
     /// the watcher task never had its turn (several journeys share two busy workers).
     #[test]
     fn taking_reads_what_the_streams_hold_before_the_watcher_has_run() {
-        let (book, calls, thrown_tx) = book();
-        thrown_tx
-            .unbounded_send(thrown("payment declined"))
-            .unwrap();
-        thrown_tx.unbounded_send(thrown("plain reason")).unwrap();
-        calls.unbounded_send(logged("save failed")).unwrap();
-        let log = book.take();
-        assert_eq!(errors(&log), ["payment declined", "plain reason"]);
-        assert_eq!(log.console[0].text, "save failed");
-        assert_eq!(book.take(), PageLog::default(), "each event once");
+        runtime().block_on(async {
+            let (watched, calls, thrown_tx) = watched();
+            let (tap, _watcher) = Tap::start(watched);
+            let book = ConsoleBook(tap);
+            thrown_tx.unbounded_send(thrown("payment declined")).unwrap();
+            thrown_tx.unbounded_send(thrown("plain reason")).unwrap();
+            calls.unbounded_send(logged("save failed")).unwrap();
+            // No await between: on this runtime's one thread the watcher has not run.
+            let log = book.take();
+            assert_eq!(errors(&log), ["payment declined", "plain reason"]);
+            assert_eq!(log.console[0].text, "save failed");
+            assert_eq!(book.take(), PageLog::default(), "each event once");
+        });
     }
 
     /// Between calls the watcher keeps the book (at most [`CONSOLE_KEPT`], the rest
@@ -462,42 +425,27 @@ mod tests {
     /// tab's streams do.
     #[test]
     fn the_watcher_keeps_the_book_between_calls_and_is_woken_after_a_take() {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .build()
-            .expect("a runtime");
-        runtime.block_on(async {
-            let (book, calls, thrown_tx) = book();
-            let seen = Arc::clone(&book);
-            let watcher = tokio::spawn(std::future::poll_fn(move |cx| seen.watch(cx)));
+        runtime().block_on(async {
+            let (watched, calls, thrown_tx) = watched();
+            let (tap, watcher) = Tap::start(watched);
+            let book = ConsoleBook(tap);
             tokio::task::yield_now().await;
             for n in 0..CONSOLE_KEPT + 5 {
                 thrown_tx.unbounded_send(thrown(&format!("e{n}"))).unwrap();
             }
+            // The watcher takes them in, and waits for more.
             tokio::task::yield_now().await;
-            {
-                let watched = book.0.lock().unwrap();
-                assert_eq!(
-                    watched.log.page_errors.len(),
-                    CONSOLE_KEPT,
-                    "the watcher ran"
-                );
-                assert_eq!(watched.log.page_errors_dropped, 5);
-            }
             let log = book.take();
+            assert_eq!(log.page_errors.len(), CONSOLE_KEPT);
+            assert_eq!(log.page_errors_dropped, 5);
             assert_eq!(log.page_errors[0].message, "e0");
             thrown_tx.unbounded_send(thrown("after the take")).unwrap();
-            tokio::task::yield_now().await;
-            assert_eq!(
-                errors(&book.0.lock().unwrap().log),
-                ["after the take"],
-                "the watcher was woken after the call polled its streams"
-            );
             drop((calls, thrown_tx));
             tokio::time::timeout(Duration::from_secs(5), watcher)
                 .await
-                .expect("the watcher ends with the streams")
+                .expect("the watcher, woken after the take, ends with the streams")
                 .expect("the watcher did not panic");
+            assert_eq!(errors(&book.take()), ["after the take"]);
         });
     }
 }

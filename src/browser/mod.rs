@@ -30,6 +30,7 @@ mod remote;
 mod routes;
 mod setup;
 mod sheets;
+mod tap;
 mod storage;
 mod traffic;
 mod wire;

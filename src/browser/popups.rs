@@ -15,6 +15,7 @@ use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use chromiumoxide::Browser;
@@ -25,6 +26,7 @@ use chromiumoxide::cdp::browser_protocol::target::DisposeBrowserContextParams;
 use chromiumoxide::cdp::browser_protocol::target::{
     EventAttachedToTarget, EventTargetDestroyed, GetTargetInfoParams, TargetId,
 };
+use chromiumoxide::listeners::EventStream;
 use futures::StreamExt;
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
@@ -32,6 +34,7 @@ use tokio::task::JoinHandle;
 use super::chromium::ChromiumTab;
 use super::commands::{Commands, bounded};
 use super::launch::LaunchOptions;
+use super::tap::{Pump, Tap, drain};
 use super::{BrowserError, Opened};
 
 /// What a tab knows of the tabs it opened and of its own end.
@@ -48,7 +51,58 @@ pub(super) struct Family {
     /// download folder.
     options: LaunchOptions,
     context: (BrowserContextId, PathBuf),
+    /// The announcements and arrivals, read by a watcher and by [`Family::take`].
+    openings: Arc<Tap<Openings>>,
     watchers: Vec<JoinHandle<()>>,
+}
+
+/// The tab's `Page.windowOpen` and the browser's `Target.attachedToTarget`, read into
+/// [`Pending`]: by a watcher between calls, and by each call as it takes the tabs opened,
+/// so that an announcement chromiumoxide handed over before the call's last answer counts
+/// though the watcher has not had its turn (see `src/browser/tap.rs`).
+struct Openings {
+    opening: Option<EventStream<EventWindowOpen>>,
+    attached: Option<EventStream<EventAttachedToTarget>>,
+    opener: TargetId,
+    pending: Arc<Mutex<Pending>>,
+    changed: Arc<Notify>,
+}
+
+impl Pump for Openings {
+    fn pump(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let mut changed = false;
+        let pending = &self.pending;
+        let opening = drain(&mut self.opening, cx, |event| {
+            if let Ok(mut pending) = pending.lock() {
+                if pending.early > 0 {
+                    pending.early -= 1;
+                } else {
+                    pending.announced.push_back(event.url.clone());
+                }
+            }
+            changed = true;
+        });
+        let opener = &self.opener;
+        let attached = drain(&mut self.attached, cx, |event| {
+            let info = &event.target_info;
+            if info.r#type == "page" && info.opener_id.as_ref() == Some(opener) {
+                if let Ok(mut pending) = pending.lock() {
+                    pending
+                        .arrived
+                        .push_back((info.target_id.clone(), info.url.clone()));
+                }
+                changed = true;
+            }
+        });
+        if changed {
+            self.changed.notify_waiters();
+        }
+        if opening && attached {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    }
 }
 
 /// Tabs announced and arrived, not taken yet.
@@ -73,8 +127,8 @@ impl Family {
     ) -> Result<Family, BrowserError> {
         let timeout = options.command_timeout;
         let what = "subscribing to the tabs a tab opens";
-        let mut opening = bounded(timeout, what, page.event_listener::<EventWindowOpen>()).await?;
-        let mut attached = bounded(
+        let opening = bounded(timeout, what, page.event_listener::<EventWindowOpen>()).await?;
+        let attached = bounded(
             timeout,
             what,
             browser.event_listener::<EventAttachedToTarget>(),
@@ -89,32 +143,12 @@ impl Family {
         let (pending, changed) = (Arc::<Mutex<Pending>>::default(), Arc::new(Notify::new()));
         let closed = Arc::new(AtomicBool::new(false));
         let me = page.target_id().clone();
-        let (p, c) = (Arc::clone(&pending), Arc::clone(&changed));
-        let announcements = tokio::spawn(async move {
-            while let Some(event) = opening.next().await {
-                if let Ok(mut pending) = p.lock() {
-                    if pending.early > 0 {
-                        pending.early -= 1;
-                    } else {
-                        pending.announced.push_back(event.url.clone());
-                    }
-                }
-                c.notify_waiters();
-            }
-        });
-        let (p, c, opener) = (Arc::clone(&pending), Arc::clone(&changed), me.clone());
-        let arrivals = tokio::spawn(async move {
-            while let Some(event) = attached.next().await {
-                let info = &event.target_info;
-                if info.r#type == "page" && info.opener_id.as_ref() == Some(&opener) {
-                    if let Ok(mut pending) = p.lock() {
-                        pending
-                            .arrived
-                            .push_back((info.target_id.clone(), info.url.clone()));
-                    }
-                    c.notify_waiters();
-                }
-            }
+        let (tap, opened) = Tap::start(Openings {
+            opening: Some(opening),
+            attached: Some(attached),
+            opener: me.clone(),
+            pending: Arc::clone(&pending),
+            changed: Arc::clone(&changed),
         });
         let (gone, c) = (Arc::clone(&closed), Arc::clone(&changed));
         let end = tokio::spawn(async move {
@@ -137,7 +171,8 @@ impl Family {
             browser: Arc::downgrade(browser),
             options: options.clone(),
             context,
-            watchers: vec![announcements, arrivals, end],
+            openings: tap,
+            watchers: vec![opened, end],
         })
     }
 
@@ -205,10 +240,12 @@ impl Family {
     /// keeps opening windows is not waited on for ever).
     async fn arrived(&self, wait: Duration) -> Vec<(TargetId, String)> {
         let count = |p: &Pending| (p.announced.len(), p.arrived.len());
+        self.openings.with(|_| ());
         let wanted = self.pending.lock().map_or(0, |p| count(&p).0);
         let waiting = async {
             loop {
                 let notified = self.changed.notified();
+                self.openings.with(|_| ());
                 let done = self.pending.lock().map_or(true, |p| count(&p).1 >= wanted);
                 if done || self.is_closed() {
                     return;

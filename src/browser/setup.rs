@@ -46,7 +46,7 @@ pub(super) struct SetUp {
     /// How dialogs are answered, and those answered since the last call.
     pub(super) dialog_book: Arc<super::dialogs::DialogBook>,
     /// The console's errors and warnings, and uncaught errors, since the last call.
-    pub(super) console: Arc<super::console::ConsoleBook>,
+    pub(super) console: super::console::ConsoleBook,
     /// The request that brought each style sheet, by address.
     pub(super) sheets: Arc<Mutex<HashMap<String, RequestId>>>,
     pub(super) downloads: Arc<Mutex<DownloadLog>>,
