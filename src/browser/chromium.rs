@@ -291,7 +291,7 @@ pub struct ChromiumTab {
     pub(super) pointer: Mutex<Option<(f64, f64)>>,
     pub(super) headed: bool,
     /// The downloads the page started (see `files.rs`).
-    pub(super) downloads: Arc<Mutex<super::files::DownloadLog>>,
+    pub(super) downloads: super::files::Downloads,
     /// The tabs it opened, and its own end (see `popups.rs`).
     pub(super) family: Option<Family>,
     /// The network error of the last document that failed to load (see `setup.rs`).

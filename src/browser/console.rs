@@ -409,7 +409,9 @@ mod tests {
             let (watched, calls, thrown_tx) = watched();
             let (tap, _watcher) = Tap::start(watched);
             let book = ConsoleBook(tap);
-            thrown_tx.unbounded_send(thrown("payment declined")).unwrap();
+            thrown_tx
+                .unbounded_send(thrown("payment declined"))
+                .unwrap();
             thrown_tx.unbounded_send(thrown("plain reason")).unwrap();
             calls.unbounded_send(logged("save failed")).unwrap();
             // No await between: on this runtime's one thread the watcher has not run.

@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use chromiumoxide::Page;
@@ -25,6 +26,7 @@ use tokio::task::JoinHandle;
 
 use super::chromium::ChromiumTab;
 use super::commands::{Commands, bounded};
+use super::tap::{Pump, Tap, drain};
 use super::{BrowserError, ChromeEvents, Tab};
 
 /// How long a control has to open its file chooser once pressed.
@@ -80,20 +82,84 @@ pub(super) fn count_choosers(
     })
 }
 
+/// A tab's downloads: the log its watchers fill, and the download events, read by their
+/// watcher and by each call as it takes the downloads (see `src/browser/tap.rs`): a
+/// download Chromium told of before the call's last answer is the call's though the
+/// watcher has not had its turn.
+pub(super) struct Downloads {
+    pub(super) log: Arc<Mutex<DownloadLog>>,
+    events: Option<Arc<Tap<DownloadEvents>>>,
+}
+
+/// `Browser.downloadWillBegin` and `Browser.downloadProgress` of a tab, read into its log.
+struct DownloadEvents {
+    begins: Option<EventStream<EventDownloadWillBegin>>,
+    progress: Option<EventStream<EventDownloadProgress>>,
+    log: Arc<Mutex<DownloadLog>>,
+    dir: PathBuf,
+}
+
+impl Pump for DownloadEvents {
+    fn pump(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let log = &self.log;
+        // Begun before progress: a download's end comes after its beginning, and both may
+        // be waiting here.
+        let begins = drain(&mut self.begins, cx, |e| {
+            if let Ok(mut log) = log.lock() {
+                log.begun.insert(
+                    e.guid.clone(),
+                    (e.suggested_filename.clone(), e.url.clone()),
+                );
+            }
+        });
+        let dir = &self.dir;
+        let progress = drain(&mut self.progress, cx, |e| {
+            if e.state == DownloadProgressState::InProgress {
+                return;
+            }
+            if let Ok(mut log) = log.lock()
+                && let Some((file, url)) = log.begun.remove(&e.guid)
+                && e.state == DownloadProgressState::Completed
+            {
+                let path = e
+                    .file_path
+                    .clone()
+                    .map_or_else(|| dir.join(&e.guid), PathBuf::from);
+                let mime = log.mimes.get(&url).filter(|m| !m.is_empty()).cloned();
+                log.done.push(Download {
+                    file,
+                    url,
+                    path,
+                    mime,
+                });
+            }
+        });
+        if begins && progress {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    }
+}
+
 /// Lets the tab's browser context download into `dir` (each file under the browser's id
-/// for it) and follows its downloads into the returned log. A browser that refuses (a
-/// remote one may) leaves the tab without downloads, not without a tab.
+/// for it) and follows its downloads. A browser that refuses (a remote one may) leaves the
+/// tab without downloads, not without a tab.
 pub(super) async fn watch_downloads(
     page: &Page,
     context: BrowserContextId,
     dir: &Path,
     timeout: Duration,
-) -> (Arc<Mutex<DownloadLog>>, JoinHandle<()>) {
+) -> (Downloads, JoinHandle<()>) {
     match try_watch_downloads(page, context, dir, timeout).await {
         Ok(watching) => watching,
         Err(e) => {
             tracing::warn!("downloads are off in this tab: {e}");
-            (Arc::default(), tokio::spawn(async {}))
+            let off = Downloads {
+                log: Arc::default(),
+                events: None,
+            };
+            (off, tokio::spawn(async {}))
         }
     }
 }
@@ -103,7 +169,7 @@ async fn try_watch_downloads(
     context: BrowserContextId,
     dir: &Path,
     timeout: Duration,
-) -> Result<(Arc<Mutex<DownloadLog>>, JoinHandle<()>), BrowserError> {
+) -> Result<(Downloads, JoinHandle<()>), BrowserError> {
     let what = "subscribing to downloads";
     std::fs::create_dir_all(dir)
         .map_err(|e| BrowserError::Protocol(format!("cannot create a download folder: {e}")))?;
@@ -112,7 +178,7 @@ async fn try_watch_downloads(
     params.download_path = Some(dir.display().to_string());
     params.events_enabled = Some(true);
     // Together: no download can begin before the tab's first navigation.
-    let (mut begins, mut progress, _) = futures::try_join!(
+    let (begins, progress, _) = futures::try_join!(
         bounded(
             timeout,
             what,
@@ -126,33 +192,14 @@ async fn try_watch_downloads(
         page.command(timeout, "allowing downloads", params),
     )?;
     let log = Arc::new(Mutex::new(DownloadLog::default()));
-    let (seen, dir) = (Arc::clone(&log), dir.to_path_buf());
-    let watcher = tokio::spawn(async move {
-        loop {
-            tokio::select! {
-                Some(e) = begins.next() => {
-                    if let Ok(mut log) = seen.lock() {
-                        log.begun.insert(e.guid.clone(), (e.suggested_filename.clone(), e.url.clone()));
-                    }
-                }
-                Some(e) = progress.next() => {
-                    if e.state == DownloadProgressState::InProgress {
-                        continue;
-                    }
-                    if let Ok(mut log) = seen.lock()
-                        && let Some((file, url)) = log.begun.remove(&e.guid)
-                        && e.state == DownloadProgressState::Completed
-                    {
-                        let path = e.file_path.clone().map_or_else(|| dir.join(&e.guid), PathBuf::from);
-                        let mime = log.mimes.get(&url).filter(|m| !m.is_empty()).cloned();
-                        log.done.push(Download { file, url, path, mime });
-                    }
-                }
-                else => break,
-            }
-        }
+    let (events, watcher) = Tap::start(DownloadEvents {
+        begins: Some(begins),
+        progress: Some(progress),
+        log: Arc::clone(&log),
+        dir: dir.to_path_buf(),
     });
-    Ok((log, watcher))
+    let events = Some(events);
+    Ok((Downloads { log, events }, watcher))
 }
 
 /// Keeps the media type of a response that may be a download's (a document, a fetch, an
@@ -177,12 +224,16 @@ pub(super) fn note_mime(log: &Mutex<DownloadLog>, e: &EventResponseReceived) {
 /// `download`, to a file, a blob or a `data:` address), once one has come as well, which
 /// the browser may tell of after the page has settled.
 pub(super) async fn take_downloads(
-    log: &Mutex<DownloadLog>,
+    downloads: &Downloads,
     wait: Duration,
     asked: bool,
 ) -> Vec<Download> {
+    let (log, events) = (&downloads.log, &downloads.events);
     let until = Instant::now() + wait;
     loop {
+        if let Some(events) = events {
+            events.with(|_| ());
+        }
         let pending = log
             .lock()
             .map(|l| !l.begun.is_empty() || (asked && l.done.is_empty()))
@@ -214,7 +265,7 @@ impl ChromiumTab {
         )
         .await?;
         let answering = |more: bool| {
-            if let Ok(mut log) = self.downloads.lock() {
+            if let Ok(mut log) = self.downloads.log.lock() {
                 log.answering = if more {
                     log.answering + 1
                 } else {

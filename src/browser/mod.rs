@@ -30,8 +30,8 @@ mod remote;
 mod routes;
 mod setup;
 mod sheets;
-mod tap;
 mod storage;
+mod tap;
 mod traffic;
 mod wire;
 

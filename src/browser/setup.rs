@@ -30,7 +30,6 @@ use futures::StreamExt;
 use tokio::task::JoinHandle;
 
 use super::commands::{Commands, bounded};
-use super::files::DownloadLog;
 use super::launch::LaunchOptions;
 use super::{BrowserError, ChromeEvents};
 
@@ -49,7 +48,7 @@ pub(super) struct SetUp {
     pub(super) console: super::console::ConsoleBook,
     /// The request that brought each style sheet, by address.
     pub(super) sheets: Arc<Mutex<HashMap<String, RequestId>>>,
-    pub(super) downloads: Arc<Mutex<DownloadLog>>,
+    pub(super) downloads: super::files::Downloads,
     /// The network error of the last document that failed to load, unless one loaded
     /// since (`net::ERR_CONNECTION_REFUSED`).
     pub(super) load_error: Arc<Mutex<Option<String>>>,
@@ -208,12 +207,13 @@ pub(super) async fn set_up(
             }
         }
     });
-    let files = super::files::count_choosers(choosers, Arc::clone(&chrome), Arc::clone(&downloads));
+    let files =
+        super::files::count_choosers(choosers, Arc::clone(&chrome), Arc::clone(&downloads.log));
     let sheets = Arc::new(Mutex::new(HashMap::new()));
     let load_error = Arc::new(Mutex::new(None));
     let (seen, saved, loaded) = (
         Arc::clone(&sheets),
-        Arc::clone(&downloads),
+        Arc::clone(&downloads.log),
         Arc::clone(&load_error),
     );
     let responded = tokio::spawn(async move {

@@ -50,7 +50,10 @@ impl<P: Pump> Tap<P> {
     /// panic poisoned the lock.
     pub(super) fn with<R>(&self, f: impl FnOnce(&mut P) -> R) -> Option<R> {
         let mut tapped = self.0.lock().ok()?;
-        let waker = tapped.waker.clone().unwrap_or_else(|| Waker::noop().clone());
+        let waker = tapped
+            .waker
+            .clone()
+            .unwrap_or_else(|| Waker::noop().clone());
         // Whether the streams have ended is the watcher's business.
         let _ = tapped.pump.pump(&mut Context::from_waker(&waker));
         Some(f(&mut tapped.pump))
