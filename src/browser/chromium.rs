@@ -278,6 +278,8 @@ pub struct ChromiumTab {
     pub(super) main_frame: Option<FrameId>,
     pub(super) timeout: Duration,
     chrome: Arc<Mutex<ChromeEvents>>,
+    /// The file choosers the page opens, read into `chrome` (see `files.rs`).
+    choosers: Arc<super::tap::Tap<super::files::Choosers>>,
     /// JavaScript dialogs answered since the tab opened.
     answered: Arc<AtomicU64>,
     /// How dialogs are answered, and those answered since the last call.
@@ -337,6 +339,7 @@ impl ChromiumTab {
             main_frame: set.main_frame,
             timeout: options.command_timeout,
             chrome: set.chrome,
+            choosers: set.choosers,
             answered: set.answered,
             dialog_book: set.dialog_book,
             console: set.console,
@@ -783,6 +786,7 @@ impl Tab for ChromiumTab {
     }
 
     fn take_chrome(&self) -> ChromeEvents {
+        self.choosers.with(|_| ());
         match self.chrome.lock() {
             Ok(mut chrome) => {
                 // A crash stays a crash; dialogs and choosers are reported once.

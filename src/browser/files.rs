@@ -61,15 +61,19 @@ pub(super) struct DownloadLog {
     answering: usize,
 }
 
-/// Counts the file choosers the page opens into `chrome`, but for those an upload answers
-/// (told in `log`).
-pub(super) fn count_choosers(
-    mut choosers: EventStream<EventFileChooserOpened>,
+/// The file choosers the page opens, counted into `chrome` but for those an upload answers
+/// (told in `log`); read by a watcher and by the tab as it takes `chrome` for a read (see
+/// `src/browser/tap.rs`).
+pub(super) struct Choosers {
+    opened: Option<EventStream<EventFileChooserOpened>>,
     chrome: Arc<Mutex<ChromeEvents>>,
     log: Arc<Mutex<DownloadLog>>,
-) -> JoinHandle<()> {
-    tokio::spawn(async move {
-        while choosers.next().await.is_some() {
+}
+
+impl Pump for Choosers {
+    fn pump(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let (chrome, log) = (&self.chrome, &self.log);
+        let ended = drain(&mut self.opened, cx, |_| {
             let answered = log.lock().is_ok_and(|mut l| {
                 let answering = l.answering > 0;
                 l.answering = l.answering.saturating_sub(1);
@@ -78,7 +82,25 @@ pub(super) fn count_choosers(
             if !answered && let Ok(mut chrome) = chrome.lock() {
                 chrome.file_choosers += 1;
             }
+        });
+        if ended {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
         }
+    }
+}
+
+/// Counts the file choosers the page opens into `chrome`, but for those an upload answers.
+pub(super) fn count_choosers(
+    opened: EventStream<EventFileChooserOpened>,
+    chrome: Arc<Mutex<ChromeEvents>>,
+    log: Arc<Mutex<DownloadLog>>,
+) -> (Arc<Tap<Choosers>>, JoinHandle<()>) {
+    Tap::start(Choosers {
+        opened: Some(opened),
+        chrome,
+        log,
     })
 }
 

@@ -40,6 +40,8 @@ const SHEETS_KEPT: usize = 1024;
 pub(super) struct SetUp {
     pub(super) main_frame: Option<FrameId>,
     pub(super) chrome: Arc<Mutex<ChromeEvents>>,
+    /// The file choosers the page opens, counted into `chrome` (see `files.rs`).
+    pub(super) choosers: Arc<super::tap::Tap<super::files::Choosers>>,
     /// JavaScript dialogs answered since the tab opened.
     pub(super) answered: Arc<AtomicU64>,
     /// How dialogs are answered, and those answered since the last call.
@@ -207,7 +209,7 @@ pub(super) async fn set_up(
             }
         }
     });
-    let files =
+    let (choosers, files) =
         super::files::count_choosers(choosers, Arc::clone(&chrome), Arc::clone(&downloads.log));
     let sheets = Arc::new(Mutex::new(HashMap::new()));
     let load_error = Arc::new(Mutex::new(None));
@@ -249,6 +251,7 @@ pub(super) async fn set_up(
     Ok(SetUp {
         main_frame,
         chrome,
+        choosers,
         answered,
         dialog_book,
         console,
