@@ -187,6 +187,7 @@ impl<T: Tab> Tools<T> {
         rt.closed = closed_now.or(rt.closed).or(closed_before);
         rt.dialogs = self.take_dialogs();
         self.take_console(&action, &mut rt).await;
+        self.drop_unclaimed_pushes().await;
         rt.waited_ms = self.shared.waited_ms.lock().map(|w| *w).unwrap_or(0.0);
         rt.timing = self.timing().of_call(rt.elapsed_ms);
         (rt.routed, rt.routed_requests) = self.take_routed();

@@ -144,6 +144,17 @@ impl<T: Tab> Tools<T> {
         while self.here().tab.pushed(Duration::ZERO).await.is_some() {}
     }
 
+    /// Lets go of what every tab's documents pushed and no call took, as a call ends: a
+    /// document a click, a script or a popup loaded sends its first read as one `navigate`
+    /// loaded does, and only `navigate` takes it. Kept, those reads (the whole page's
+    /// records, each) heaped up until the tab's next `navigate`: for good in a journey that
+    /// goes from page to page by its links.
+    pub(super) async fn drop_unclaimed_pushes(&self) {
+        for open in self.tabs.all() {
+            while open.tab.pushed(Duration::ZERO).await.is_some() {}
+        }
+    }
+
     /// The first read the document that just loaded sent, when it announced one: waited for
     /// within the bound of any in-page call. None when it announced none, or said it could
     /// not take it, or it did not come in time: the caller asks for a read then.

@@ -331,6 +331,19 @@ impl Probe {
         std::mem::take(&mut self.1.lock().expect("the notes").pushed)
     }
 
+    /// How many strings the page pushed that wait in the tab untaken: taken now, and not
+    /// noted as [`Probe::pushed`] notes those the tools take.
+    pub async fn waiting_pushes(&self) -> usize {
+        let Some(tab) = self.0.upgrade() else {
+            return 0;
+        };
+        let mut waiting = 0;
+        while tab.pushed(Duration::ZERO).await.is_some() {
+            waiting += 1;
+        }
+        waiting
+    }
+
     /// How many records each read since the last call built whole, in order (the rest it
     /// reused, or only took their boxes and visibility again).
     pub fn gathered(&self) -> Vec<u64> {

@@ -8,7 +8,9 @@ use waymark::registry::Registry;
 use waymark::tools::ToolOptions;
 
 use crate::fixtures;
-use crate::harness::{block_on, control, ok, open, probed_tools_on, shared, tools, value};
+use crate::harness::{
+    block_on, control, ok, open, probed_tools, probed_tools_on, shared, tools, value,
+};
 
 #[test]
 fn read_screen_returns_the_screen_without_moving() {
@@ -1172,6 +1174,42 @@ fn a_tab_set_up_ahead_gets_the_collector_its_journey_asks_for() {
             tools.close().await;
         });
     }
+}
+
+/// A document a click loads sends its first read too, which no call takes (the action reads
+/// the settled page itself): each call lets go of what the tab's documents pushed as it
+/// ends, so a journey that goes from page to page by its links keeps none of those reads,
+/// where before it kept every one (the page's whole records) until its next `navigate`.
+#[test]
+fn the_first_reads_of_documents_a_click_loaded_are_let_go_as_the_call_ends() {
+    let (tools, probe) = probed_tools();
+    block_on(async {
+        open(&tools, "/").await;
+        assert_eq!(probe.pushed(), 1, "navigate took its document's first read");
+        let links = [
+            "nav.claims",
+            "nav.orders",
+            "nav.widgets",
+            "nav.claims",
+            "nav.home",
+        ];
+        let mut let_go = 0;
+        for link in links {
+            ok(&tools.invoke(link, None).await);
+            let_go += probe.pushed();
+        }
+        // Whatever came after the last action's end goes with the next call.
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        ok(&tools.read_screen().await);
+        let_go += probe.pushed();
+        assert_eq!(probe.waiting_pushes().await, 0, "nothing left in the tab");
+        assert_eq!(
+            let_go,
+            links.len(),
+            "each loaded document's read, let go once"
+        );
+        tools.close().await;
+    });
 }
 
 /// A document's first read is the one its page sends at the end of its load, not one asked
