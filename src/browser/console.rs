@@ -352,22 +352,23 @@ mod tests {
         );
     }
 
-    /// What a book is fed from: two channels the test feeds, as chromiumoxide's handler
-    /// feeds a tab's.
+    /// A book and its watcher, fed by two channels the test feeds as chromiumoxide's
+    /// handler feeds a tab's (on a runtime: the watcher is spawned).
     #[allow(clippy::type_complexity)]
-    fn watched() -> (
-        Watched,
+    fn started() -> (
+        ConsoleBook,
+        JoinHandle<()>,
         futures::channel::mpsc::UnboundedSender<Arc<dyn chromiumoxide::cdp::Event>>,
         futures::channel::mpsc::UnboundedSender<Arc<dyn chromiumoxide::cdp::Event>>,
     ) {
         let (calls, calls_rx) = futures::channel::mpsc::unbounded();
         let (thrown, thrown_rx) = futures::channel::mpsc::unbounded();
-        let watched = Watched {
+        let (tap, watcher) = Tap::start(Watched {
             log: PageLog::default(),
             calls: Some(EventStream::new(calls_rx)),
             thrown: Some(EventStream::new(thrown_rx)),
-        };
-        (watched, calls, thrown)
+        });
+        (ConsoleBook(tap), watcher, calls, thrown)
     }
 
     fn runtime() -> tokio::runtime::Runtime {
@@ -406,9 +407,7 @@ mod tests {
     #[test]
     fn taking_reads_what_the_streams_hold_before_the_watcher_has_run() {
         runtime().block_on(async {
-            let (watched, calls, thrown_tx) = watched();
-            let (tap, _watcher) = Tap::start(watched);
-            let book = ConsoleBook(tap);
+            let (book, _watcher, calls, thrown_tx) = started();
             thrown_tx
                 .unbounded_send(thrown("payment declined"))
                 .unwrap();
@@ -428,9 +427,7 @@ mod tests {
     #[test]
     fn the_watcher_keeps_the_book_between_calls_and_is_woken_after_a_take() {
         runtime().block_on(async {
-            let (watched, calls, thrown_tx) = watched();
-            let (tap, watcher) = Tap::start(watched);
-            let book = ConsoleBook(tap);
+            let (book, watcher, calls, thrown_tx) = started();
             tokio::task::yield_now().await;
             for n in 0..CONSOLE_KEPT + 5 {
                 thrown_tx.unbounded_send(thrown(&format!("e{n}"))).unwrap();
