@@ -277,9 +277,7 @@ pub struct ChromiumTab {
     pub(super) page: Page,
     pub(super) main_frame: Option<FrameId>,
     pub(super) timeout: Duration,
-    chrome: Arc<Mutex<ChromeEvents>>,
-    /// The file choosers the page opens, read into `chrome` (see `files.rs`).
-    choosers: Arc<super::tap::Tap<super::files::Choosers>>,
+    chrome: super::setup::Chrome,
     /// JavaScript dialogs answered since the tab opened.
     answered: Arc<AtomicU64>,
     /// How dialogs are answered, and those answered since the last call.
@@ -339,7 +337,6 @@ impl ChromiumTab {
             main_frame: set.main_frame,
             timeout: options.command_timeout,
             chrome: set.chrome,
-            choosers: set.choosers,
             answered: set.answered,
             dialog_book: set.dialog_book,
             console: set.console,
@@ -742,7 +739,7 @@ impl Tab for ChromiumTab {
     }
 
     fn renderer_crashed(&self) -> bool {
-        self.chrome.lock().is_ok_and(|c| c.crashed)
+        self.chrome.crashed()
     }
 
     async fn opened(&self, wait: Duration) -> Vec<super::Opened<ChromiumTab>> {
@@ -786,17 +783,6 @@ impl Tab for ChromiumTab {
     }
 
     fn take_chrome(&self) -> ChromeEvents {
-        self.choosers.with(|_| ());
-        match self.chrome.lock() {
-            Ok(mut chrome) => {
-                // A crash stays a crash; dialogs and choosers are reported once.
-                let crashed = chrome.crashed;
-                let mut taken = std::mem::take(&mut *chrome);
-                chrome.crashed = crashed;
-                taken.crashed = crashed;
-                taken
-            }
-            Err(_) => ChromeEvents::default(),
-        }
+        self.chrome.take()
     }
 }

@@ -36,12 +36,40 @@ use super::{BrowserError, ChromeEvents};
 /// Style sheet requests remembered at most: past it, the older ones are forgotten.
 const SHEETS_KEPT: usize = 1024;
 
+/// What the browser did in a tab that its next read tells (see [`ChromeEvents`]): the
+/// dialogs answered, the file choosers opened, a crash; the choosers are read off their
+/// stream as the events are taken (see `src/browser/tap.rs`).
+pub(super) struct Chrome {
+    events: Arc<Mutex<ChromeEvents>>,
+    choosers: Arc<super::tap::Tap<super::files::Choosers>>,
+}
+
+impl Chrome {
+    /// What came since the last take; a crash stays a crash, the rest is told once.
+    pub(super) fn take(&self) -> ChromeEvents {
+        self.choosers.with(|_| ());
+        match self.events.lock() {
+            Ok(mut chrome) => {
+                let crashed = chrome.crashed;
+                let mut taken = std::mem::take(&mut *chrome);
+                chrome.crashed = crashed;
+                taken.crashed = crashed;
+                taken
+            }
+            Err(_) => ChromeEvents::default(),
+        }
+    }
+
+    /// Whether the tab's renderer crashed.
+    pub(super) fn crashed(&self) -> bool {
+        self.events.lock().is_ok_and(|c| c.crashed)
+    }
+}
+
 /// What a tab is set up with: what its watchers fill in, and the watchers.
 pub(super) struct SetUp {
     pub(super) main_frame: Option<FrameId>,
-    pub(super) chrome: Arc<Mutex<ChromeEvents>>,
-    /// The file choosers the page opens, counted into `chrome` (see `files.rs`).
-    pub(super) choosers: Arc<super::tap::Tap<super::files::Choosers>>,
+    pub(super) chrome: Chrome,
     /// JavaScript dialogs answered since the tab opened.
     pub(super) answered: Arc<AtomicU64>,
     /// How dialogs are answered, and those answered since the last call.
@@ -250,8 +278,10 @@ pub(super) async fn set_up(
     });
     Ok(SetUp {
         main_frame,
-        chrome,
-        choosers,
+        chrome: Chrome {
+            events: chrome,
+            choosers,
+        },
         answered,
         dialog_book,
         console,
