@@ -9,8 +9,10 @@
 //! give it one: an uncaught error thrown by the call's click went with the next call, and
 //! under `--fail-on-page-error` failed it. A [`Tap`] keeps its streams and what they fed
 //! under one lock; [`Tap::with`] reads the streams first. What Chromium sent after the
-//! call's last answer, or what chromiumoxide's handler still holds for its next turn (a few
-//! microseconds after it hands over an answer), comes with a later call.
+//! call's last answer comes with a later call; so may what chromiumoxide's handler still
+//! holds for its next turn (it hands an answer over at once, the events read with it a
+//! few microseconds later), unless the caller makes a round trip first, as the console's
+//! take does (`page_log` in `src/tools/console.rs`).
 
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
