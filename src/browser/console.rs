@@ -102,7 +102,7 @@ fn keep<T>(kept: &mut Vec<T>, dropped: &mut u64, more: Vec<T>, more_dropped: u64
 /// streams hold (see `src/browser/tap.rs`).
 pub(super) struct ConsoleBook(Arc<Tap<Watched>>);
 
-pub(super) struct Watched {
+struct Watched {
     log: PageLog,
     calls: Option<EventStream<EventConsoleApiCalled>>,
     thrown: Option<EventStream<EventExceptionThrown>>,

@@ -254,7 +254,7 @@ pub(super) async fn take_downloads(
     let until = Instant::now() + wait;
     loop {
         if let Some(events) = events {
-            events.with(|_| ());
+            events.catch_up();
         }
         let pending = log
             .lock()

@@ -240,12 +240,12 @@ impl Family {
     /// keeps opening windows is not waited on for ever).
     async fn arrived(&self, wait: Duration) -> Vec<(TargetId, String)> {
         let count = |p: &Pending| (p.announced.len(), p.arrived.len());
-        self.openings.with(|_| ());
+        self.openings.catch_up();
         let wanted = self.pending.lock().map_or(0, |p| count(&p).0);
         let waiting = async {
             loop {
                 let notified = self.changed.notified();
-                self.openings.with(|_| ());
+                self.openings.catch_up();
                 let done = self.pending.lock().map_or(true, |p| count(&p).1 >= wanted);
                 if done || self.is_closed() {
                     return;

@@ -47,7 +47,7 @@ pub(super) struct Chrome {
 impl Chrome {
     /// What came since the last take; a crash stays a crash, the rest is told once.
     pub(super) fn take(&self) -> ChromeEvents {
-        self.choosers.with(|_| ());
+        self.choosers.catch_up();
         match self.events.lock() {
             Ok(mut chrome) => {
                 let crashed = chrome.crashed;

@@ -48,6 +48,11 @@ impl<P: Pump> Tap<P> {
         (tap, watcher)
     }
 
+    /// Handles what the streams hold now, for a caller about to look at what they feed.
+    pub(super) fn catch_up(&self) {
+        self.with(|_| ());
+    }
+
     /// `f` of what the streams fed, once it has handled what they hold now; `None` when a
     /// panic poisoned the lock.
     pub(super) fn with<R>(&self, f: impl FnOnce(&mut P) -> R) -> Option<R> {

@@ -138,17 +138,12 @@ impl<T: Tab> Tools<T> {
         self.read_as(&view).await
     }
 
-    /// Lets go of whatever the tab's documents pushed and nobody took (before a
-    /// navigation: nothing of an earlier document is taken for the next one's).
-    pub(super) async fn drop_pushes(&self) {
-        while self.here().tab.pushed(Duration::ZERO).await.is_some() {}
-    }
-
-    /// Lets go of what every tab's documents pushed and no call took, as a call ends: a
-    /// document a click, a script or a popup loaded sends its first read as one `navigate`
-    /// loaded does, and only `navigate` takes it. Kept, those reads (the whole page's
-    /// records, each) heaped up until the tab's next `navigate`: for good in a journey that
-    /// goes from page to page by its links.
+    /// Lets go of what every tab's documents pushed and no call took: before a navigation
+    /// (nothing of an earlier document is taken for the next one's), and as each call ends
+    /// (a document a click, a script or a popup loaded sends its first read as one
+    /// `navigate` loaded does, and only `navigate` takes one; kept, those reads, the whole
+    /// page's records each, heaped up until the tab's next `navigate`: for good in a journey
+    /// that goes from page to page by its links).
     pub(super) async fn drop_unclaimed_pushes(&self) {
         for open in self.tabs.all() {
             while open.tab.pushed(Duration::ZERO).await.is_some() {}

@@ -320,7 +320,7 @@ impl<T: Tab> Tools<T> {
             return Err((None, browser_error(e)));
         }
         self.timed(timing::Phase::Setup, setup);
-        self.drop_pushes().await;
+        self.drop_unclaimed_pushes().await;
         let loading = Instant::now();
         let loaded = (self.here().tab)
             .navigate(url.as_str(), self.options.load_timeout)
