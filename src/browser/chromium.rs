@@ -116,7 +116,7 @@ impl Chromium {
             failed => {
                 let (pid, files) = (spawned.pid, spawned.files);
                 let _ = tokio::task::spawn_blocking(move || {
-                    launch::put_down(pid, Some(&files), Duration::ZERO);
+                    launch::put_down(pid, Some(&files));
                 })
                 .await;
                 return Err(launch_error(match failed {
@@ -232,29 +232,25 @@ impl Chromium {
         Ok(tab)
     }
 
-    /// Closes the browser and waits for its process to exit; kills it if it lingers. A
-    /// WebDriver session is ended (its server closes the browser); a browser at a CDP
-    /// endpoint is only let go: it is not this run's to close.
+    /// Closes the browser: one this run launched is killed with every process of its group,
+    /// and its profile removed once it is gone. A WebDriver session is ended (its server closes
+    /// the browser); a browser at a CDP endpoint is only let go: it is not this run's to
+    /// close.
+    ///
+    /// Not `Browser.close`: Chromium's orderly shutdown writes the profile back (cookies,
+    /// caches, the session), which is a temporary folder removed right after, and it took
+    /// 40-50 ms after its answer before the process exited, at the end of every run
+    /// (README.md, "The suite").
     pub async fn close(mut self) {
-        let bound = Duration::from_secs(5);
-        match (self.options.remote.is_some(), self.lease.take()) {
-            (_, Some(lease)) => lease.end(bound).await,
-            (true, None) => {}
-            (false, None) => match Arc::get_mut(&mut self.browser) {
-                // `Browser.close`: the browser ends its renderers and writes its profile.
-                Some(browser) => {
-                    let _ = tokio::time::timeout(bound, browser.close()).await;
-                }
-                // A tab is making a popup's tab this moment: the process goes the hard way.
-                None => self.kill(),
-            },
+        if let Some(lease) = self.lease.take() {
+            lease.end(Duration::from_secs(5)).await;
         }
         if let Some(pid) = self.pid.take() {
             // The thread that started it reaps it and removes its profile (see
-            // `launch::spawn`); one that lingers past the bound is killed.
+            // `launch::spawn`).
             let files = self.files.take();
             let _ = tokio::task::spawn_blocking(move || {
-                launch::put_down(pid, files.as_ref(), bound);
+                launch::put_down(pid, files.as_ref());
             })
             .await;
         }
@@ -266,7 +262,7 @@ impl Drop for Chromium {
     fn drop(&mut self) {
         // `close` takes the pid; reaching here with one means an early exit or a panic.
         if let Some(pid) = self.pid.take() {
-            launch::put_down(pid, self.files.as_ref(), Duration::ZERO);
+            launch::put_down(pid, self.files.as_ref());
         }
         self.handler.abort();
     }

@@ -234,13 +234,11 @@ fn forget_when_gone(pid: u32) {
     unregister(pid);
 }
 
-/// Ends the browser `pid` this run launched, with its profile `files`: waits `grace` for it
-/// to exit by itself (after `Browser.close`; zero kills it at once), kills it if it lingers,
-/// then waits until it is gone and its profile removed. Blocking: off the runtime's threads.
-pub(super) fn put_down(pid: u32, files: Option<&Files>, grace: Duration) {
-    if !gone_within(pid, grace) {
-        kill(pid);
-    }
+/// Ends the browser `pid` this run launched, with its profile `files`: kills it and its
+/// process group, then waits until it is gone and its profile removed. Blocking: off the
+/// runtime's threads.
+pub(super) fn put_down(pid: u32, files: Option<&Files>) {
+    kill(pid);
     forget_when_gone(pid);
     if let Some(files) = files {
         files.removed_within(Duration::from_secs(2));
@@ -551,13 +549,18 @@ fn keep(
     let _ = child.wait();
 }
 
-/// Sends SIGKILL to the browser `pid` this run started.
+/// Sends SIGKILL to the browser `pid` this run started and to the rest of its process
+/// group (its zygotes, renderers, GPU and network processes: [`spawn`] made it the group's
+/// leader), so that none outlives it to write into its profile while that is removed.
 pub(super) fn kill(pid: u32) {
     let Ok(pid) = libc::pid_t::try_from(pid) else {
         return;
     };
-    // SAFETY: kill(2) on a browser process this run started; a stale pid yields ESRCH.
+    // SAFETY: kill(2) on a browser process this run started and its group; a stale pid
+    // yields ESRCH. A group that is gone (its leader alone, say) leaves the leader's own.
     unsafe {
-        libc::kill(pid, libc::SIGKILL);
+        if libc::kill(-pid, libc::SIGKILL) != 0 {
+            libc::kill(pid, libc::SIGKILL);
+        }
     }
 }
