@@ -13,7 +13,7 @@
 //! renders it, and an error as `String(error)` of Playwright's `pageerror`.
 
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::Context;
 use std::time::Duration;
 
 use chromiumoxide::Page;
@@ -118,7 +118,7 @@ impl ConsoleBook {
 }
 
 impl Pump for Watched {
-    fn pump(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+    fn pump(&mut self, cx: &mut Context<'_>) -> bool {
         let mut more = PageLog::default();
         let calls = drain(&mut self.calls, cx, |event| {
             let level = match event.r#type {
@@ -137,11 +137,7 @@ impl Pump for Watched {
             more.page_errors.push(page_error(&event.exception_details));
         });
         self.log.extend(more);
-        if calls && thrown {
-            Poll::Ready(())
-        } else {
-            Poll::Pending
-        }
+        calls && thrown
     }
 }
 

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
+use std::task::Context;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::Page;
@@ -71,9 +71,9 @@ pub(super) struct Choosers {
 }
 
 impl Pump for Choosers {
-    fn pump(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+    fn pump(&mut self, cx: &mut Context<'_>) -> bool {
         let (chrome, log) = (&self.chrome, &self.log);
-        let ended = drain(&mut self.opened, cx, |_| {
+        drain(&mut self.opened, cx, |_| {
             let answered = log.lock().is_ok_and(|mut l| {
                 let answering = l.answering > 0;
                 l.answering = l.answering.saturating_sub(1);
@@ -82,12 +82,7 @@ impl Pump for Choosers {
             if !answered && let Ok(mut chrome) = chrome.lock() {
                 chrome.file_choosers += 1;
             }
-        });
-        if ended {
-            Poll::Ready(())
-        } else {
-            Poll::Pending
-        }
+        })
     }
 }
 
@@ -122,7 +117,7 @@ struct DownloadEvents {
 }
 
 impl Pump for DownloadEvents {
-    fn pump(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+    fn pump(&mut self, cx: &mut Context<'_>) -> bool {
         let log = &self.log;
         // Begun before progress: a download's end comes after its beginning, and both may
         // be waiting here.
@@ -156,11 +151,7 @@ impl Pump for DownloadEvents {
                 });
             }
         });
-        if begins && progress {
-            Poll::Ready(())
-        } else {
-            Poll::Pending
-        }
+        begins && progress
     }
 }
 

@@ -14,8 +14,8 @@
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, Weak};
-use std::task::{Context, Poll};
+use std::sync::{Arc, Weak};
+use std::task::Context;
 use std::time::Duration;
 
 use chromiumoxide::Browser;
@@ -39,7 +39,6 @@ use super::{BrowserError, Opened};
 
 /// What a tab knows of the tabs it opened and of its own end.
 pub(super) struct Family {
-    pending: Arc<Mutex<Pending>>,
     /// Rung at each announcement, arrival and end.
     changed: Arc<Notify>,
     /// The tab is gone: closed by its page, or by the browser.
@@ -51,7 +50,8 @@ pub(super) struct Family {
     /// download folder.
     options: LaunchOptions,
     context: (BrowserContextId, PathBuf),
-    /// The announcements and arrivals, read by a watcher and by [`Family::take`].
+    /// The tabs announced and arrived, not taken yet, and their events: read by a watcher
+    /// and by [`Family::take`].
     openings: Arc<Tap<Openings>>,
     watchers: Vec<JoinHandle<()>>,
 }
@@ -64,21 +64,19 @@ struct Openings {
     opening: Option<EventStream<EventWindowOpen>>,
     attached: Option<EventStream<EventAttachedToTarget>>,
     opener: TargetId,
-    pending: Arc<Mutex<Pending>>,
+    pending: Pending,
     changed: Arc<Notify>,
 }
 
 impl Pump for Openings {
-    fn pump(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+    fn pump(&mut self, cx: &mut Context<'_>) -> bool {
         let mut changed = false;
-        let pending = &self.pending;
+        let pending = &mut self.pending;
         let opening = drain(&mut self.opening, cx, |event| {
-            if let Ok(mut pending) = pending.lock() {
-                if pending.early > 0 {
-                    pending.early -= 1;
-                } else {
-                    pending.announced.push_back(event.url.clone());
-                }
+            if pending.early > 0 {
+                pending.early -= 1;
+            } else {
+                pending.announced.push_back(event.url.clone());
             }
             changed = true;
         });
@@ -86,22 +84,16 @@ impl Pump for Openings {
         let attached = drain(&mut self.attached, cx, |event| {
             let info = &event.target_info;
             if info.r#type == "page" && info.opener_id.as_ref() == Some(opener) {
-                if let Ok(mut pending) = pending.lock() {
-                    pending
-                        .arrived
-                        .push_back((info.target_id.clone(), info.url.clone()));
-                }
+                pending
+                    .arrived
+                    .push_back((info.target_id.clone(), info.url.clone()));
                 changed = true;
             }
         });
         if changed {
             self.changed.notify_waiters();
         }
-        if opening && attached {
-            Poll::Ready(())
-        } else {
-            Poll::Pending
-        }
+        opening && attached
     }
 }
 
@@ -115,6 +107,30 @@ struct Pending {
     /// Tabs taken before their announcement came (the two come on different sessions, in
     /// no set order): as many announcements to come are theirs, not new tabs to wait for.
     early: usize,
+}
+
+impl Pending {
+    /// The arrived tabs, each with the address it was announced with (or started at); with
+    /// `timed_out`, the announcements of the `wanted` that never came are forgotten.
+    fn take(&mut self, wanted: usize, timed_out: bool) -> Vec<(TargetId, String)> {
+        let arrived: Vec<_> = self.arrived.drain(..).collect();
+        let matched = arrived.len().min(self.announced.len());
+        let mut announced: Vec<String> = self.announced.drain(..matched).collect();
+        self.early += arrived.len() - matched;
+        if timed_out {
+            // Announced and never come (a window the browser did not open): forgotten.
+            let gone = wanted.saturating_sub(matched).min(self.announced.len());
+            self.announced.drain(..gone);
+        }
+        announced.reverse();
+        arrived
+            .into_iter()
+            .map(|(target, started)| {
+                let url = announced.pop().filter(|u| !u.is_empty());
+                (target, url.unwrap_or(started))
+            })
+            .collect()
+    }
 }
 
 impl Family {
@@ -140,14 +156,14 @@ impl Family {
             browser.event_listener::<EventTargetDestroyed>(),
         )
         .await?;
-        let (pending, changed) = (Arc::<Mutex<Pending>>::default(), Arc::new(Notify::new()));
+        let changed = Arc::new(Notify::new());
         let closed = Arc::new(AtomicBool::new(false));
         let me = page.target_id().clone();
         let (tap, opened) = Tap::start(Openings {
             opening: Some(opening),
             attached: Some(attached),
             opener: me.clone(),
-            pending: Arc::clone(&pending),
+            pending: Pending::default(),
             changed: Arc::clone(&changed),
         });
         let (gone, c) = (Arc::clone(&closed), Arc::clone(&changed));
@@ -164,7 +180,6 @@ impl Family {
             c.notify_waiters();
         });
         Ok(Family {
-            pending,
             changed,
             closed,
             owner,
@@ -239,14 +254,15 @@ impl Family {
     /// after waiting up to `wait` for those announced when the call began (a page that
     /// keeps opening windows is not waited on for ever).
     async fn arrived(&self, wait: Duration) -> Vec<(TargetId, String)> {
-        let count = |p: &Pending| (p.announced.len(), p.arrived.len());
-        self.openings.catch_up();
-        let wanted = self.pending.lock().map_or(0, |p| count(&p).0);
+        let wanted = (self.openings)
+            .with(|o| o.pending.announced.len())
+            .unwrap_or(0);
         let waiting = async {
             loop {
                 let notified = self.changed.notified();
-                self.openings.catch_up();
-                let done = self.pending.lock().map_or(true, |p| count(&p).1 >= wanted);
+                let done = (self.openings)
+                    .with(|o| o.pending.arrived.len() >= wanted)
+                    .unwrap_or(true);
                 if done || self.is_closed() {
                     return;
                 }
@@ -254,26 +270,9 @@ impl Family {
             }
         };
         let timed_out = tokio::time::timeout(wait, waiting).await.is_err();
-        let Ok(mut pending) = self.pending.lock() else {
-            return Vec::new();
-        };
-        let arrived: Vec<_> = pending.arrived.drain(..).collect();
-        let matched = arrived.len().min(pending.announced.len());
-        let mut announced: Vec<String> = pending.announced.drain(..matched).collect();
-        pending.early += arrived.len() - matched;
-        if timed_out {
-            // Announced and never come (a window the browser did not open): forgotten.
-            let gone = wanted.saturating_sub(matched).min(pending.announced.len());
-            pending.announced.drain(..gone);
-        }
-        announced.reverse();
-        arrived
-            .into_iter()
-            .map(|(target, started)| {
-                let url = announced.pop().filter(|u| !u.is_empty());
-                (target, url.unwrap_or(started))
-            })
-            .collect()
+        (self.openings)
+            .with(|o| o.pending.take(wanted, timed_out))
+            .unwrap_or_default()
     }
 
     /// The tab of a target this one opened.

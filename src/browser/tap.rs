@@ -25,8 +25,8 @@ use tokio::task::JoinHandle;
 
 /// What a [`Tap`] keeps: its streams and what their events made of it.
 pub(super) trait Pump: Send + 'static {
-    /// Handles every event the streams hold; ready once all of them have ended.
-    fn pump(&mut self, cx: &mut Context<'_>) -> Poll<()>;
+    /// Handles every event the streams hold; whether all of them have ended.
+    fn pump(&mut self, cx: &mut Context<'_>) -> bool;
 }
 
 /// `P` read by a watcher task and by [`Tap::with`].
@@ -71,7 +71,11 @@ impl<P: Pump> Tap<P> {
             return Poll::Ready(());
         };
         tapped.waker = Some(cx.waker().clone());
-        tapped.pump.pump(cx)
+        if tapped.pump.pump(cx) {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
     }
 }
 
