@@ -94,7 +94,6 @@ fn main() {
     let conclusion = libtest_mimic::run(&args, trials);
     // Statics are never dropped: the browser must not outlive the process, nor its
     // profile (each run of the tests left one in the temporary directory).
-    waymark::browser::kill_launched_browsers();
-    waymark::browser::settle(std::time::Duration::from_secs(2));
+    waymark::browser::put_down_launched_browsers();
     conclusion.exit();
 }

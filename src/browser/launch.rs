@@ -366,12 +366,14 @@ impl Files {
 /// The removal flags of every profile of this process's browsers (see [`Files::Profile`]).
 static PROFILES: Mutex<Vec<Arc<AtomicBool>>> = Mutex::new(Vec::new());
 
-/// Waits (at most `bound`) until every browser this process started is gone and its profile
-/// directory removed: called once the browsers were killed, before the process exits (its
-/// threads, which remove the profiles, end with it).
-pub fn settle(bound: Duration) {
+/// Kills every browser this process started and has not closed yet, and waits (at most
+/// 2 s) until each is gone and its profile directory removed: what a process does last, as
+/// it exits (its threads, which remove the profiles, end with it; statics, a test binary's
+/// shared browser among them, are never dropped).
+pub fn put_down_launched_browsers() {
+    kill_launched_browsers();
     let flags = PROFILES.lock().map(|f| f.clone()).unwrap_or_default();
-    settle_flags(&flags, bound);
+    settle_flags(&flags, Duration::from_secs(2));
 }
 
 fn settle_flags(flags: &[Arc<AtomicBool>], bound: Duration) {
@@ -556,11 +558,9 @@ pub(super) fn kill(pid: u32) {
     let Ok(pid) = libc::pid_t::try_from(pid) else {
         return;
     };
-    // SAFETY: kill(2) on a browser process this run started and its group; a stale pid
-    // yields ESRCH. A group that is gone (its leader alone, say) leaves the leader's own.
+    // SAFETY: kill(2) on the group of a browser process this run started (its pid is the
+    // group's id while any of its processes lives); a stale one yields ESRCH.
     unsafe {
-        if libc::kill(-pid, libc::SIGKILL) != 0 {
-            libc::kill(pid, libc::SIGKILL);
-        }
+        libc::kill(-pid, libc::SIGKILL);
     }
 }

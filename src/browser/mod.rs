@@ -53,7 +53,10 @@ pub use device::{ColorScheme, DEVICES, Device};
 pub use dialogs::{AnsweredDialog, DialogAnswer};
 pub use files::Download;
 pub use input::{Button, Click, Modifier, parse_chord};
-pub use launch::{LaunchOptions, find_browser, is_headless_shell, kill_launched_browsers, settle};
+pub use launch::{
+    LaunchOptions, find_browser, is_headless_shell, kill_launched_browsers,
+    put_down_launched_browsers,
+};
 pub use naive::NaiveElement;
 pub use network::{NetworkConditions, NetworkPreset, Throttle};
 pub use remote::{Remote, end_leases};

@@ -56,9 +56,7 @@ pub fn main(cli: Cli) -> Exit {
         code
     });
     runtime.shutdown_timeout(Duration::from_secs(2));
-    kill_launched_browsers();
-    // Each killed browser's thread removes its profile once it is gone: before we exit.
-    crate::browser::settle(Duration::from_secs(2));
+    crate::browser::put_down_launched_browsers();
     code
 }
 

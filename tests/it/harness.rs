@@ -11,7 +11,7 @@ use tokio::runtime::Runtime;
 use url::Url;
 use waymark::browser::{
     AxView, BrowserError, ChromeEvents, Chromium, ChromiumTab, RouteBook, Tab, Throttle,
-    kill_launched_browsers, settle,
+    put_down_launched_browsers,
 };
 use waymark::registry::Registry;
 use waymark::screen::{Control, InferredState};
@@ -51,8 +51,7 @@ static SHARED: OnceLock<Shared> = OnceLock::new();
 /// Kills the shared browser (statics are never dropped) and waits for its profile to be
 /// removed: without the wait, each run of the tests left one in the temporary directory.
 extern "C" fn kill_browsers_at_exit() {
-    kill_launched_browsers();
-    settle(std::time::Duration::from_secs(2));
+    put_down_launched_browsers();
 }
 
 /// The shared bench, started on first use.
