@@ -598,6 +598,9 @@
           answer = null;
         }
         push(answer === null ? 'n:' + doc : 'r:' + doc + ':' + answer);
+        // Sent: a runner that asks from now on (after a move to another fragment of this
+        // document, which loads nothing) is told of nothing still to come.
+        W.announced = null;
       }, { once: true });
     }, { once: true });
   }
