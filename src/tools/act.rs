@@ -495,7 +495,14 @@ impl<T: Tab> Tools<T> {
                         other => browser_error(other),
                     });
                 }
-                let state = self.settled_read(quiet, max, bound).await?;
+                // A new document is read as `navigate` reads one: at its load, by the read
+                // it sent then. A move within the document (a link to a hash route, which
+                // Chromium tells of as a load, maybe before the page ran its `hashchange`)
+                // sends none, and is read once the page is quiet.
+                let state = match self.sent_first_read().await {
+                    Some(sent) => sent?,
+                    None => self.settled_read(quiet, max, bound).await?,
+                };
                 let failed = if state.route.starts_with("chrome-error:") {
                     self.here().tab.failed_load().await.unwrap_or((None, None))
                 } else {
@@ -527,12 +534,12 @@ impl<T: Tab> Tools<T> {
 }
 
 impl<T: Tab> Tools<T> {
-    /// The page read once it is quiet, after the load an action led to. Chromium tells of a
-    /// same-document navigation (a link to `#/active`) as a load as well, and may tell of it
-    /// before the page has run its `hashchange`, where a hash-routed app draws the route: a
-    /// read at once would show the screen before. The settle waits for it (see
-    /// `quietWatch`), and for what a new document's scripts do once loaded. A page that
-    /// does not settle is read as it is.
+    /// The page read once it is quiet, after a load an action led to that brought no new
+    /// document's read (see `sent_first_read`). Chromium tells of a same-document navigation
+    /// (a link to `#/active`) as a load as well, and may tell of it before the page has run
+    /// its `hashchange`, where a hash-routed app draws the route: a read at once would show
+    /// the screen before. The settle waits for it (see `quietWatch`). A page that does not
+    /// settle is read as it is.
     async fn settled_read(
         &self,
         quiet: u64,

@@ -125,17 +125,30 @@ impl<T: Tab> Tools<T> {
     /// The read of a document that just loaded: the one its page sent at the end of the
     /// load when it did, else one asked for.
     pub(super) async fn first_read(&self) -> Result<InferredState, ToolError> {
-        let start = Instant::now();
-        let view = self.view();
-        if self.acting_frame().is_none()
-            && let Some(answer) = self.pushed_first_read().await
-        {
-            let read: CollectorRead = collector::parse_answer(answer).map_err(capture_error)?;
-            // Collected in the load's last task, which the load's time holds already.
-            let concluded = self.conclude(read, start, &view, false).await;
-            return concluded.map(|(s, _)| s);
+        match self.sent_first_read().await {
+            Some(sent) => sent,
+            None => self.read_as(&self.view()).await,
         }
-        self.read_as(&view).await
+    }
+
+    /// The read the document that just loaded sent at the end of its load, concluded; `None`
+    /// when it sent none (it announced none, or could not take it, or moved within itself
+    /// and loaded nothing, or it is in a frame of another site): the caller reads.
+    pub(super) async fn sent_first_read(&self) -> Option<Result<InferredState, ToolError>> {
+        let start = Instant::now();
+        if self.acting_frame().is_some() {
+            return None;
+        }
+        let answer = self.pushed_first_read().await?;
+        Some(
+            async {
+                let read: CollectorRead = collector::parse_answer(answer).map_err(capture_error)?;
+                // Collected in the load's last task, which the load's time holds already.
+                let concluded = self.conclude(read, start, &self.view(), false).await;
+                concluded.map(|(s, _)| s)
+            }
+            .await,
+        )
     }
 
     /// Lets go of what every tab's documents pushed and no call took: before a navigation
