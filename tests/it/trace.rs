@@ -178,7 +178,8 @@ fn every_call_is_a_step_with_its_gates_and_both_read_layers() {
 
 /// Each step says where its time went, phase by phase, and the phases add up to the step:
 /// the page's own answer (a timer 12 ms after the click) apart from waymark's quiet window
-/// after it, a wait for a condition as a target's wait, a navigation as its load.
+/// after it, a wait for a condition as a target's wait, a navigation as its load, and a
+/// click's as well.
 #[test]
 fn each_step_says_where_its_time_went() {
     let dir = tempfile::tempdir().expect("a temp dir");
@@ -199,6 +200,9 @@ fn each_step_says_where_its_time_went() {
             ..Condition::default()
         };
         failed(&tools.wait_for(&never).await, ErrorCode::Timeout);
+        // A click that loads another document.
+        open(&tools, "/claims").await;
+        ok(&tools.invoke("claims.open", Some("1042")).await);
         tools.close().await;
     });
     let lines = lines(&path);
@@ -223,8 +227,8 @@ fn each_step_says_where_its_time_went() {
             "{parts} of {elapsed}: {step}"
         );
     }
-    let [navigate, later, _, _, late] = steps[..] else {
-        panic!("five steps: {steps:?}");
+    let [navigate, later, _, _, late, _, opened] = steps[..] else {
+        panic!("seven steps: {steps:?}");
     };
     assert!(ms(navigate, "load") > 0.0, "{navigate}");
     assert!(
@@ -245,6 +249,12 @@ fn each_step_says_where_its_time_went() {
     );
     // 150 ms waited for a condition: as a target is waited for.
     assert!(ms(late, "target") >= 140.0, "{late}");
+    // The document the click loaded is read at its load, as `navigate` reads one, with the
+    // read it sent then: no quiet window waited in it, no read asked of it.
+    assert_eq!(opened["inferred"]["route"], "/claims/1042", "{opened}");
+    assert!(ms(opened, "load") > 0.0, "{opened}");
+    assert_eq!(ms(opened, "quiet"), 0.0, "{opened}");
+    assert_eq!(ms(opened, "collect"), 0.0, "{opened}");
 }
 
 #[test]
