@@ -176,6 +176,9 @@ struct Waited {
     waited_ms: f64,
     /// What the page showed of each part of the condition, in words.
     seen: Vec<String>,
+    /// The route held in a document still loading, whose load the page waited for.
+    #[serde(default)]
+    loaded: bool,
 }
 
 impl<T: Tab> Tools<T> {
@@ -250,6 +253,13 @@ impl<T: Tab> Tools<T> {
                 *w = ms_since(start).max(waited.waited_ms);
             }
             if waited.holds {
+                // A document whose load the page waited for sent its first read at that
+                // load: taken as `navigate` takes it.
+                if waited.loaded
+                    && let Some(sent) = self.sent_first_read().await
+                {
+                    return sent;
+                }
                 return self.read().await;
             }
             return Err(ToolError::new(

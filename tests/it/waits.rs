@@ -155,6 +155,45 @@ fn wait_for_text_route_and_gone_return_the_screen_when_they_hold() {
     });
 }
 
+/// A route held in a document still loading holds once it has loaded, as Playwright's
+/// `waitForURL` waits for the `load`: held at once, it was read before the page drew what
+/// it draws at its load (here 1.5 s later, behind an image). Not loaded in time, the wait
+/// fails saying so.
+#[test]
+fn a_route_reached_by_a_redirect_holds_once_its_document_has_loaded() {
+    let tools = fixtures::tools();
+    block_on(async {
+        open(&tools, "/waits.html").await;
+        ok(&tools.invoke("waits.redirect", None).await);
+        let short = Condition {
+            route: Some("/waits-loaded.html".into()),
+            timeout: Some(Duration::from_millis(600)),
+            ..Condition::default()
+        };
+        let rt = tools.wait_for(&short).await;
+        let error = failed(&rt, ErrorCode::Timeout);
+        assert!(
+            error
+                .message
+                .contains("route /waits-loaded.html (still loading)"),
+            "{}",
+            error.message
+        );
+        let route = Condition {
+            route: Some("/waits-loaded.html".into()),
+            ..Condition::default()
+        };
+        let rt = tools.wait_for(&route).await;
+        let screen = ok(&rt);
+        assert_eq!(screen.route, "/waits-loaded.html");
+        assert_eq!(
+            control(screen, "loaded.ready", None).value.as_deref(),
+            Some("Ready")
+        );
+        tools.close().await;
+    });
+}
+
 #[test]
 fn wait_for_fails_with_timeout_naming_the_condition_and_what_it_saw() {
     let tools = fixtures::tools();

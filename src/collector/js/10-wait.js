@@ -148,21 +148,46 @@
     return { ok: ok, seen: seen };
   }
 
-  // Resolves with {holds, waited_ms, seen} once condition `c` holds (see conditionHolds), tried
-  // again after each batch of the page's mutations and every WAIT_POLL_MS (a route pushed
-  // with no change to the DOM), or with holds false after `ms`.
+  // Resolves with {holds, waited_ms, seen, loaded} once condition `c` holds (see
+  // conditionHolds), tried again after each batch of the page's mutations and every
+  // WAIT_POLL_MS (a route pushed with no change to the DOM), or with holds false after `ms`.
+  // A route holds once its document has loaded, as Playwright's waitForURL waits for the
+  // `load` by default: a document a redirect is still loading held at once, and was read
+  // half parsed. Its load waited for, the answer says so (`loaded`): the document sent its
+  // first read at that load (see `prime`), and the runner takes it.
   function waitFor(c, ms) {
     collectRoots();
     var start = performance.now();
-    var answer = function (h) {
-      return stringify({ holds: h.ok, waited_ms: Math.round((performance.now() - start) * 10) / 10, seen: h.seen });
+    var answer = function (h, loaded) {
+      return stringify({ holds: h.ok, waited_ms: Math.round((performance.now() - start) * 10) / 10, seen: h.seen,
+        loaded: loaded === true });
+    };
+    var loading = function () {
+      return c.route !== null && c.route !== undefined && document.readyState !== 'complete';
+    };
+    // `h` (holding) once the document has loaded: at its `pageshow`, which follows every
+    // `load` listener (the first read's among them); as not holding at the deadline.
+    var onceLoaded = function (h) {
+      return new Promise(function (resolve) {
+        var timer = setTimeout(function () {
+          h.seen[h.seen.length - 1] += ' (still loading)';
+          resolve(answer({ ok: false, seen: h.seen }));
+        }, Math.max(0, ms - (performance.now() - start)));
+        window.addEventListener('pageshow', function () {
+          clearTimeout(timer);
+          resolve(answer(h, true));
+        }, { once: true });
+      });
     };
     var first = conditionHolds(c);
+    if (first.ok && loading()) return onceLoaded(first);
     if (first.ok || !(ms > 0)) return answer(first);
     return waitUntil(function () {
       var h = conditionHolds(c);
       return { done: h.ok, value: h };
-    }, ms).then(function (r) { return answer(r.value); });
+    }, ms).then(function (r) {
+      return r.value.ok && loading() ? onceLoaded(r.value) : answer(r.value);
+    });
   }
 
   // Resolves with "changed" once the page has changed (a batch of mutations, a value
