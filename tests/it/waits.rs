@@ -158,7 +158,8 @@ fn wait_for_text_route_and_gone_return_the_screen_when_they_hold() {
 /// A route held in a document still loading holds once it has loaded, as Playwright's
 /// `waitForURL` waits for the `load`: held at once, it was read before the page drew what
 /// it draws at its load (here 1.5 s later, behind an image). Not loaded in time, the wait
-/// fails saying so.
+/// fails saying so. Then the same two waits by Playwright itself (tests/playwright/
+/// wait-url.mjs): the short one times out, and the other ends with the page drawn.
 #[test]
 fn a_route_reached_by_a_redirect_holds_once_its_document_has_loaded() {
     let tools = fixtures::tools();
@@ -192,6 +193,14 @@ fn a_route_reached_by_a_redirect_holds_once_its_document_has_loaded() {
         );
         tools.close().await;
     });
+    let url = fixtures::base().join("waits.html").expect("a URL");
+    if let Some(theirs) = crate::harness::playwright_oracle("wait-url.mjs", &[url.as_str()]) {
+        assert_eq!(
+            theirs,
+            serde_json::json!({"short": "timeout", "ready": "Ready"}),
+            "Playwright's waitForURL"
+        );
+    }
 }
 
 #[test]
