@@ -140,15 +140,11 @@ impl<T: Tab> Tools<T> {
             return None;
         }
         let answer = self.pushed_first_read().await?;
-        Some(
-            async {
-                let read: CollectorRead = collector::parse_answer(answer).map_err(capture_error)?;
-                // Collected in the load's last task, which the load's time holds already.
-                let concluded = self.conclude(read, start, &self.view(), false).await;
-                concluded.map(|(s, _)| s)
-            }
-            .await,
-        )
+        Some(match collector::parse_answer::<CollectorRead>(answer) {
+            // Collected in the load's last task, which the load's time holds already.
+            Ok(read) => (self.conclude(read, start, &self.view(), false).await).map(|(s, _)| s),
+            Err(e) => Err(capture_error(e)),
+        })
     }
 
     /// Lets go of what every tab's documents pushed and no call took: before a navigation

@@ -170,7 +170,7 @@
     var onceLoaded = function (h) {
       return new Promise(function (resolve) {
         var timer = setTimeout(function () {
-          h.seen[h.seen.length - 1] += ' (still loading)';
+          h.seen = h.seen.map(function (part) { return part.indexOf('route ') === 0 ? part + ' (still loading)' : part; });
           resolve(answer({ ok: false, seen: h.seen }));
         }, Math.max(0, ms - (performance.now() - start)));
         window.addEventListener('pageshow', function () {
