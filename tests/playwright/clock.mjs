@@ -5,17 +5,11 @@
 // the page showed at each point, as JSON.
 //
 //   node tests/playwright/clock.mjs URL
-import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { launch } from './launch.mjs';
 
-const require = createRequire(path.resolve('target/playwright/node_modules/'));
-const { chromium } = require('playwright-core');
-const executablePath = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium']
-  .find((p) => existsSync(p));
 const [url] = process.argv.slice(2);
 
-const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+const browser = await launch();
 try {
   const page = await browser.newPage();
   const text = async (anchor) => (await page.locator(`[data-anchor="${anchor}"]`).textContent()).trim();

@@ -6,17 +6,11 @@
 // place the top line of its stack names ('' without a stack).
 //
 //   node tests/playwright/console.mjs URL
-import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { launch } from './launch.mjs';
 
-const require = createRequire(path.resolve('target/playwright/node_modules/'));
-const { chromium } = require('playwright-core');
-const executablePath = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium']
-  .find((p) => existsSync(p));
 const [url] = process.argv.slice(2);
 
-const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+const browser = await launch();
 try {
   const page = await browser.newPage();
   const seen = { console: [], page_errors: [] };

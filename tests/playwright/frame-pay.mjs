@@ -5,20 +5,11 @@
 // shows after, as JSON, for the test to compare with what waymark's fill and invoke did.
 //
 //   node tests/playwright/frame-pay.mjs URL
-import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { launch } from './launch.mjs';
 
-const require = createRequire(path.resolve('target/playwright/node_modules/'));
-const { chromium } = require('playwright-core');
-const executablePath = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium']
-  .find((p) => existsSync(p));
 const [url] = process.argv.slice(2);
 
-const browser = await chromium.launch({
-  executablePath,
-  args: ['--no-sandbox', '--site-per-process', '--enable-features=StrictOriginIsolation'],
-});
+const browser = await launch(['--site-per-process', '--enable-features=StrictOriginIsolation']);
 try {
   const page = await browser.newPage();
   await page.goto(url);

@@ -3,17 +3,11 @@
 //   node tests/playwright/har.mjs record URL FILE   recordHar while items.html loads its list
 //   node tests/playwright/har.mjs replay URL FILE   routeFromHAR (notFound: 'abort'), then
 //                                                   prints what items.html shows, as JSON
-import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { launch } from './launch.mjs';
 
-const require = createRequire(path.resolve('target/playwright/node_modules/'));
-const { chromium } = require('playwright-core');
-const executablePath = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium']
-  .find((p) => existsSync(p));
 const [mode, url, file] = process.argv.slice(2);
 
-const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+const browser = await launch();
 try {
   const status = (page) => page.locator('#status');
   if (mode === 'record') {

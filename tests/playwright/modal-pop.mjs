@@ -4,17 +4,11 @@
 // what waymark's invoke changed.
 //
 //   node tests/playwright/modal-pop.mjs URL [ROUNDS]
-import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { launch } from './launch.mjs';
 
-const require = createRequire(path.resolve('target/playwright/node_modules/'));
-const { chromium } = require('playwright-core');
-const executablePath = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium']
-  .find((p) => existsSync(p));
 const [url, rounds = '5'] = process.argv.slice(2);
 
-const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+const browser = await launch();
 try {
   const page = await browser.newPage();
   await page.goto(url);

@@ -6,14 +6,8 @@
 // as waymark's tab. Prints {step: {anchor: bool}} as JSON.
 //
 //   node tests/playwright/viewport.mjs URL STEP_SCRIPT...
-import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { launch } from './launch.mjs';
 
-const require = createRequire(path.resolve('target/playwright/node_modules/'));
-const { chromium } = require('playwright-core');
-const executablePath = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium']
-  .find((p) => existsSync(p));
 const [url, ...steps] = process.argv.slice(2);
 
 // Each anchored element's ratio > 0, as Playwright's injected viewportRatio computes it.
@@ -26,7 +20,7 @@ const ratios = () => Promise.all([...document.querySelectorAll('[data-anchor]')]
     o.observe(el);
   })));
 
-const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(url);
