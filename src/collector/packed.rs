@@ -7,14 +7,13 @@
 //! `role#` and `region#` index the document's string table; `value` and `key` are empty
 //! unless `flags` says the control has one. A control its clipping ancestors show only in
 //! part, or not at all (flag [`VIEWED`]), has four more fields after its key: that part
-//! (`RawControl::view`). When a string holds a `SEP` or a character past Latin-1, its
+//! (`RawControl::view`). When a string holds a `SEP` or a character past ASCII, its
 //! record is sent escaped (flag [`ESCAPED`]): in each of its strings, [`ESC`] `1` stands for
 //! `SEP`, `ESC 0` for `ESC`, and `ESC u` and four hex digits for a UTF-16 unit (a character
-//! past Latin-1, or half of one past the BMP); in any other record an `ESC` is just itself.
-//! So the collector tests four short strings for one byte per record, and only escaped
-//! records are unescaped here. (A character past Latin-1 left as it is would make the
-//! collector's whole answer a two-byte string in V8, which Chromium sends at about twice
-//! the cost: see `narrow` in `js/07-collect.js`.)
+//! past ASCII, or half of one past the BMP); in any other record an `ESC` is just itself.
+//! So only escaped records are unescaped here. (A character past ASCII left as it is, an
+//! accented letter included, would make Chromium send the collector's whole answer at
+//! about twice the cost: see `narrow` in `js/07-collect.js`.)
 //!
 //! Why not a JSON array per record: the reply crosses CDP as a JSON string, where each of
 //! an array's quotes goes escaped (Chromium escaping 250,000 of them at 50,000 controls,

@@ -151,7 +151,7 @@ mod tests {
         // after mutations (madeSince, in place of two), and the two that read
         // `aria-disabled` and `aria-readonly` as Playwright does (the nearest `aria-disabled`
         // that says true or false; `aria-readonly` where the role takes it), and the three
-        // that keep an answer one-byte when a name holds a character past Latin-1 (narrow,
+        // that keep an answer ASCII when a name holds a character past it (narrow,
         // its unit and its JSON form).
         assert_eq!(names.len(), 198);
         for name in [

@@ -448,7 +448,7 @@ fn compare(pages: &[Page]) -> Option<Agreement> {
             }
             let theirs = collapsed(ax["name"].as_str().unwrap_or(""));
             // The name the matchers saw, and the label the screen read sent (packed, and
-            // escaped past Latin-1: see `narrow` in src/collector/js/07-collect.js).
+            // escaped past ASCII: see `narrow` in src/collector/js/07-collect.js).
             let read = ours
                 .controls
                 .get(mark)

@@ -127,6 +127,8 @@ pub struct Notes {
     gathered: Vec<u64>,
     measured: Vec<u64>,
     vis_checks: Vec<u64>,
+    /// Whether each read's whole answer held a character past ASCII.
+    past_ascii: Vec<bool>,
     /// Reads the page pushed on its own (a document's first read, see first_read.rs).
     pushed: usize,
 }
@@ -147,6 +149,7 @@ impl ProbedTab {
         for kind in ["full", "delta"] {
             if json.contains(&format!("\"kind\":\"{kind}\"")) {
                 notes.kinds.push(kind.to_string());
+                notes.past_ascii.push(!answer.is_ascii());
             }
         }
         let count = |field: &str| {
@@ -362,6 +365,13 @@ impl Probe {
     /// them (the rest it took as shown by their box alone, or reused), in order.
     pub fn vis_checks(&self) -> Vec<u64> {
         std::mem::take(&mut self.1.lock().expect("the notes").vis_checks)
+    }
+
+    /// Whether each read since the last call answered with a character past ASCII anywhere
+    /// in it, in order (one such character makes Chromium send all of it at twice the
+    /// cost: see `narrow` in src/collector/js/07-collect.js).
+    pub fn past_ascii(&self) -> Vec<bool> {
+        std::mem::take(&mut self.1.lock().expect("the notes").past_ascii)
     }
 
     /// Runs `script` (statements) in the page, behind the tools' back.

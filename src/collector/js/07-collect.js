@@ -72,9 +72,9 @@
   //   anchor SEP label SEP role# SEP region# SEP x SEP y SEP width SEP height SEP flags SEP value SEP key
   // role# and region# index the document's string table; flags: 1 disabled, 2 editable,
   // 4 secret, 8 not visible, 16 checked, 32 unchecked, 64 has a value, 128 has a key (else
-  // the field is empty), 256 escaped: a string held a SEP or a character past Latin-1, so
+  // the field is empty), 256 escaped: a string held a SEP or a character past ASCII, so
   // in this record every ESC in a string starts an escape (ESC 0 for ESC, ESC 1 for SEP,
-  // ESC u and four hex digits for a UTF-16 unit past Latin-1, see narrow); 512 clipped: four more
+  // ESC u and four hex digits for a UTF-16 unit past ASCII, see narrow); 512 clipped: four more
   // fields follow the key, the part of the box that shows (see viewOf). The fields are joined as an
   // array: concatenating them made a rope of twenty strings per record, which cost a
   // 50,000-control read three times the time and its garbage.
@@ -84,25 +84,27 @@
     return WIDE.test(s) ? narrow(s, '\x1bu', Infinity) : s;
   }
 
-  // One character past Latin-1 anywhere in an answer (a name's curly apostrophe, an arrow,
-  // a title's dash) makes V8 hold the whole of it two bytes a character, and Chromium
-  // sends a string of that kind at about twice the cost (a 10,000-control read's way
-  // back: 24 ms against 14.5, for one apostrophe in one name). So such characters go
-  // escaped, and the answer stays one-byte: in a record, as ESC u and four hex digits per
-  // UTF-16 unit (flag 256); in JSON, as \u and four. The test is free on a one-byte string
-  // (V8 knows no such character can be in it), and the escaped string is built a
-  // character at a time: a replace or a slice of a two-byte string stays two-byte.
+  // One character past ASCII anywhere in an answer makes Chromium send all of it at about
+  // twice the cost. Past Latin-1 (a name's curly apostrophe, an arrow, a title's dash), V8
+  // holds the whole string two bytes a character (a 10,000-control read's way back: 24 ms
+  // against 14.5, for one apostrophe in one name); and a one-byte string holding a Latin-1
+  // letter (an é, a ×, a £) goes as slowly (590 KB: 24 ms against 10, for one é; the
+  // protocol sends only an ASCII string as it is). So such characters go escaped, and the
+  // answer stays ASCII: in a record, as ESC u and four hex digits per UTF-16 unit (flag
+  // 256); in JSON, as \u and four. The test costs a read of 10,000 controls nothing that
+  // shows (`bench/compare/ab.mjs`), and the escaped string is built a character at a
+  // time: a replace or a slice of a two-byte string stays two-byte.
   // Escaping a character takes six bytes where UTF-8 takes two or three, and building the
   // field again a character at a time costs the page some 0.3 µs a character escaped: past
   // about one such character a record, on average (a page whose names are in Japanese,
   // say: four a record cost its 10,000-control read 12 ms more in the page, for 6 ms less
   // on the way back), an answer escaped costs more than one two-byte, and the operation
   // stops escaping there (what it escaped stays so; the runner reads both alike).
-  var WIDE = /[\u0100-\uffff]/;
+  var WIDE = /[\u0080-\uffff]/;
   var HEX = '0123456789abcdef';
   var WIDE_PER_RECORD = 1, wideRecords = 0, wideUnits = 0, wideOff = false;
-  // `s` with its characters past Latin-1 escaped (`esc` and four hex digits a UTF-16
-  // unit), as a one-byte string; null past `most` of them.
+  // `s` with its characters past ASCII escaped (`esc` and four hex digits a UTF-16 unit),
+  // as an ASCII string; null past `most` of them.
   function narrow(s, esc, most) {
     var codes = [], out = '', units = 0;
     for (var i = 0; i < s.length; i++) {
@@ -111,7 +113,7 @@
         codes = [];
       }
       var c = s.charCodeAt(i);
-      if (c < 0x100) {
+      if (c < 0x80) {
         codes.push(c);
         continue;
       }
@@ -132,7 +134,7 @@
     for (var e = 0; e < esc.length; e++) codes.push(esc.charCodeAt(e));
     for (var k = 12; k >= 0; k -= 4) codes.push(HEX.charCodeAt((c >> k) & 15));
   }
-  // `json` (JSON.stringify's) with its characters past Latin-1 written as JSON escapes,
+  // `json` (JSON.stringify's) with its characters past ASCII written as JSON escapes,
   // unless they are more than one in sixteen (a page's text runs in Japanese).
   function narrowJson(json) {
     if (wideOff || !WIDE.test(json)) return json;
@@ -156,7 +158,7 @@
     if (rec.view !== undefined) fields.push(rec.view[0], rec.view[1], rec.view[2], rec.view[3]);
     var wired = fields.join(SEP);
     if (wide) return wired;
-    // One test of the whole record: free when it is one-byte, as nearly every one is.
+    // One test of the whole record, which nearly every one passes.
     wideRecords++;
     if (wideOff || !WIDE.test(wired)) return wired;
     wired = wire(rec, true);
@@ -276,7 +278,7 @@
   // nothing kept for the next read (see `readRegion`). With `caps`, the evidence too. With
   // `whole`, as the document's first read (for a bench's cold figure), kept as any read is.
   function read(max, since, region, caps, whole) {
-    // Whether to escape what is past Latin-1 is weighed per read (see narrow).
+    // Whether to escape what is past ASCII is weighed per read (see narrow).
     wideRecords = wideUnits = 0;
     wideOff = false;
     if (region !== null && region !== undefined) return readRegion(max, region, caps);
