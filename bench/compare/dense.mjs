@@ -30,12 +30,16 @@ export function densePage(n) {
   };
 }
 
-// `html` with one name past Latin-1: a curly apostrophe in its first `aria-label`, as
-// nearly every real app's pages have a name with one somewhere (which makes V8 hold a
-// string two bytes a character, and Chromium send it slower: see `narrow` in
-// src/collector/js/07-collect.js).
-export function withApostrophe(html) {
-  return html.replace(/aria-label="([^"]*)"/, (_, name) => `aria-label="${name}’s"`);
+// `html` with one name past ASCII, as nearly every real app's pages have one somewhere
+// (Chromium sends a string holding one such character at about twice the cost: see
+// `narrow` in src/collector/js/07-collect.js): with `o.apostrophe`, a curly apostrophe in
+// its first `aria-label` (past Latin-1: V8 holds the string two bytes a character); with
+// `o.accent`, an é there (Latin-1: the string stays one-byte in V8, and crosses as slowly).
+// Else `html` as it is.
+export function withMark(html, o) {
+  const mark = o.apostrophe ? '’s' : o.accent ? ' café' : null;
+  if (mark === null) return html;
+  return html.replace(/aria-label="([^"]*)"/, (_, name) => `aria-label="${name}${mark}"`);
 }
 
 // Serves whatever page was last `show`n at every path; `url(n)` names the one for N.

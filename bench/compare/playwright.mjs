@@ -1,10 +1,11 @@
 // Same-machine reference timings for Playwright on pages made by gen-dense.py.
-// Usage: node bench/compare/playwright.mjs [--runs R] [--aria-max N] [--apostrophe] [--json] N...
-// With `--apostrophe`, one name on the page holds a curly apostrophe (see dense.mjs).
+// Usage: node bench/compare/playwright.mjs [--runs R] [--aria-max N] [--apostrophe | --accent] [--json] N...
+// With `--apostrophe`, one name on the page holds a curly apostrophe; with `--accent`, an é
+// (see withMark in dense.mjs).
 // Launches Debian's Chromium as waymark picks it (see dense.mjs), or $CHROMIUM; never downloads a browser.
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { densePage, launch, median, openPage, options, serve, withApostrophe } from './dense.mjs';
+import { densePage, launch, median, openPage, options, serve, withMark } from './dense.mjs';
 
 // The in-page collector: every [data-anchor] control as one JSON string.
 function collect() {
@@ -62,7 +63,7 @@ async function firstEvaluate(browser, server, n, runs) {
 
 async function benchOne(browser, server, n, o) {
   const { html, click, fill } = densePage(n);
-  server.show(o.apostrophe ? withApostrophe(html) : html);
+  server.show(withMark(html, o));
 
   const r = { first: await firstEvaluate(browser, server, n, o.runs) };
   const page = await openPage(browser, server, n);
@@ -124,8 +125,8 @@ function table(o, results) {
 }
 
 async function main() {
-  const o = options(process.argv.slice(2), 'node bench/compare/playwright.mjs [--runs R] [--aria-max N] [--apostrophe] [--json] N...',
-    { numbers: { runs: [5, 1], 'aria-max': [1000, 0] }, flags: ['json', 'apostrophe'] });
+  const o = options(process.argv.slice(2), 'node bench/compare/playwright.mjs [--runs R] [--aria-max N] [--apostrophe | --accent] [--json] N...',
+    { numbers: { runs: [5, 1], 'aria-max': [1000, 0] }, flags: ['json', 'apostrophe', 'accent'] });
   const server = await serve();
   const browser = await launch();
   const pwVersion = createRequire(import.meta.url)('playwright-core/package.json').version;

@@ -1,6 +1,6 @@
 // waymark's reads beside Playwright's on the same page and the same browser binaries: the
 // first read after the load and the whole read of every control, for issue 53's goals.
-// Usage: node bench/compare/reads.mjs [--rounds R] [--runs N] [--waymark PATH] [--apostrophe] N...
+// Usage: node bench/compare/reads.mjs [--rounds R] [--runs N] [--waymark PATH] [--apostrophe | --accent] N...
 // For each page size N and each browser (Debian's headless shell and its full Chromium,
 // those installed), R rounds, each running `waymark bench '/dense?n=N' --max-controls N
 // --json` and `playwright.mjs --json N` in turns (which goes first alternates), then prints
@@ -9,17 +9,17 @@
 // Playwright's one evaluate of its JSON collector. On a shared machine the same figure moves
 // by a third from one minute to the next: compare the rounds, not one run.
 // With `--apostrophe`, both read the page with one name holding a curly apostrophe, as real
-// apps' pages do (see dense.mjs), which this script serves to both: waymark's `bench` gets it
-// through `--base-url`.
+// apps' pages do; with `--accent`, an é (see withMark in dense.mjs). This script serves that
+// page to both: waymark's `bench` gets it through `--base-url`.
 // Never downloads a browser: the ones given are Debian's (see dense.mjs).
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { densePage, median, options, serve, withApostrophe } from './dense.mjs';
+import { densePage, median, options, serve, withMark } from './dense.mjs';
 
-const o = options(process.argv.slice(2), 'node bench/compare/reads.mjs [--rounds R] [--runs N] [--waymark PATH] [--apostrophe] N...', {
+const o = options(process.argv.slice(2), 'node bench/compare/reads.mjs [--rounds R] [--runs N] [--waymark PATH] [--apostrophe | --accent] N...', {
   numbers: { rounds: [3, 1], runs: [10, 1] },
-  flags: ['apostrophe'],
+  flags: ['apostrophe', 'accent'],
   strings: { waymark: fileURLToPath(new URL('../../target/release/waymark', import.meta.url)) },
   sizes: [10000],
 });
@@ -32,15 +32,15 @@ const PLAYWRIGHT = fileURLToPath(new URL('./playwright.mjs', import.meta.url));
 const BROWSERS = [['headless shell', '/usr/lib/chromium/chromium-headless-shell'], ['full Chromium', '/usr/bin/chromium']]
   .filter(([, path]) => existsSync(path));
 
-// The page with the apostrophe, served here for waymark (Playwright's script serves its own).
-const server = o.apostrophe ? await serve() : null;
+// The page with the mark, served here for waymark (Playwright's script serves its own).
+const server = o.apostrophe || o.accent ? await serve() : null;
 
 async function waymark(n, browser) {
   let route = [`/dense?n=${n}`];
   if (server) {
     // At the same address as the demo app's page (this server answers every path with
     // it): the registry's screens then apply to it as they do there.
-    server.show(withApostrophe(densePage(n).html));
+    server.show(withMark(densePage(n).html, o));
     route.push('--base-url', new URL(server.url(n)).origin);
   }
   // Asynchronous, so that this process's server answers the page meanwhile.
@@ -53,7 +53,7 @@ async function waymark(n, browser) {
 
 function playwright(n, browser) {
   const out = execFileSync(process.execPath, [PLAYWRIGHT, '--json', '--runs', String(o.runs),
-    ...(o.apostrophe ? ['--apostrophe'] : []), String(n)],
+    ...(o.apostrophe ? ['--apostrophe'] : []), ...(o.accent ? ['--accent'] : []), String(n)],
     { maxBuffer: 1 << 26, env: { ...process.env, CHROMIUM: browser }, stdio: ['ignore', 'pipe', 'inherit'] });
   const r = JSON.parse(out).results[n];
   return { first: r.first.median, whole: r.evaluate.median, wholeInPage: r.inPageCollector.median };
