@@ -42,9 +42,10 @@ impl Rng {
     }
 }
 
-/// Words, few enough that texts and names repeat across a page; some past Latin-1, as
-/// real apps' texts have (an apostrophe, an arrow, Japanese, an emoji past the BMP), which
-/// the collector sends escaped (see `narrow` in `src/collector/js/07-collect.js`).
+/// Words, few enough that texts and names repeat across a page; some past ASCII, as real
+/// apps' texts have (an accented letter, an apostrophe, an arrow, Japanese, an emoji past
+/// the BMP), which the collector sends escaped (see `narrow` in
+/// `src/collector/js/07-collect.js`).
 const WORDS: &[&str] = &[
     "Don’t",
     "Next→",
@@ -53,7 +54,7 @@ const WORDS: &[&str] = &[
     "Save",
     "Delete",
     "Buy",
-    "milk",
+    "crème",
     "Walk",
     "dog",
     "items",
