@@ -166,10 +166,13 @@ fn a_route_reached_by_a_redirect_holds_once_its_document_has_loaded() {
     block_on(async {
         open(&tools, "/waits.html").await;
         ok(&tools.invoke("waits.redirect", None).await);
-        let short = Condition {
+        let route = Condition {
             route: Some("/waits-loaded.html".into()),
-            timeout: Some(Duration::from_millis(600)),
             ..Condition::default()
+        };
+        let short = Condition {
+            timeout: Some(Duration::from_millis(600)),
+            ..route.clone()
         };
         let rt = tools.wait_for(&short).await;
         let error = failed(&rt, ErrorCode::Timeout);
@@ -180,10 +183,6 @@ fn a_route_reached_by_a_redirect_holds_once_its_document_has_loaded() {
             "{}",
             error.message
         );
-        let route = Condition {
-            route: Some("/waits-loaded.html".into()),
-            ..Condition::default()
-        };
         let rt = tools.wait_for(&route).await;
         let screen = ok(&rt);
         assert_eq!(screen.route, "/waits-loaded.html");

@@ -169,14 +169,17 @@
     // `load` listener (the first read's among them); as not holding at the deadline.
     var onceLoaded = function (h) {
       return new Promise(function (resolve) {
-        var timer = setTimeout(function () {
-          h.seen = h.seen.map(function (part) { return part.indexOf('route ') === 0 ? part + ' (still loading)' : part; });
-          resolve(answer({ ok: false, seen: h.seen }));
-        }, Math.max(0, ms - (performance.now() - start)));
-        window.addEventListener('pageshow', function () {
+        var shown = function () {
           clearTimeout(timer);
           resolve(answer(h, true));
-        }, { once: true });
+        };
+        var timer = setTimeout(function () {
+          window.removeEventListener('pageshow', shown);
+          resolve(answer({ ok: false, seen: h.seen.map(function (part) {
+            return part.indexOf('route ') === 0 ? part + ' (still loading)' : part;
+          }) }));
+        }, Math.max(0, ms - (performance.now() - start)));
+        window.addEventListener('pageshow', shown, { once: true });
       });
     };
     var first = conditionHolds(c);
