@@ -3,7 +3,7 @@
 // alternating which goes first, and each one's median in-page time and the pairs' median
 // difference.
 //
-// Usage: node bench/compare/ab.mjs [--base REV] [--runs R] [--style CSS] [--append HTML] [--names TEXT] N...
+// Usage: node bench/compare/ab.mjs [--base REV] [--runs R] [--style CSS] [--append HTML] [--names TEXT] [--cut PART] N...
 //
 // REV (default HEAD) names the commit whose src/collector/js/ is read with `git show`; the
 // other side is the working tree's. On a shared machine one run of a whole read moves by a
@@ -11,6 +11,9 @@
 // 5 % change; reads taken in pairs in one tab can (the median of a few hundred pairs). It
 // also checks that both collectors sent the same records, so a faster one that reads
 // differently shows.
+// With `--cut PART`, the other side is REV's collector with one part of a read taken out
+// (see CUTS): what that part costs a whole read, paired as a change is. Its records then
+// differ, as they must; it is a measure, never a change to land.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
@@ -30,9 +33,50 @@ function source(rev) {
     .map((f) => git('show', `${rev}:${PARTS}${f}`)).join('');
 }
 
-const USAGE = 'node bench/compare/ab.mjs [--base REV] [--runs R] [--style CSS] [--append HTML] [--names TEXT] N...';
+// The parts of a read `--cut` can take out, each as the lines of src/collector/js/ it
+// replaces: what a read works out beyond a box and a few attributes (what Playwright's JSON
+// collector in playwright.mjs reads), and the boxes themselves, which both pay.
+const CUTS = {
+  // Every control's accessible name (nameOf: aria-labelledby, aria-label, labels, content,
+  // title, placeholder), an empty string in its place.
+  names: [['    if (label === undefined) label = nameOf(el, role, labels, tag, type);\n',
+    "    if (label === undefined) label = '';\n"]],
+  // Only the labels' part of the names: the text of each labelled field's <label>.
+  labels: [['    var labs = labels.get(el);\n', '    var labs = undefined;\n']],
+  // Every field's value (valueOf, and an output's text).
+  values: [['    var value = valueOf(el, tag, type, secret);\n', '    var value = null;\n'],
+    ['    if (value === null && !WIDGETS[role]) value = outputText(el);\n', '']],
+  // The scan for what can hide, disable or clip other elements besides a style rule
+  // (TESTED in 06-roots.js): visibility, disabled state and clipping then go unseen.
+  hiders: [['    var tested = root.querySelectorAll(TESTED), anchoredTested = null;\n',
+    '    var tested = [], anchoredTested = null;\n']],
+  // The walk that finds open shadow roots and same-origin frames: the document alone.
+  roots: [['      for (var el = walker.nextNode(); el; el = walker.nextNode()) {\n',
+    '      for (var el = null; el; el = walker.nextNode()) {\n']],
+  // Every control's box (getBoundingClientRect), a fixed one in its place.
+  boxes: [['    var rect = el.getBoundingClientRect();\n    var x = rect.left',
+    '    var rect = CUT_BOX;\n    var x = rect.left'],
+  ['  function record(el, tag', '  var CUT_BOX = { left: 1, top: 1, width: 10, height: 10, right: 11, bottom: 11 };\n  function record(el, tag']],
+};
+
+const USAGE = 'node bench/compare/ab.mjs [--base REV] [--runs R] [--style CSS] [--append HTML] [--names TEXT] '
+  + `[--cut ${Object.keys(CUTS).join('|')}] N...`;
 const o = options(process.argv.slice(2), USAGE,
-  { numbers: { runs: [30, 2] }, strings: { base: 'HEAD', style: '', append: '', names: '' }, sizes: [10000] });
+  { numbers: { runs: [30, 2] }, strings: { base: 'HEAD', style: '', append: '', names: '', cut: '' }, sizes: [10000] });
+if (o.cut && !CUTS[o.cut]) {
+  console.error(`--cut takes one of ${Object.keys(CUTS).join(', ')}, not ${o.cut}\nusage: ${USAGE}`);
+  process.exit(2);
+}
+
+// `text` with part `name` cut out (see CUTS); a line the collector no longer holds stops the
+// script, so a cut can never silently measure nothing.
+function cut(text, name) {
+  for (const [from, to] of CUTS[name]) {
+    if (!text.includes(from)) throw new Error(`ab.mjs: the collector no longer holds what --cut ${name} replaces: update CUTS`);
+    text = text.replace(from, to);
+  }
+  return text;
+}
 // The dense page as the generator prints it, or with `--style` rules added to its style
 // sheet and `--append` markup at the end of its <main>: what real apps' pages hold besides
 // their controls (a utility class, a clearfix, a closed <details>), for a change that
@@ -52,7 +96,8 @@ function pageHtml(n) {
   return html;
 }
 const base = o.base;
-const sides = [{ name: `${base} (base)`, text: source(base) }, { name: 'working tree', text: source(null) }];
+const sides = [{ name: `${base} (base)`, text: source(base) },
+  o.cut ? { name: `${base} without its ${o.cut}`, text: cut(source(base), o.cut) } : { name: 'working tree', text: source(null) }];
 
 const browser = await launch();
 const server = await serve();
@@ -107,14 +152,15 @@ try {
     // The change is read from the pairs: each pair's difference, their median and their
     // middle half (what a change within it cannot be told from noise by).
     const d = [...diffs].sort((x, y) => x - y), q = (f) => d[Math.round(f * (d.length - 1))];
-    console.log(`  ${median(diffs).toFixed(1).padStart(7)} ms  working tree against base, the median pair (${(100 * median(diffs) / a).toFixed(1)} %)`);
+    console.log(`  ${median(diffs).toFixed(1).padStart(7)} ms  ${sides[1].name} against base, the median pair (${(100 * median(diffs) / a).toFixed(1)} %)`);
     console.log(`  ${q(0.25).toFixed(1)} to ${q(0.75).toFixed(1)} ms  the middle half of the pairs`);
     // The whole evaluate as the runner waits for it: the in-page time, the answer's way out
     // and what the read's garbage costs the page after it (a collection the read set off).
     console.log(`\n  whole evaluate, the round trip (median of ${o.runs})`);
     for (const t of sides2) console.log(`  ${median(t.trips).toFixed(1).padStart(7)} ms  ${t.side.name}`);
-    console.log(`  ${median(tripDiffs).toFixed(1).padStart(7)} ms  working tree against base, the median pair (${(100 * median(tripDiffs) / median(sides2[0].trips)).toFixed(1)} %)`);
-    console.log(`  records ${same ? 'the same' : 'DIFFER'} on every read`);
+    console.log(`  ${median(tripDiffs).toFixed(1).padStart(7)} ms  ${sides[1].name} against base, the median pair (${(100 * median(tripDiffs) / median(sides2[0].trips)).toFixed(1)} %)`);
+    if (o.cut) console.log(`  records ${same ? 'the same (the cut took out nothing this page has)' : 'differ, as a cut\'s must'}`);
+    else console.log(`  records ${same ? 'the same' : 'DIFFER'} on every read`);
     await page.close();
   }
 } finally {
