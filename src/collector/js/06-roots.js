@@ -117,11 +117,15 @@
   // hidden=until-found (their content has content-visibility: hidden), SVG's visibility
   // attribute; finds the elements marked aria-disabled (see disabledUnder), in place of
   // a `closest` per control; and those whose style attribute makes them clip their
-  // overflow (see viewOf). All are TESTED, found by a selector scan of their own and
-  // tested one by one: testing every element the main scan found (`matches`) cost a
-  // 10,000-control read 8 ms, and almost none is one. Anchored elements past the first
-  // `budget` (past the read's cut) are not tested: what they hide is their own content,
-  // past the cut as well, and what a shadow tree slots into them (see trustBoxes).
+  // overflow (see viewOf). All are TESTED, asked for in the same selector scan, and each
+  // found tested one by one (testOne); an anchored element, found for its anchor, only
+  // when it holds an attribute TESTED names (or is a details element): testing every
+  // anchored element (`matches`) cost a 10,000-control read 8 ms, and almost none is one.
+  // (TESTED had a selector scan of its own, a second pass over every element: 3-4 ms of
+  // that read's 80-95 in the page, `bench/compare/ab.mjs --base 480d06b`.) Anchored
+  // elements past the first `budget` (past the read's cut) are not tested: what they hide
+  // is their own content, past the cut as well, and what a shadow tree slots into them
+  // (see trustBoxes).
   // The scan also finds each anchored element's region (the nearest `data-anchor-region`
   // at or around it, null for none in its tree), from the regions it meets on the way, in
   // place of a `closest` per control (a sixth of a 10,000-control read, and of a 50,000-
@@ -143,14 +147,16 @@
   // (`[role$=dialog]`: both dialog roles in one selector, which costs a dense page's scan
   // as much as each of the two did; what else it finds is told apart below.)
   var MAIN = '[data-anchor],dialog[open],[role$=dialog],' + REGIONS;
+  // What the main scan asks for.
+  var FOUND = MAIN + ',' + TESTED;
   // Everything a scan finds, in all its selector scans: what a mutation must add, remove or
   // rename for a scan to be taken again (see scanHolds).
   var SCANNED = MAIN + ',label,' + HIDERS + ',' + MARKED + ',' + CLIPPERS;
-  // What a scan looks for (SCANNED, or its main scan's part), and every element a registry
-  // matcher can anchor (none when the last matcher pass anchored nothing: a pass that
-  // anchors something after it says so, see matchMoved, and the scan is taken again).
+  // What a scan looks for (SCANNED, or its main scan's part, FOUND), and every element a
+  // registry matcher can anchor (none when the last matcher pass anchored nothing: a pass
+  // that anchors something after it says so, see matchMoved, and the scan is taken again).
   function scanned(main) {
-    var sel = main ? MAIN : SCANNED;
+    var sel = main ? FOUND : SCANNED;
     return W.M && !(W.matchOf && !W.matchOf.of.size) ? sel + ',' + W.M.sel : sel;
   }
   function scan(root, budget) {
@@ -159,14 +165,6 @@
     var s = { anchored: [], tags: [], anchors: [], roles: [], regions: [], labels: root.querySelectorAll('label'),
       dialogs: [], marks: [], hiders: [], clippers: [], untested: false };
     if (budget === undefined) budget = Infinity;
-    // The TESTED elements: those not anchored tested now, the anchored ones in their turn
-    // below, within the cut.
-    var tested = root.querySelectorAll(TESTED), anchoredTested = null;
-    for (var t = 0; t < tested.length; t++) {
-      var te = tested[t];
-      if (te.hasAttribute('data-anchor') || (of && of.get(te))) (anchoredTested || (anchoredTested = new Set())).add(te);
-      else testOne(s, te);
-    }
     var regionEls = root.querySelectorAll(REGIONS);
     var isRegion = regionEls.length ? new Set(regionEls) : null;
     // The regions around the element at hand, innermost last, and their names.
@@ -179,8 +177,14 @@
         var m = of.get(el);
         if (m) anchor = m.a;
       }
-      if (anchor !== null && s.anchored.length >= budget) s.untested = true;
-      else if (anchoredTested && anchoredTested.has(el)) testOne(s, el);
+      // What the scan found besides the anchored elements is TESTED, a region or a dialog
+      // (or an element a matcher's selector names but no matcher anchored): each is tested.
+      // An anchored element was found for its anchor: it is tested when it holds one of
+      // the attributes TESTED asks for (or is a details element), within the cut.
+      if (anchor === null) testOne(s, el);
+      else if (s.anchored.length >= budget) s.untested = true;
+      else if (tag === 'DETAILS' || el.hasAttribute('style') || el.hasAttribute('aria-disabled')
+        || el.hasAttribute('hidden') || el.hasAttribute('visibility')) testOne(s, el);
       if (anchor !== null || region !== null) {
         while (around.length && !around[around.length - 1].contains(el)) {
           around.pop();
