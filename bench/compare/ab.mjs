@@ -46,10 +46,12 @@ const CUTS = {
   // Every field's value (valueOf, and an output's text).
   values: [['    var value = valueOf(el, tag, type, secret);\n', '    var value = null;\n'],
     ['    if (value === null && !WIDGETS[role]) value = outputText(el);\n', '']],
-  // The scan for what can hide, disable or clip other elements besides a style rule
-  // (TESTED in 06-roots.js): visibility, disabled state and clipping then go unseen.
-  hiders: [['    var tested = root.querySelectorAll(TESTED), anchoredTested = null;\n',
-    '    var tested = [], anchoredTested = null;\n']],
+  // What can hide, disable or clip other elements besides a style rule (TESTED in
+  // 06-roots.js), asked for in the main scan and tested: visibility, disabled state and
+  // clipping then go unseen.
+  hiders: [["  var FOUND = MAIN + ',' + TESTED;\n", '  var FOUND = MAIN;\n'],
+    ["      else if (tag === 'DETAILS' || el.hasAttribute('style') || el.hasAttribute('aria-disabled')\n"
+      + "        || el.hasAttribute('hidden') || el.hasAttribute('visibility')) testOne(s, el);\n", '']],
   // The walk that finds open shadow roots and same-origin frames: the document alone.
   roots: [['      for (var el = walker.nextNode(); el; el = walker.nextNode()) {\n',
     '      for (var el = null; el; el = walker.nextNode()) {\n']],
