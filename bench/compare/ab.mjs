@@ -50,8 +50,7 @@ const CUTS = {
   // 06-roots.js), asked for in the main scan and tested: visibility, disabled state and
   // clipping then go unseen.
   hiders: [["  var FOUND = MAIN + ',' + TESTED;\n", '  var FOUND = MAIN;\n'],
-    ["      else if (tag === 'DETAILS' || el.hasAttribute('style') || el.hasAttribute('aria-disabled')\n"
-      + "        || el.hasAttribute('hidden') || el.hasAttribute('visibility')) testOne(s, el);\n", '']],
+    ['      else if (mayBeTested(el, tag)) testOne(s, el);\n', '']],
   // The walk that finds open shadow roots and same-origin frames: the document alone.
   roots: [['      for (var el = walker.nextNode(); el; el = walker.nextNode()) {\n',
     '      for (var el = null; el; el = walker.nextNode()) {\n']],

@@ -118,14 +118,12 @@
   // attribute; finds the elements marked aria-disabled (see disabledUnder), in place of
   // a `closest` per control; and those whose style attribute makes them clip their
   // overflow (see viewOf). All are TESTED, asked for in the same selector scan, and each
-  // found tested one by one (testOne); an anchored element, found for its anchor, only
-  // when it holds an attribute TESTED names (or is a details element): testing every
-  // anchored element (`matches`) cost a 10,000-control read 8 ms, and almost none is one.
-  // (TESTED had a selector scan of its own, a second pass over every element: 3-4 ms of
-  // that read's 80-95 in the page, `bench/compare/ab.mjs --base 480d06b`.) Anchored
-  // elements past the first `budget` (past the read's cut) are not tested: what they hide
-  // is their own content, past the cut as well, and what a shadow tree slots into them
-  // (see trustBoxes).
+  // element found that may be one (see mayBeTested) is tested (testOne). (TESTED had a
+  // selector scan of its own, a second pass over every element: 3-4 ms of that read's
+  // 80-95 in the page, `bench/compare/ab.mjs --base 480d06b`.) Anchored elements past the
+  // first `budget` (past the read's cut) are not tested: what they hide is their own
+  // content, past the cut as well, and what a shadow tree slots into them (see
+  // trustBoxes).
   // The scan also finds each anchored element's region (the nearest `data-anchor-region`
   // at or around it, null for none in its tree), from the regions it meets on the way, in
   // place of a `closest` per control (a sixth of a 10,000-control read, and of a 50,000-
@@ -142,6 +140,7 @@
   // The scan asks for any style attribute, and testOne for what it says: one attribute
   // looked for on every element, where asking for visibility and for overflow in it was
   // two (each 1-3 ms of a 10,000-control page's scan; few elements have one).
+  // (mayBeTested says what may match it without asking the selector.)
   var TESTED = '[style],details:not([open]),[hidden="until-found" i],[visibility],' + MARKED;
   var REGIONS = '[data-anchor-region]';
   // (`[role$=dialog]`: both dialog roles in one selector, which costs a dense page's scan
@@ -177,14 +176,8 @@
         var m = of.get(el);
         if (m) anchor = m.a;
       }
-      // What the scan found besides the anchored elements is TESTED, a region or a dialog
-      // (or an element a matcher's selector names but no matcher anchored): each is tested.
-      // An anchored element was found for its anchor: it is tested when it holds one of
-      // the attributes TESTED asks for (or is a details element), within the cut.
-      if (anchor === null) testOne(s, el);
-      else if (s.anchored.length >= budget) s.untested = true;
-      else if (tag === 'DETAILS' || el.hasAttribute('style') || el.hasAttribute('aria-disabled')
-        || el.hasAttribute('hidden') || el.hasAttribute('visibility')) testOne(s, el);
+      if (anchor !== null && s.anchored.length >= budget) s.untested = true;
+      else if (mayBeTested(el, tag)) testOne(s, el);
       if (anchor !== null || region !== null) {
         while (around.length && !around[around.length - 1].contains(el)) {
           around.pop();
@@ -205,6 +198,16 @@
       if (tag === 'DIALOG' ? el.hasAttribute('open') : role === 'dialog' || role === 'alertdialog') s.dialogs.push(el);
     }
     return s;
+  }
+
+  // Whether an element the main scan found may be one of the TESTED, which testOne then
+  // tells: it holds an attribute TESTED asks for, or is a details element. The scan finds
+  // it for TESTED, or for its anchor, its region, its dialog role or a matcher's selector;
+  // most it finds are anchored controls with none of these, which this spares a `matches`
+  // each (8 ms of a 10,000-control read).
+  function mayBeTested(el, tag) {
+    return tag === 'DETAILS' || el.hasAttribute('style') || el.hasAttribute('aria-disabled')
+      || el.hasAttribute('hidden') || el.hasAttribute('visibility');
   }
 
   // One of the TESTED elements, kept as a hider, as marked aria-disabled, or as clipping.
