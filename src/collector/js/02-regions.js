@@ -46,7 +46,7 @@
           continue;
         }
         ids.push(idOf(el));
-        parts.push(wire(record(el, tag, type, role, region, labels, origin, null, sc.anchors[i])));
+        pack(record(el, tag, type, role, region, labels, origin, null, sc.anchors[i]), parts);
       }
     });
     clipCtx = null;

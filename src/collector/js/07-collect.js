@@ -77,7 +77,8 @@
   // ESC u and four hex digits for a UTF-16 unit past ASCII, see narrow); 512 clipped: four more
   // fields follow the key, the part of the box that shows (see viewOf). The fields are joined as an
   // array: concatenating them made a rope of twenty strings per record, which cost a
-  // 50,000-control read three times the time and its garbage.
+  // 50,000-control read three times the time and its garbage. A full read's answer packs
+  // most records without a string of their own (see pack).
   var SEP = '\x7f';
   function escapeField(s) {
     s = s.replace(/\x1b/g, '\x1b0').replace(/\x7f/g, '\x1b1');
@@ -142,11 +143,18 @@
     return narrowed === null ? json : narrowed;
   }
 
-  function wire(rec, wide) {
-    var flags = (rec.disabled ? 1 : 0) | (rec.editable ? 2 : 0) | (rec.secret ? 4 : 0)
+  // A record's flags but the escape's (see wire).
+  function flagsOf(rec) {
+    return (rec.disabled ? 1 : 0) | (rec.editable ? 2 : 0) | (rec.secret ? 4 : 0)
       | (rec.visible ? 0 : 8) | (rec.checked === true ? 16 : rec.checked === false ? 32 : 0)
       | (rec.value !== undefined ? 64 : 0) | (rec.key !== undefined ? 128 : 0)
       | (rec.view !== undefined ? 512 : 0);
+  }
+
+  // A record packed into one string (see SEP); the answer of a delta and each record the
+  // runner may be sent again in one (see read) are made of these.
+  function wire(rec, wide) {
+    var flags = flagsOf(rec);
     var b = rec.bbox, anchor = rec.anchor, label = rec.label;
     var value = rec.value === undefined ? '' : rec.value, key = rec.key === undefined ? '' : rec.key;
     if (wide || anchor.indexOf(SEP) >= 0 || label.indexOf(SEP) >= 0 || value.indexOf(SEP) >= 0 || key.indexOf(SEP) >= 0) {
@@ -164,6 +172,28 @@
     wired = wire(rec, true);
     if (wideUnits > 64 + WIDE_PER_RECORD * wideRecords) wideOff = true;
     return wired;
+  }
+
+  // What in a record's string field makes wire escape it: a SEP, or a character past ASCII.
+  var UNPLAIN = /[\x7f-\uffff]/;
+
+  // `rec`'s fields pushed onto `out`, the parts of an answer joined by SEP, as wire would
+  // join them: a full read's answer is made so, without a string of each record and an
+  // array to join it from (those cost a 10,000-control whole read 4-6 ms in the page of
+  // its 65-70, and as much on its way out: `bench/compare/ab.mjs`, 2026-12-07), nor one
+  // kept in the read for the next (see read). A record whose strings hold what must be
+  // escaped goes as wire packs it.
+  function pack(rec, out) {
+    var anchor = rec.anchor, label = rec.label;
+    var value = rec.value === undefined ? '' : rec.value, key = rec.key === undefined ? '' : rec.key;
+    if (UNPLAIN.test(anchor) || UNPLAIN.test(label) || (value && UNPLAIN.test(value)) || (key && UNPLAIN.test(key))) {
+      out.push(wire(rec));
+      return;
+    }
+    wideRecords++;
+    var b = rec.bbox;
+    out.push(anchor, label, strId(rec.role), strId(rec.region), b[0], b[1], b[2], b[3], flagsOf(rec), value, key);
+    if (rec.view !== undefined) out.push(rec.view[0], rec.view[1], rec.view[2], rec.view[3]);
   }
 
   // A read as it is answered: its JSON, a newline, then its records (a full read's all, a
@@ -302,7 +332,8 @@
     var shift = prev && !W.dirty && !whole && prev.max === max ? shifted(prev, roots) : true;
     var reuse = shift !== true;
     // Records, their wire form and their elements, by id: arrays, as ids are small integers
-    // (filling three Maps cost a 50,000-control read some 30 ms).
+    // (filling three Maps cost a 50,000-control read some 30 ms). A record gathered whole
+    // has no wire form until a delta sends it (see pack); one reused keeps the one it had.
     var ids = [], wired = [], recs = [], elOf = [], total = 0, live = [];
     // The role and region of each control past the cut, by id: what the counts of the
     // dropped are made of, kept for the next read as the records are.
@@ -314,7 +345,7 @@
     var rewritten = [];
     // How many records were built whole, and how many had their box and visibility taken
     // again (the rest were reused as they were).
-    var fresh = 0, measured = 0;
+    var fresh = 0, measured = 0, gathered = [];
     if (reuse) {
       ids = prev.ids;
       total = prev.total;
@@ -451,7 +482,7 @@
             // each of its controls walks up (see disabledOf).
             if (off === null) off = r.root.nodeType === 11 && ariaOff(r.root.host) ? false : disabledUnder(sc.marks);
             rec = record(el, tag, type, role, region, labels, origin, off, sc.anchors[i]);
-            wired[id] = wire(rec);
+            gathered.push(id);
             fresh++;
           }
           recs[id] = rec;
@@ -486,6 +517,35 @@
     W.rootsAt = 0;
     W.epoch++;
     var token = W.doc + ':' + W.epoch;
+    // The records' part of the answer, before the cache counts the strings the runner will
+    // hold: packing a record may add its role or region to them (see strId). A cut read
+    // sends a delta as well: the controls that came under the cut since are changed records
+    // the runner never saw (added), those pushed past it leave the order (removed), as
+    // comparing two full reads would say.
+    var delta = !!(since && prev && since === prev.token), parts = [], changedIds = [];
+    if (delta && reuse) {
+      // Records reused outright cannot have changed; those a value change rewrote are
+      // listed.
+      changedIds = rewritten;
+    } else if (delta) {
+      gathered.forEach(function (id) { wired[id] = wire(recs[id]); });
+      ids.forEach(function (id) {
+        var now = wired[id], before = prev.wired[id];
+        // Neither wired (see pack): the record the last read had, kept.
+        if (now === before) return;
+        if (before === undefined && prev.recs[id]) before = prev.wired[id] = wire(prev.recs[id]);
+        if (before !== now) changedIds.push(id);
+      });
+    }
+    if (delta) {
+      changedIds.forEach(function (id) { parts.push(wired[id]); });
+    } else {
+      ids.forEach(function (id) {
+        var w = wired[id];
+        if (w === undefined) pack(recs[id], parts);
+        else parts.push(w);
+      });
+    }
     W.cache = { token: token, max: max, ids: ids, wired: wired, recs: recs, elOf: elOf, total: total,
       droppedByRegion: droppedByRegion, droppedByRole: droppedByRole, ev: ev, caps: capsKey,
       scroll: [scrollX, scrollY],
@@ -507,28 +567,13 @@
     unsure = null;
     clipCtx = null;
     if (ev) head.evidence = ev;
-    var parts = [];
-    // A cut read sends a delta as well: the controls that came under the cut since are
-    // changed records the runner never saw (added), those pushed past it leave the order
-    // (removed), as comparing two full reads would say.
-    if (since && prev && since === prev.token) {
+    if (delta) {
       head.kind = 'delta';
       head.base = since;
       var sameOrder = prev.ids === ids || (prev.ids.length === ids.length && prev.ids.every(function (v, i) { return v === ids[i]; }));
       head.order = sameOrder ? null : runs(ids);
       head.strings_from = prev.nstrs;
       head.strings = W.strs.slice(prev.nstrs);
-      var changedIds = [];
-      if (reuse) {
-        // Records reused outright cannot have changed; those a value change rewrote are
-        // listed.
-        changedIds = rewritten;
-      } else {
-        ids.forEach(function (id) {
-          if (prev.wired[id] !== wired[id]) changedIds.push(id);
-        });
-      }
-      changedIds.forEach(function (id) { parts.push(wired[id]); });
       head.changed_ids = changedIds;
       head.collector_ms = performance.now() - t0;
       return withRecords(JSON.stringify(head), parts);
@@ -537,7 +582,6 @@
     head.ids = runs(ids);
     head.strings_from = 0;
     head.strings = W.strs;
-    ids.forEach(function (id) { parts.push(wired[id]); });
     head.collector_ms = performance.now() - t0;
     return withRecords(JSON.stringify(head), parts);
   }
