@@ -528,13 +528,16 @@
       // listed.
       changedIds = rewritten;
     } else if (delta) {
-      gathered.forEach(function (id) { wired[id] = wire(recs[id]); });
+      // A record gathered again is told from the last read's by their wire forms, that one
+      // wired now if the last read packed it (see pack). A record moved or refreshed is a
+      // copy that differs from the one it was made of (see moved); one kept is the same
+      // record, with the same wire form or none.
+      gathered.forEach(function (id) {
+        wired[id] = wire(recs[id]);
+        if (prev.wired[id] === undefined && prev.recs[id]) prev.wired[id] = wire(prev.recs[id]);
+      });
       ids.forEach(function (id) {
-        var now = wired[id], before = prev.wired[id];
-        // Neither wired (see pack): the record the last read had, kept.
-        if (now === before) return;
-        if (before === undefined && prev.recs[id]) before = prev.wired[id] = wire(prev.recs[id]);
-        if (before !== now) changedIds.push(id);
+        if (prev.wired[id] !== wired[id]) changedIds.push(id);
       });
     }
     if (delta) {
