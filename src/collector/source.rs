@@ -154,8 +154,8 @@ mod tests {
         // that keep an answer ASCII when a name holds a character past it (narrow,
         // its unit and its JSON form), and the one that says which element the main scan
         // found may hide, disable or clip others (mayBeTested), and the two that pack a
-        // full read's records without a string of each (pack, and flagsOf, which wire
-        // shares).
+        // full read's records without a string of each (pack, and fields, the wire form's
+        // order of fields, which wire shares).
         assert_eq!(names.len(), 201);
         for name in [
             "read",

@@ -143,28 +143,31 @@
     return narrowed === null ? json : narrowed;
   }
 
-  // A record's flags but the escape's (see wire).
-  function flagsOf(rec) {
-    return (rec.disabled ? 1 : 0) | (rec.editable ? 2 : 0) | (rec.secret ? 4 : 0)
+  // `rec`'s fields pushed onto `out` in the order above, with its strings as given
+  // (`escaped`: as escapeField made them, flag 256).
+  function fields(out, rec, anchor, label, value, key, escaped) {
+    var b = rec.bbox;
+    var flags = (rec.disabled ? 1 : 0) | (rec.editable ? 2 : 0) | (rec.secret ? 4 : 0)
       | (rec.visible ? 0 : 8) | (rec.checked === true ? 16 : rec.checked === false ? 32 : 0)
       | (rec.value !== undefined ? 64 : 0) | (rec.key !== undefined ? 128 : 0)
-      | (rec.view !== undefined ? 512 : 0);
+      | (escaped ? 256 : 0) | (rec.view !== undefined ? 512 : 0);
+    out.push(anchor, label, strId(rec.role), strId(rec.region), b[0], b[1], b[2], b[3], flags, value, key);
+    if (rec.view !== undefined) out.push(rec.view[0], rec.view[1], rec.view[2], rec.view[3]);
   }
 
   // A record packed into one string (see SEP); the answer of a delta and each record the
   // runner may be sent again in one (see read) are made of these.
   function wire(rec, wide) {
-    var flags = flagsOf(rec);
-    var b = rec.bbox, anchor = rec.anchor, label = rec.label;
+    var anchor = rec.anchor, label = rec.label;
     var value = rec.value === undefined ? '' : rec.value, key = rec.key === undefined ? '' : rec.key;
-    if (wide || anchor.indexOf(SEP) >= 0 || label.indexOf(SEP) >= 0 || value.indexOf(SEP) >= 0 || key.indexOf(SEP) >= 0) {
+    var escaped = wide || anchor.indexOf(SEP) >= 0 || label.indexOf(SEP) >= 0 || value.indexOf(SEP) >= 0 || key.indexOf(SEP) >= 0;
+    if (escaped) {
       anchor = escapeField(anchor); label = escapeField(label);
       value = escapeField(value); key = escapeField(key);
-      flags |= 256;
     }
-    var fields = [anchor, label, strId(rec.role), strId(rec.region), b[0], b[1], b[2], b[3], flags, value, key];
-    if (rec.view !== undefined) fields.push(rec.view[0], rec.view[1], rec.view[2], rec.view[3]);
-    var wired = fields.join(SEP);
+    var parts = [];
+    fields(parts, rec, anchor, label, value, key, escaped);
+    var wired = parts.join(SEP);
     if (wide) return wired;
     // One test of the whole record, which nearly every one passes.
     wideRecords++;
@@ -174,15 +177,16 @@
     return wired;
   }
 
-  // What in a record's string field makes wire escape it: a SEP, or a character past ASCII.
+  // What in a record's string field may make wire escape it: a SEP, or a character past
+  // ASCII (wire decides which it escapes).
   var UNPLAIN = /[\x7f-\uffff]/;
 
   // `rec`'s fields pushed onto `out`, the parts of an answer joined by SEP, as wire would
   // join them: a full read's answer is made so, without a string of each record and an
   // array to join it from (those cost a 10,000-control whole read 4-6 ms in the page of
   // its 65-70, and as much on its way out: `bench/compare/ab.mjs`, 2026-12-07), nor one
-  // kept in the read for the next (see read). A record whose strings hold what must be
-  // escaped goes as wire packs it.
+  // kept in the read for the next (see read). A record whose strings hold what wire may
+  // escape goes as wire packs it.
   function pack(rec, out) {
     var anchor = rec.anchor, label = rec.label;
     var value = rec.value === undefined ? '' : rec.value, key = rec.key === undefined ? '' : rec.key;
@@ -191,9 +195,7 @@
       return;
     }
     wideRecords++;
-    var b = rec.bbox;
-    out.push(anchor, label, strId(rec.role), strId(rec.region), b[0], b[1], b[2], b[3], flagsOf(rec), value, key);
-    if (rec.view !== undefined) out.push(rec.view[0], rec.view[1], rec.view[2], rec.view[3]);
+    fields(out, rec, anchor, label, value, key, false);
   }
 
   // A read as it is answered: its JSON, a newline, then its records (a full read's all, a
@@ -523,24 +525,24 @@
     // the runner never saw (added), those pushed past it leave the order (removed), as
     // comparing two full reads would say.
     var delta = !!(since && prev && since === prev.token), parts = [], changedIds = [];
-    if (delta && reuse) {
-      // Records reused outright cannot have changed; those a value change rewrote are
-      // listed.
-      changedIds = rewritten;
-    } else if (delta) {
-      // A record gathered again is told from the last read's by their wire forms, that one
-      // wired now if the last read packed it (see pack). A record moved or refreshed is a
-      // copy that differs from the one it was made of (see moved); one kept is the same
-      // record, with the same wire form or none.
-      gathered.forEach(function (id) {
-        wired[id] = wire(recs[id]);
-        if (prev.wired[id] === undefined && prev.recs[id]) prev.wired[id] = wire(prev.recs[id]);
-      });
-      ids.forEach(function (id) {
-        if (prev.wired[id] !== wired[id]) changedIds.push(id);
-      });
-    }
     if (delta) {
+      if (reuse) {
+        // Records reused outright cannot have changed; those a value change rewrote are
+        // listed.
+        changedIds = rewritten;
+      } else {
+        // A record gathered again is told from the last read's by their wire forms, that
+        // one wired now if the last read packed it (see pack). A record moved or refreshed
+        // is a copy that differs from the one it was made of (see moved); one kept is the
+        // same record, with the same wire form or none.
+        gathered.forEach(function (id) {
+          wired[id] = wire(recs[id]);
+          if (prev.wired[id] === undefined && prev.recs[id]) prev.wired[id] = wire(prev.recs[id]);
+        });
+        ids.forEach(function (id) {
+          if (prev.wired[id] !== wired[id]) changedIds.push(id);
+        });
+      }
       changedIds.forEach(function (id) { parts.push(wired[id]); });
     } else {
       // The document's first read, taken while it loads (see prime), wires its records for
