@@ -17,13 +17,15 @@ use std::collections::{BTreeMap, HashMap};
 use crate::screen::Changes;
 use crate::screen::{Chrome, Evidence, RawControl, RawObservation, Records, Text, parse_reply};
 
-use source::SOURCE;
-
 /// The expression that runs operation `op` with `args` in the page, and leaves the
 /// collector installed in the document for [`installed`] to call.
 pub(crate) fn expression(op: &str, args: &serde_json::Value) -> String {
     // `op` is one of our own constants; args is serialized JSON, hence a valid JS literal.
-    format!("(window.__waymarkRun = ({SOURCE}))({}, {args})", json!(op))
+    format!(
+        "(window.__waymarkRun = ({}))({}, {args})",
+        source::sent(),
+        json!(op)
+    )
 }
 
 /// The expression the tab evaluates in every new document before the document's own

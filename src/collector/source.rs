@@ -20,6 +20,29 @@ macro_rules! joined {
     };
 }
 
+/// [`SOURCE`] as the page is sent it: the same lines, each without the spaces that indent
+/// it, and a line that is only a comment left empty. A new document compiles the collector
+/// before its own scripts (see `collector::early`), once in each renderer process and again
+/// in part for each document, and half of the source is comments and indentation: sent
+/// whole, it cost a run of the five shipped journeys about 20 ms of its 1 s (README.md, "The
+/// suite"). The lines stay where they are, so a line number in a page's error still names
+/// the line of the joined parts. It is only sound while no string or template literal spans
+/// lines (`nothing_spans_lines` holds the parts to that).
+pub(super) fn sent() -> &'static str {
+    static SENT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SENT.get_or_init(|| {
+        let mut out = String::with_capacity(SOURCE.len() / 2);
+        for line in SOURCE.lines() {
+            let code = line.trim_start();
+            if !code.starts_with("//") {
+                out.push_str(code);
+            }
+            out.push('\n');
+        }
+        out
+    })
+}
+
 joined!(
     "00-head.js",
     "01-names.js",
@@ -111,6 +134,71 @@ mod tests {
                 assert!(
                     line.is_empty() || line.starts_with("  ") || line.starts_with("// "),
                     "{name}: {line:?} sits outside the function's body"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_sent_source_keeps_every_line_of_code_in_its_place() {
+        let lines: Vec<&str> = sent().lines().collect();
+        let source: Vec<&str> = SOURCE.lines().collect();
+        assert_eq!(lines.len(), source.len());
+        for (line, (s, o)) in lines.iter().zip(&source).enumerate() {
+            let code = o.trim_start();
+            let want = if code.starts_with("//") { "" } else { code };
+            assert_eq!(*s, want, "line {}", line + 1);
+        }
+        assert!(
+            sent().len() < SOURCE.len() * 2 / 3,
+            "{} of {}",
+            sent().len(),
+            SOURCE.len()
+        );
+    }
+
+    /// What makes dropping a line's indentation or a comment line unsound: a template
+    /// literal (a backtick in code, not in a comment after it) or a string continued on
+    /// the next line (a line ending in a backslash).
+    #[test]
+    fn nothing_spans_lines() {
+        // A backtick outside a quoted string and before a comment.
+        fn template(line: &str) -> bool {
+            let (mut quote, mut escaped, mut prev) = (None, false, ' ');
+            for c in line.chars() {
+                match quote {
+                    Some(q) => {
+                        if escaped {
+                            escaped = false;
+                        } else if c == '\\' {
+                            escaped = true;
+                        } else if c == q {
+                            quote = None;
+                        }
+                    }
+                    None if c == '/' && prev == '/' => return false,
+                    None if c == '\'' || c == '"' => quote = Some(c),
+                    None if c == '`' => return true,
+                    None => {}
+                }
+                prev = c;
+            }
+            false
+        }
+        assert!(template("  var s = `a ${b}`;"));
+        assert!(!template("  var s = '`' + a; // `b`"));
+        assert!(!template("  // a `template` named"));
+        for (name, text) in PARTS {
+            for (n, line) in text.lines().enumerate() {
+                assert!(
+                    !template(line),
+                    "{name}:{}: a template literal: {line}",
+                    n + 1
+                );
+                assert!(
+                    !line.ends_with('\\'),
+                    "{name}:{}: a line continued: {line}",
+                    n + 1
                 );
             }
         }
