@@ -24,7 +24,7 @@ macro_rules! joined {
 /// it, and a line that is only a comment left empty. A new document compiles the collector
 /// before its own scripts (see `collector::early`), once in each renderer process and again
 /// in part for each document, and half of the source is comments and indentation: sent
-/// whole, it cost a run of the five shipped journeys about 20 ms of its 1 s (README.md, "The
+/// whole, it cost a run of the five shipped journeys 20-30 ms of its 1 s (README.md, "The
 /// suite"). The lines stay where they are, so a line number in a page's error still names
 /// the line of the joined parts. It is only sound while no string or template literal spans
 /// lines (`nothing_spans_lines` holds the parts to that).
