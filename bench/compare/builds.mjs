@@ -10,16 +10,16 @@
 // A and B are waymark binaries (build one, copy it aside, build the other); the journeys
 // default to the five shipped ones suite.mjs runs.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median } from './dense.mjs';
+import { SHIPPED, readTraces } from './traces.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SHIPPED = ['approve_claim', 'submit_sales_order', 'dispatch_unassigned', 'return_reason', 'stage_new_rate'];
 const usage = 'node bench/compare/builds.mjs A B [--jobs N] [--runs R] [JOURNEY...]';
 let parsed;
 try {
@@ -35,7 +35,7 @@ if (!a || !b || !(runs >= 2)) {
   console.error(`usage: ${usage}`);
   process.exit(2);
 }
-const journeys = named.length ? named : SHIPPED.map((j) => join('journeys', `${j}.rhai`));
+const journeys = named.length ? named : SHIPPED;
 
 // One run of `bin`: its wall time, its steps' time and each journey's first load.
 function run(bin, traces) {
@@ -44,19 +44,9 @@ function run(bin, traces) {
   const r = spawnSync(bin, ['run', ...journeys, '--jobs', v.jobs, '--trace', traces], { cwd: ROOT, encoding: 'utf8' });
   const wall = performance.now() - start;
   if (r.status !== 0) throw new Error(`${bin} run exited ${r.status}:\n${r.stdout}${r.stderr}`);
-  let steps = 0;
-  const firsts = [];
-  for (const file of readdirSync(traces).filter((f) => f.endsWith('.jsonl'))) {
-    let first = true;
-    for (const line of readFileSync(join(traces, file), 'utf8').split('\n')) {
-      if (!line) continue;
-      const d = JSON.parse(line);
-      if (d.kind !== 'step') continue;
-      steps += d.elapsed_ms;
-      if (first && d.action.verb === 'navigate') firsts.push(d.timing.load_ms || 0);
-      if (d.action.verb === 'navigate') first = false;
-    }
-  }
+  const all = readTraces(traces).flatMap((t) => t.steps);
+  const steps = all.reduce((sum, step) => sum + step.ms, 0);
+  const firsts = all.filter((step) => step.first).map((step) => step.timing.load_ms || 0);
   return { wall, steps, firsts };
 }
 

@@ -3,9 +3,8 @@
 // steps (the script's own work and the engine). Run after a `waymark run` (traces in
 // target/waymark/traces/, or the folder given).
 // Usage: node bench/compare/steps.mjs [TRACES_DIR]
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { median } from './dense.mjs';
+import { readTraces } from './traces.mjs';
 
 const dir = process.argv[2] || 'target/waymark/traces';
 const kinds = new Map();
@@ -15,23 +14,16 @@ const add = (kind, ms) => {
   k.ms.push(ms);
   kinds.set(kind, k);
 };
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
-  let first = true, steps = 0, end = null;
-  for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
-    if (!line) continue;
-    const d = JSON.parse(line);
-    if (d.kind === 'end') end = d;
-    if (d.kind !== 'step') continue;
-    const verb = d.action.verb;
-    const kind = verb === 'navigate' && first ? 'navigate (the first)' : verb;
-    if (verb === 'navigate') first = false;
-    add(kind, d.elapsed_ms);
-    steps += d.elapsed_ms;
-  }
+for (const { steps, end } of readTraces(dir)) {
   if (!end) continue;
+  let stepped = 0;
+  for (const step of steps) {
+    add(step.first ? 'navigate (the first)' : step.verb, step.ms);
+    stepped += step.ms;
+  }
   journeys++;
   total += end.elapsed_ms;
-  between += end.elapsed_ms - steps;
+  between += end.elapsed_ms - stepped;
 }
 const f = (ms) => `${ms.toFixed(1)} ms`.padStart(10);
 console.log(`${journeys} journeys, ${(total / 1000).toFixed(2)} s of journey time (from ${dir})`);

@@ -26,14 +26,12 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median } from './dense.mjs';
+import { SHIPPED } from './traces.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(HERE, '..', '..');
 const SITE = join(HERE, 'app', 'site');
 const PW_CLI = join(HERE, 'node_modules', '@playwright', 'test', 'cli.js');
-
-// The shipped journeys the Playwright port covers (see tests/shipped.spec.mjs).
-const SHIPPED = ['approve_claim', 'submit_sales_order', 'dispatch_unassigned', 'return_reason', 'stage_new_rate'];
 
 function options() {
   const usage = 'node bench/compare/suite.mjs [--rounds R] [--workers 1,2] [--suites app,shipped] [--waymark PATH] [--json]';
@@ -131,7 +129,7 @@ function runners(o, site) {
         '--project', 'app', '--workers', String(w)], { APP_URL: site.url }),
     },
     shipped: {
-      waymark: (w) => timed(o.waymark, ['run', ...SHIPPED.map((j) => join('journeys', `${j}.rhai`)), '--jobs', String(w)]),
+      waymark: (w) => timed(o.waymark, ['run', ...SHIPPED, '--jobs', String(w)]),
       playwright: async (w) => {
         const demo = await startDemo(o.waymark);
         try {
