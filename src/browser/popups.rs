@@ -37,6 +37,10 @@ use super::launch::LaunchOptions;
 use super::tap::{Pump, Tap, drain};
 use super::{BrowserError, Opened};
 
+/// How long a browser has to answer before a tab's end counts as the browser's: one that is
+/// there answers in well under a millisecond.
+const ANSWER_BOUND: Duration = Duration::from_secs(1);
+
 /// What a tab knows of the tabs it opened and of its own end.
 pub(super) struct Family {
     /// Rung at each announcement, arrival and end.
@@ -224,6 +228,24 @@ impl Family {
         self.closed.load(Ordering::Relaxed)
     }
 
+    /// What the tab's going means for a call: its page closed it, or, when the browser
+    /// does not answer either, the browser went away. A browser killed under a call can
+    /// end the tab before its connection is seen to end, and a call told that the page
+    /// closed its tab would look for the fault in the page.
+    pub(super) async fn why_gone(&self) -> BrowserError {
+        let answers = match self.browser.upgrade() {
+            Some(browser) => tokio::time::timeout(ANSWER_BOUND, browser.version())
+                .await
+                .is_ok_and(|answer| answer.is_ok()),
+            None => false,
+        };
+        BrowserError::Crashed(if answers {
+            "the page closed its tab".into()
+        } else {
+            "the browser went away (killed or crashed)".into()
+        })
+    }
+
     /// Resolves once the tab is gone.
     pub(super) async fn gone(&self) {
         loop {
@@ -307,7 +329,7 @@ impl ChromiumTab {
         match &self.family {
             Some(family) => tokio::select! {
                 answer = work => answer,
-                () = family.gone() => Err(BrowserError::Crashed("the page closed its tab".into())),
+                () = family.gone() => Err(family.why_gone().await),
             },
             None => work.await,
         }
