@@ -153,10 +153,7 @@ impl Chromium {
     /// Whether the browser answers a trivial command within `bound`: a browser process
     /// stopped or stuck keeps its connection open and answers nothing.
     pub async fn answers(&self, bound: Duration) -> bool {
-        matches!(
-            tokio::time::timeout(bound, self.browser.version()).await,
-            Ok(Ok(_))
-        )
+        answers(&self.browser, bound).await
     }
 
     /// Kills the browser's process now (one this run launched; a remote one is only let
@@ -415,6 +412,14 @@ impl LoadWatch {
     fn is_main(&self, frame: &FrameId) -> bool {
         self.main_frame.as_ref().is_none_or(|m| m == frame)
     }
+}
+
+/// Whether `browser` answers a trivial command (`Browser.getVersion`) within `bound`.
+pub(super) async fn answers(browser: &Browser, bound: Duration) -> bool {
+    matches!(
+        tokio::time::timeout(bound, browser.version()).await,
+        Ok(Ok(_))
+    )
 }
 
 impl ChromiumTab {
@@ -725,13 +730,10 @@ impl Tab for ChromiumTab {
     }
 
     async fn browser_answers(&self, bound: Duration) -> bool {
-        let Some(browser) = self.family.as_ref().and_then(Family::browser) else {
-            return false;
-        };
-        matches!(
-            tokio::time::timeout(bound, browser.version()).await,
-            Ok(Ok(_))
-        )
+        match &self.family {
+            Some(family) => family.browser_answers(bound).await,
+            None => false,
+        }
     }
 
     fn renderer_crashed(&self) -> bool {

@@ -112,7 +112,7 @@ fn map_cdp(e: CdpError) -> BrowserError {
     }
     match e {
         CdpError::Ws(_) | CdpError::ChannelSendError(_) | CdpError::NoResponse => {
-            BrowserError::Crashed("the browser went away (killed or crashed)".into())
+            BrowserError::browser_gone()
         }
         _ => BrowserError::Protocol(text),
     }

@@ -579,6 +579,13 @@ pub enum BrowserError {
     Protocol(String),
 }
 
+impl BrowserError {
+    /// The browser's process or its connection ended under a call.
+    pub(crate) fn browser_gone() -> BrowserError {
+        BrowserError::Crashed("the browser went away (killed or crashed)".into())
+    }
+}
+
 /// A [`ScreenshotSource`] over a tab held weakly: once the tab is gone, it says so.
 pub fn screenshot_source<T: Tab + 'static>(tab: Weak<T>) -> ScreenshotSource {
     Arc::new(move || {

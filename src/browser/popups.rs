@@ -228,22 +228,25 @@ impl Family {
         self.closed.load(Ordering::Relaxed)
     }
 
+    /// Whether the tab's browser answers a trivial command (`Browser.getVersion`) within
+    /// `bound` (see `Tab::browser_answers`).
+    pub(super) async fn browser_answers(&self, bound: Duration) -> bool {
+        match self.browser() {
+            Some(browser) => super::chromium::answers(&browser, bound).await,
+            None => false,
+        }
+    }
+
     /// What the tab's going means for a call: its page closed it, or, when the browser
     /// does not answer either, the browser went away. A browser killed under a call can
     /// end the tab before its connection is seen to end, and a call told that the page
     /// closed its tab would look for the fault in the page.
     pub(super) async fn why_gone(&self) -> BrowserError {
-        let answers = match self.browser.upgrade() {
-            Some(browser) => tokio::time::timeout(ANSWER_BOUND, browser.version())
-                .await
-                .is_ok_and(|answer| answer.is_ok()),
-            None => false,
-        };
-        BrowserError::Crashed(if answers {
-            "the page closed its tab".into()
+        if self.browser_answers(ANSWER_BOUND).await {
+            BrowserError::Crashed("the page closed its tab".into())
         } else {
-            "the browser went away (killed or crashed)".into()
-        })
+            BrowserError::browser_gone()
+        }
     }
 
     /// Resolves once the tab is gone.

@@ -129,14 +129,13 @@ impl Wire {
         if let Ok(mut pending) = self.pending.lock() {
             pending.insert(id, tx);
         }
-        let gone = || BrowserError::Crashed("the browser went away (killed or crashed)".into());
         if self.outgoing.send(message.to_string()).is_err() {
-            return Err(gone());
+            return Err(BrowserError::browser_gone());
         }
         match rx.await {
             Ok(Ok(result)) => Ok(result),
             Ok(Err(refusal)) => Err(BrowserError::Protocol(format!("`{method}`: {refusal}"))),
-            Err(_) => Err(gone()),
+            Err(_) => Err(BrowserError::browser_gone()),
         }
     }
 
