@@ -235,6 +235,52 @@ pub(crate) fn parse_answer<T: HoldsRead>(reply: String) -> serde_json::Result<T>
     Ok(answer)
 }
 
+/// What an answer whose records went partly ahead of it says of them (see `sendPart` in
+/// `collector/js/07-collect.js`): how many parts the page pushed, and the prefix each came
+/// with (`c:`, the read's token, `:`). `None` for an answer that holds all its records.
+pub(crate) fn parts_ahead(answer: &str) -> Option<Result<(usize, String), String>> {
+    /// The head of such an answer: `parts` is its first key.
+    #[derive(Deserialize)]
+    struct Parted {
+        parts: usize,
+        token: String,
+    }
+    if !answer.starts_with(r#"{"parts":"#) {
+        return None;
+    }
+    let head = &answer[..memchr::memchr(b'\n', answer.as_bytes()).unwrap_or(answer.len())];
+    Some(
+        serde_json::from_str::<Parted>(head)
+            .map(|p| (p.parts, format!("c:{}:", p.token)))
+            .map_err(|e| format!("a read's answer names parts it sent ahead, unreadably: {e}")),
+    )
+}
+
+/// `answer` with the `parts` of its records that went ahead of it (in the order the page
+/// sent them) put back before the records it holds: the answer the page would have sent
+/// whole.
+pub(crate) fn with_parts(answer: &str, parts: &[String]) -> String {
+    let (head, last) = answer.split_once('\n').unwrap_or((answer, ""));
+    let sep = char::from(packed::SEP);
+    let len = head.len() + 1 + parts.iter().map(|p| p.len() + 1).sum::<usize>() + last.len();
+    let mut whole = String::with_capacity(len);
+    whole.push_str(head);
+    whole.push('\n');
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            whole.push(sep);
+        }
+        whole.push_str(part);
+    }
+    if !last.is_empty() {
+        if !parts.is_empty() {
+            whole.push(sep);
+        }
+        whole.push_str(last);
+    }
+    whole
+}
+
 /// Ids from runs `[first, count, first, count…]`, at most `limit` of them.
 fn expand_runs(runs: &[u64], limit: usize) -> Result<Vec<u64>, String> {
     if !runs.len().is_multiple_of(2) {
@@ -1047,5 +1093,66 @@ mod tests {
                 prop_assert_eq!(back, raw);
             }
         }
+    }
+
+    /// `raw`'s full read as the page sends it with its records partly ahead in parts,
+    /// `split` records each: the answer (its head and the records after the parts) and the
+    /// parts. Every control of `raw` has the same role and region.
+    fn in_parts(raw: &RawObservation, split: usize) -> (String, Vec<String>) {
+        let whole = encode_full(raw);
+        let (head, records) = whole.split_once('\n').expect("a read with records");
+        // The role is the string table's first entry, the region its second.
+        let one: Vec<String> = raw.controls.iter().map(|c| packed::pack(c, 0, 1)).collect();
+        let sep = char::from(packed::SEP).to_string();
+        assert_eq!(one.join(&sep), records, "the records one by one");
+        let mut parts: Vec<String> = one.chunks(split).map(|c| c.join(&sep)).collect();
+        // The page sends a part once it holds `split` records: what is left over goes in
+        // the answer (nothing, when the count divides).
+        let last = if one.len().is_multiple_of(split) {
+            String::new()
+        } else {
+            parts.pop().expect("a part")
+        };
+        let head = head.replacen('{', &format!(r#"{{"parts":{},"#, parts.len()), 1);
+        (format!("{head}\n{last}"), parts)
+    }
+
+    #[test]
+    fn a_read_sent_in_parts_is_the_read_sent_whole() {
+        let (_, mut raw, _) = full_read();
+        let control = raw.controls[0].clone();
+        raw.controls = (0..7)
+            .map(|i| {
+                let mut c = control.clone();
+                c.facts.anchor = format!("a.{i}").into();
+                c
+            })
+            .collect();
+        raw.total = 7;
+        for split in [1, 2, 3, 7] {
+            let (answer, parts) = in_parts(&raw, split);
+            let (count, prefix) = parts_ahead(&answer)
+                .expect("parts named")
+                .expect("readable");
+            assert_eq!(
+                (count, prefix.as_str()),
+                (parts.len(), "c:bench:1:"),
+                "{split} a part"
+            );
+            let joined = with_parts(&answer, &parts);
+            assert_eq!(parse_full(joined).expect("parses"), raw, "{split} a part");
+        }
+        assert!(
+            parts_ahead(&encode_full(&raw)).is_none(),
+            "a read sent whole names no parts"
+        );
+    }
+
+    #[test]
+    fn parts_named_unreadably_are_an_error() {
+        let err = parts_ahead("{\"parts\":\"two\",\"token\":\"d:1\"}\n")
+            .expect("parts named")
+            .expect_err("not a count");
+        assert!(err.contains("parts it sent ahead"), "{err}");
     }
 }

@@ -83,7 +83,7 @@ const PHASES = [
   ['        : scanAll(roots, max);\n', 'selector scans'],
   ['      trustBoxes(roots, scans);\n', 'boxes trusted'],
   ['      dialog = modalOf(scans.map(function (sc) { return sc.dialogs; }));\n', 'records'],
-  ['    var head = headOf(token, total, droppedByRegion, droppedByRole, dialog);\n', 'cache kept'],
+  ['    var head = headOf(token, total, droppedByRegion, droppedByRole, dialog, sent);\n', 'cache kept'],
 ];
 function phased(source) {
   const at = source.indexOf('  function read(max, since');

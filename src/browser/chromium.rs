@@ -500,6 +500,10 @@ impl Tab for ChromiumTab {
         self.pushes.next(bound).await
     }
 
+    async fn pushed_part(&self, prefix: &str, bound: Duration) -> Option<String> {
+        self.pushes.part(prefix, bound).await
+    }
+
     async fn navigate(&self, url: &str, timeout: Duration) -> Result<(), BrowserError> {
         // Another fragment of the document on screen (a hash-routed app's next screen) is a
         // same-document navigation: Chromium loads nothing. The page moves itself there, as

@@ -125,6 +125,19 @@ pub trait Tab: Send + Sync + 'static {
         async { None }
     }
 
+    /// The next part of a read's records a document pushed with `prefix` (see
+    /// `src/tools/parts.rs`), without the prefix: one queued already, else the next to come
+    /// within `bound`. Other pushes met on the way stay queued for
+    /// [`pushed`](Tab::pushed).
+    fn pushed_part(
+        &self,
+        prefix: &str,
+        bound: Duration,
+    ) -> impl Future<Output = Option<String>> + Send {
+        let _ = (prefix, bound);
+        async { None }
+    }
+
     /// Navigates the tab to `url` and waits for the document to load.
     fn navigate(
         &self,

@@ -9,6 +9,7 @@
 //! to evaluations made after a push, can come before it (see `first_read.rs` in
 //! `src/tools/`). And the collector's early part, the script that sends it.
 
+use std::collections::VecDeque;
 use std::time::Duration;
 
 use chromiumoxide::Page;
@@ -23,11 +24,21 @@ use futures::{FutureExt, StreamExt};
 use super::BrowserError;
 use super::commands::{Commands, bounded};
 
-/// A tab's pushes: the binding's name and its events, once allowed.
+/// A tab's pushes: the binding's name and its events, once allowed, and the pushes a
+/// search for a read's part passed over (see [`Pushes::part`]), which come first.
 #[derive(Default)]
 pub(super) struct Pushes {
-    events: tokio::sync::Mutex<Option<(String, EventStream<EventBindingCalled>)>>,
+    events: tokio::sync::Mutex<Option<Events>>,
 }
+
+struct Events {
+    name: String,
+    stream: EventStream<EventBindingCalled>,
+    passed: VecDeque<String>,
+}
+
+/// What a read's part begins with (see `sendPart` in `src/collector/js/07-collect.js`).
+const PART: &str = "c:";
 
 impl Pushes {
     /// Gives the tab's documents from now on the function `name` (once per tab: a second
@@ -44,7 +55,7 @@ impl Pushes {
             .lock()
             .await
             .as_ref()
-            .is_some_and(|(had, _)| had == name)
+            .is_some_and(|e| e.name == name)
         {
             return Ok(());
         }
@@ -57,7 +68,11 @@ impl Pushes {
             AddBindingParams::new(name),
         )
         .await?;
-        *self.events.lock().await = Some((name.to_string(), events));
+        *self.events.lock().await = Some(Events {
+            name: name.to_string(),
+            stream: events,
+            passed: VecDeque::new(),
+        });
         Ok(())
     }
 
@@ -66,20 +81,50 @@ impl Pushes {
     /// [`Tab::pushed`]: super::Tab::pushed
     pub(super) async fn next(&self, bound: Duration) -> Option<String> {
         let mut events = self.events.lock().await;
-        let (name, stream) = events.as_mut()?;
+        let events = events.as_mut()?;
+        if let Some(passed) = events.passed.pop_front() {
+            return Some(passed);
+        }
+        events.next(tokio::time::Instant::now() + bound).await
+    }
+
+    /// The next part of a read pushed with `prefix` (`c:`, the read's token and `:`; see
+    /// [`Tab::pushed_part`]), within `bound`, without its prefix. Any other push met on the
+    /// way is kept for [`next`](Pushes::next), in its order; a part of another read (one
+    /// that failed after it sent some) is dropped.
+    ///
+    /// [`Tab::pushed_part`]: super::Tab::pushed_part
+    pub(super) async fn part(&self, prefix: &str, bound: Duration) -> Option<String> {
+        let mut events = self.events.lock().await;
+        let events = events.as_mut()?;
         let deadline = tokio::time::Instant::now() + bound;
         loop {
-            // What is queued already comes first, whatever the bound.
-            let event = match stream.next().now_or_never() {
+            let mut pushed = events.next(deadline).await?;
+            if pushed.starts_with(prefix) {
+                pushed.drain(..prefix.len());
+                return Some(pushed);
+            }
+            if !pushed.starts_with(PART) {
+                events.passed.push_back(pushed);
+            }
+        }
+    }
+}
+
+impl Events {
+    /// The next push from the stream by `deadline` (what is queued already, whatever it).
+    async fn next(&mut self, deadline: tokio::time::Instant) -> Option<String> {
+        loop {
+            let event = match self.stream.next().now_or_never() {
                 Some(event) => event,
-                None if bound.is_zero() => return None,
-                None => tokio::time::timeout_at(deadline, stream.next())
+                None if deadline <= tokio::time::Instant::now() => return None,
+                None => tokio::time::timeout_at(deadline, self.stream.next())
                     .await
                     .ok()?,
             };
             // The stream ends with the tab.
             let event = event?;
-            if event.name == *name {
+            if event.name == self.name {
                 return Some(event.payload.clone());
             }
         }

@@ -256,8 +256,9 @@ mod tests {
         // its unit and its JSON form), and the one that says which element the main scan
         // found may hide, disable or clip others (mayBeTested), and the two that pack a
         // full read's records without a string of each (pack, and fields, the wire form's
-        // order of fields, which wire shares).
-        assert_eq!(names.len(), 201);
+        // order of fields, which wire shares), and the one that sends a read's parts with
+        // the runner's function (partSender).
+        assert_eq!(names.len(), 202);
         for name in [
             "read",
             "prepare",

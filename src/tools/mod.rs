@@ -29,6 +29,7 @@ mod har;
 mod intercept;
 mod memory;
 mod network;
+mod parts;
 mod pointer;
 mod refusal;
 mod request;
@@ -392,8 +393,9 @@ impl<T: Tab> Tools<T> {
         let start = Instant::now();
         let args = json!({"max": self.options.max_controls, "since": self.held_token(),
                 "region": view.region, "evidence": self.evidence_for(view.nodes),
-                "whole": whole});
+                "whole": whole, "chunk": parts::PART_RECORDS});
         let json = self.collect("read", &args).await?;
+        let json = self.with_parts(json, &args).await?;
         let read: CollectorRead = collector::parse_answer(json).map_err(capture_error)?;
         if let (Some(region), Some(regions)) = (&view.region, &read.regions) {
             return Err(no_such_region(region, regions));

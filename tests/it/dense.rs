@@ -5,7 +5,9 @@ use waymark::screen::{InferredState, View, description_len};
 use waymark::tools::{ErrorCode, ToolOptions};
 
 use crate::fixtures;
-use crate::harness::{block_on, control, failed, ok, open, tools, tools_with};
+use std::sync::Arc;
+
+use crate::harness::{block_on, control, failed, ok, open, probed_tools_at, tools, tools_with};
 
 #[test]
 fn a_capped_read_reports_what_it_dropped() {
@@ -282,6 +284,43 @@ fn a_cut_read_after_an_action_is_a_delta_that_moves_the_cut() {
             .expect("cut");
         assert_eq!(t.dropped_by_region.get("items"), Some(&3), "{t:?}");
         assert_eq!(t.dropped_by_role.get("searchbox"), Some(&1), "{t:?}");
+        tools.close().await;
+    });
+}
+
+/// A read of more controls than one part holds sends its records in parts while the page
+/// still makes them (see `src/tools/parts.rs`): put back together, they are every control
+/// once, in the page's order, as the page's own list has them. A page whose scripts took
+/// the function the parts go by is read whole all the same (asked again, without parts),
+/// and its read is the same.
+#[test]
+fn a_read_sent_in_parts_is_the_read_sent_whole() {
+    let shared = crate::harness::shared();
+    let (tools, probe) = probed_tools_at(
+        shared.base(),
+        Arc::clone(shared.registry()),
+        ToolOptions {
+            max_controls: 10_000,
+            ..ToolOptions::default()
+        },
+    );
+    block_on(async {
+        open(&tools, "/dense?n=3000").await;
+        probe.parts();
+        let parted = ok(&tools.read_screen_whole().await).clone();
+        assert!(probe.parts() >= 2, "3,000 controls went in one answer");
+        let anchors = probe
+            .value("Array.from(document.querySelectorAll('[data-anchor]'), e => e.getAttribute('data-anchor'))")
+            .await;
+        let read: Vec<&str> = parted.controls.iter().map(|c| c.anchor.as_str()).collect();
+        assert_eq!(serde_json::json!(read), anchors);
+
+        probe
+            .run("window.__waymark.sendPart = function () {}")
+            .await;
+        let whole = ok(&tools.read_screen_whole().await).clone();
+        assert_eq!(probe.parts(), 0);
+        assert_eq!(whole.controls, parted.controls);
         tools.close().await;
     });
 }

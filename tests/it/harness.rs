@@ -131,6 +131,8 @@ pub struct Notes {
     past_ascii: Vec<bool>,
     /// Reads the page pushed on its own (a document's first read, see first_read.rs).
     pushed: usize,
+    /// Parts of reads' records the page pushed ahead of their answers (see parts.rs).
+    parts: usize,
 }
 
 /// The test's own eyes on a page the tools drive: plain DOM queries, independent of the
@@ -209,6 +211,19 @@ impl Tab for ProbedTab {
             self.1.lock().expect("the notes").pushed += 1;
         }
         pushed
+    }
+
+    async fn pushed_part(&self, prefix: &str, bound: Duration) -> Option<String> {
+        let part = self.0.pushed_part(prefix, bound).await;
+        if let Some(part) = &part {
+            // Its read's answer, noted before its parts came, holds them.
+            let mut notes = self.1.lock().expect("the notes");
+            notes.parts += 1;
+            if let Some(past) = notes.past_ascii.last_mut() {
+                *past |= !part.is_ascii();
+            }
+        }
+        part
     }
 
     async fn route(&self, book: &Arc<RouteBook>) -> Result<(), BrowserError> {
@@ -334,6 +349,12 @@ impl Probe {
     /// sent at the end of its load instead of asked for (see `first_read.rs`).
     pub fn pushed(&self) -> usize {
         std::mem::take(&mut self.1.lock().expect("the notes").pushed)
+    }
+
+    /// The parts of reads' records the page pushed ahead of their answers since the last
+    /// call (see `src/tools/parts.rs`).
+    pub fn parts(&self) -> usize {
+        std::mem::take(&mut self.1.lock().expect("the notes").parts)
     }
 
     /// How many strings the page pushed that wait in the tab untaken: taken now, and not

@@ -1,16 +1,19 @@
 // waymark's in-page agent. Evaluated as `(SOURCE)("op", {args})` in one Runtime.evaluate;
 // every operation answers with ONE string, so a read of any screen — 10 controls or
-// 50,000 — is one round trip. The string is JSON; an answer holding a read ends with the
+// 50,000 — is one round trip. (A read of many controls sends its records ahead in parts
+// during that evaluate, through the runner's binding: see `sendPart` in 07-collect.js.) The string is JSON; an answer holding a read ends with the
 // read's records after a newline (see `withRecords`). Nothing here walks the DOM over CDP,
 // and every lookup map (labels, roots) is built in one pass: `el.labels` per element is
 // quadratic in Chromium.
 //
 // Operations:
-//   read    {max, since, region, evidence, whole}
+//   read    {max, since, region, evidence, whole, chunk}
 //                                              -> the screen, whole or as a delta against `since`;
 //                                                 one region only; with `evidence` (caps), text
 //                                                 runs and unanchored controls too; with `whole`,
-//                                                 gathered as a first read is (nothing reused)
+//                                                 gathered as a first read is (nothing reused);
+//                                                 with `chunk`, a full answer's records past
+//                                                 `chunk` sent ahead in parts of that many
 //   prepare {anchor, key | node | point, mode, quiet_ms, max_ms, wait_ms, wait_missing}
 //                                              -> resolve + actionability checks (+ focus for
 //                                                 fill/press, + hit point for invoke), and the

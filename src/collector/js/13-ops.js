@@ -32,7 +32,7 @@
     case 'frames':
       return stringify(farFrames(collectRoots()));
     case 'read':
-      return read(args.max, args.since, args.region, args.evidence, args.whole === true);
+      return read(args.max, args.since, args.region, args.evidence, args.whole === true, args.chunk);
     case 'prepare': {
       var prepared = prepareWaiting(args);
       return isPromise(prepared) ? prepared.then(stringify) : stringify(prepared);
