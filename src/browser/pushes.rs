@@ -2,7 +2,9 @@
 //! its window: a CDP binding (`Runtime.addBinding`), whose every call comes as a
 //! `Runtime.bindingCalled` event. The collector sends a document's first read this way
 //! at the end of its load (see `prime` in `src/collector/js/07-collect.js`), where a read
-//! the runner asked for after the load waited behind the page's first frame.
+//! the runner asked for after the load waited behind the page's first frame; and a read
+//! of many controls sends its records ahead in parts this way while it makes the rest (see
+//! `src/tools/parts.rs`), which [`Pushes::part`] picks out.
 //!
 //! The events come on the tab's own connection in the order the page sent them, but not
 //! in order with anything else: the document's `load` (see `navigation.rs`), and answers

@@ -649,7 +649,7 @@
   // listener ran), the read as any read is answered (`r:`, the document, `:`, the answer),
   // or `n:` and the document when it could not be taken (the runner then asks). The
   // function is taken off the window before the page's scripts run: no script of the page
-  // can call it.
+  // can call it, but for what W.sendPart sends (a read's parts only, see partSender).
   function prime(first) {
     if (window.top !== window || document.readyState !== 'loading') return;
     var push = takePush(first.push);
