@@ -5,7 +5,7 @@
 //! the 10,000-control dense page the answer's 600 KB took 10-14 ms after the page's last
 //! record (issue 53; the figures are in the README's bench section).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::{Tools, capture_error};
 use crate::browser::Tab;
@@ -16,7 +16,7 @@ use crate::protocol::ToolError;
 /// dense page's records: a read of fewer goes as one answer, as before.
 pub(super) const PART_RECORDS: usize = 1024;
 
-/// How long the parts of a read may take to come after its answer: the page sent them
+/// How long all the parts of a read may take to come after its answer: the page sent them
 /// before it, on the same connection, so they are queued already, or nearly.
 const PARTS_BOUND: Duration = Duration::from_secs(2);
 
@@ -36,10 +36,13 @@ impl<T: Tab> Tools<T> {
             Some(Ok(ahead)) => ahead,
         };
         let tab = &self.here().tab;
-        let bound = PARTS_BOUND.min(self.options.script_timeout);
+        // One bound for all of them, not one each: a page that sends its parts slowly
+        // holds the read up no longer than one that sends none.
+        let deadline = Instant::now() + PARTS_BOUND.min(self.options.script_timeout);
         let mut parts = Vec::with_capacity(count);
         for _ in 0..count {
-            match tab.pushed_part(&prefix, bound).await {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match tab.pushed_part(&prefix, left).await {
                 Some(part) => parts.push(part),
                 None => {
                     let mut whole = args.clone();

@@ -1,12 +1,12 @@
 //! Truncation: a read of a dense screen gathers at most `max_controls` controls and says
 //! exactly what it dropped, by region and by role; nothing is dropped silently.
 
+use std::sync::Arc;
+
 use waymark::screen::{InferredState, View, description_len};
 use waymark::tools::{ErrorCode, ToolOptions};
 
 use crate::fixtures;
-use std::sync::Arc;
-
 use crate::harness::{block_on, control, failed, ok, open, probed_tools_at, tools, tools_with};
 
 #[test]

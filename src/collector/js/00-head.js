@@ -1,8 +1,9 @@
 // waymark's in-page agent. Evaluated as `(SOURCE)("op", {args})` in one Runtime.evaluate;
 // every operation answers with ONE string, so a read of any screen — 10 controls or
 // 50,000 — is one round trip. (A read of many controls sends its records ahead in parts
-// during that evaluate, through the runner's binding: see `sendPart` in 07-collect.js.) The string is JSON; an answer holding a read ends with the
-// read's records after a newline (see `withRecords`). Nothing here walks the DOM over CDP,
+// during that evaluate, through the runner's binding: see `sendPart` in 07-collect.js.)
+// The string is JSON; an answer holding a read ends with the read's records after a
+// newline (see `withRecords`). Nothing here walks the DOM over CDP,
 // and every lookup map (labels, roots) is built in one pass: `el.labels` per element is
 // quadratic in Chromium.
 //

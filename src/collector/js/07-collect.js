@@ -354,8 +354,12 @@
     // through the function the runner gave the document (see sendPart): each on its way
     // while the page makes the next. The answer holds the last part and how many went
     // ahead; the runner joins them (see src/tools/parts.rs).
+    // The read's token, taken before any part goes: a read that fails after it sent some
+    // has used its token up, and the next read's parts are never taken for its.
+    W.epoch++;
+    var token = W.doc + ':' + W.epoch;
     var sendPart = chunk > 0 && !delta && !W.priming ? W.sendPart : null;
-    var partHead = sendPart ? 'c:' + W.doc + ':' + (W.epoch + 1) + ':' : null, sent = 0, packedTo = 0, sending = 0;
+    var partHead = sendPart ? 'c:' + token + ':' : null, sent = 0, packedTo = 0, sending = 0;
 
     // With records reused, the ids whose record a value change rewrote (in document order).
     var rewritten = [];
@@ -547,8 +551,6 @@
     W.scrolled = false;
     W.log = [];
     W.rootsAt = 0;
-    W.epoch++;
-    var token = W.doc + ':' + W.epoch;
     // The records' part of the answer, before the cache counts the strings the runner will
     // hold: packing a record may add its role or region to them (see strId). A cut read
     // sends a delta as well: the controls that came under the cut since are changed records
