@@ -257,8 +257,9 @@ mod tests {
         // found may hide, disable or clip others (mayBeTested), and the two that pack a
         // full read's records without a string of each (pack, and fields, the wire form's
         // order of fields, which wire shares), and the one that sends a read's parts with
-        // the runner's function (partSender).
-        assert_eq!(names.len(), 202);
+        // the runner's function (partSender), and the one that tells the `hidden` attribute
+        // from an element's own property (hiddenAttr).
+        assert_eq!(names.len(), 203);
         for name in [
             "read",
             "prepare",

@@ -243,3 +243,57 @@ fn names_past_ascii_come_back_as_chromium_gives_them() {
         tools.close().await;
     });
 }
+
+/// Regression: elements whose own properties say other than their attributes (a
+/// component's `hidden`, `role`, `ariaLabel`, `ariaHidden`, `ariaChecked` and `ariaDisabled`
+/// getters, on an autonomous custom element and on a customized button) are read by their
+/// attributes, as Chromium's accessibility tree reads them, in the first read, a delta and
+/// a whole read; the audit finds no name, role or disabled state apart from Chromium's.
+/// The element's own `hidden` named the two controls named by their content "" (see
+/// `hiddenAttr` in `src/collector/js/01-names.js`); its other getters would have named
+/// every control "Wrong name", unchecked the box and disabled all four, had the collector
+/// read those attributes by their properties.
+#[test]
+fn a_control_s_own_properties_never_stand_in_for_its_attributes() {
+    let (tools, probe) = crate::fixtures::probed_tools_with(ToolOptions {
+        audit: true,
+        ..Default::default()
+    });
+    let expected = cases("own-properties");
+    assert_eq!(expected.len(), 4);
+    block_on(async {
+        let rename = "document.querySelector('[data-anchor=\"own.labelled\"]').setAttribute('aria-label', 'Renamed button')";
+        let route = "/accname/own-properties.html";
+        for (when, screen) in three_reads(&tools, &probe, route, rename).await {
+            for (anchor, want) in &expected {
+                let want = match anchor.as_str() {
+                    "own.labelled" if when != "first read" => "Renamed button",
+                    _ => want.as_str(),
+                };
+                let c = control(&screen, anchor, None);
+                assert_eq!(c.label, want, "{when}: {anchor}");
+                assert!(!c.disabled, "{when}: {anchor} is enabled");
+                assert!(c.visible, "{when}: {anchor} is shown");
+            }
+            let role = |anchor: &str| control(&screen, anchor, None).role.to_string();
+            assert_eq!(role("own.checkbox"), "checkbox", "{when}");
+            assert_eq!(role("own.content"), "button", "{when}");
+            assert_eq!(role("own.button"), "button", "{when}");
+            let checked = control(&screen, "own.checkbox", None).checked;
+            assert_eq!(checked, Some(true), "{when}");
+            let audit = tools
+                .last_audit()
+                .expect("an audited read carries its audit");
+            assert!(
+                audit.faults.is_empty(),
+                "{when}: apart from Chromium: {:?}",
+                audit
+                    .faults
+                    .iter()
+                    .map(|f| format!("{} {}", f.anchor, f.property))
+                    .collect::<Vec<_>>()
+            );
+        }
+        tools.close().await;
+    });
+}

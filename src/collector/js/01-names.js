@@ -12,6 +12,21 @@
     return UNNORMAL.test(s) ? s.replace(PUA, '').replace(/\s+/g, ' ').trim() : s;
   }
 
+  // Whether `el` carries the `hidden` attribute, as an HTML element (on SVG it hides
+  // nothing). The attribute, as Chromium's names go by it, not the element's own `hidden`
+  // property, which a component's class may answer otherwise (its `get hidden()`): that
+  // named the component's content "" where Chromium names it by its text. So HTMLElement's
+  // getter, as the page had it when the collector came, called on the element (as fast as
+  // the property; hasAttribute cost a dense read's names 1-2 ms more); an element of
+  // another window's HTMLElement (a frame's), or of none, is asked for the attribute.
+  var HTML_NS = 'http://www.w3.org/1999/xhtml';
+  var HTML_ELEMENT = HTMLElement, HIDDEN = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'hidden');
+  HIDDEN = HIDDEN && HIDDEN.get;
+  function hiddenAttr(el) {
+    if (HIDDEN && el instanceof HTML_ELEMENT) return !!HIDDEN.call(el);
+    return el.hasAttribute('hidden') && el.namespaceURI === HTML_NS;
+  }
+
   var SKIP_TAGS = { SCRIPT: 1, STYLE: 1, TEMPLATE: 1, NOSCRIPT: 1 };
 
   // Text alternative of a subtree (the "name from content" step), skipping `skip` (the
@@ -30,7 +45,7 @@
     var el = node, tag = el.tagName;
     if (SKIP_TAGS[tag]) return '';
     var all = referenced || includeHidden;
-    if (!all && (el.hidden || el.getAttribute('aria-hidden') === 'true')) return '';
+    if (!all && (hiddenAttr(el) || el.getAttribute('aria-hidden') === 'true')) return '';
     if (cs && !all && cs.display === 'none') return '';
     // A visibility: hidden element's own text is out, but a visible child of it is in.
     var unseen = !!cs && !all && cs.visibility !== 'visible';
@@ -270,7 +285,7 @@
   // A referenced element that is itself hidden lends all its text to a name; a shown one
   // only its shown parts (accname 2A/2B).
   function hiddenRef(el) {
-    if (el.hidden || el.getAttribute('aria-hidden') === 'true') return true;
+    if (hiddenAttr(el) || el.getAttribute('aria-hidden') === 'true') return true;
     return el.checkVisibility ? !el.checkVisibility({ visibilityProperty: true }) : false;
   }
 
