@@ -184,6 +184,16 @@ async fn three_reads(
     ]
 }
 
+/// The name `anchor` has in the read `when` of [`three_reads`]: the one `renamed` gives it
+/// after the first read, when it is the anchor the script renamed; else `want`, the page's.
+fn name_in<'a>(when: &str, anchor: &str, want: &'a str, renamed: (&str, &'a str)) -> &'a str {
+    if when != "first read" && anchor == renamed.0 {
+        renamed.1
+    } else {
+        want
+    }
+}
+
 /// Names past ASCII (an accented letter, an apostrophe, a dash, an emoji, Japanese, an icon,
 /// a field's value), which the collector sends escaped so that its answer stays ASCII (see
 /// `narrow` in `src/collector/js/07-collect.js`), come back whole and as Chromium names
@@ -205,10 +215,12 @@ fn names_past_ascii_come_back_as_chromium_gives_them() {
         for (when, screen) in three_reads(&tools, &probe, "/accname/wide.html", rename).await {
             assert_eq!(screen.title, "Inbox — Mail ✉", "{when}");
             for (anchor, want) in &expected {
-                let want = match anchor.as_str() {
-                    "wide.apostrophe" if when != "first read" => "Don’t save — ever 🙅",
-                    _ => want.as_str(),
-                };
+                let want = name_in(
+                    when,
+                    anchor,
+                    want,
+                    ("wide.apostrophe", "Don’t save — ever 🙅"),
+                );
                 let c = control(&screen, anchor, None);
                 assert_eq!(c.label, want, "{when}: {anchor}");
                 assert_eq!(c.region, "Start → Inbox", "{when}: {anchor}");
@@ -266,10 +278,7 @@ fn a_control_s_own_properties_never_stand_in_for_its_attributes() {
         let route = "/accname/own-properties.html";
         for (when, screen) in three_reads(&tools, &probe, route, rename).await {
             for (anchor, want) in &expected {
-                let want = match anchor.as_str() {
-                    "own.labelled" if when != "first read" => "Renamed button",
-                    _ => want.as_str(),
-                };
+                let want = name_in(when, anchor, want, ("own.labelled", "Renamed button"));
                 let c = control(&screen, anchor, None);
                 assert_eq!(c.label, want, "{when}: {anchor}");
                 assert!(!c.disabled, "{when}: {anchor} is enabled");
