@@ -672,7 +672,11 @@ mod tests {
     #[test]
     fn expression_calls_the_collector_with_json_arguments() {
         let e = expression("read", &json!({"max": 5}));
-        assert!(e.starts_with('(') && e.contains("(function (op, args)"));
+        assert!(
+            e.starts_with('(')
+                && e.contains("(function () {")
+                && e.contains("return function (op, args) {")
+        );
         assert!(e.ends_with(r#")("read", {"max":5})"#));
         let short = installed("read", &json!({"max": 5}));
         assert!(

@@ -3,7 +3,7 @@
 // alternating which goes first, and each one's median in-page time and the pairs' median
 // difference.
 //
-// Usage: node bench/compare/ab.mjs [--base REV] [--runs R] [--style CSS] [--append HTML] [--names TEXT] [--cut PART] N...
+// Usage: node bench/compare/ab.mjs [--base REV] [--runs R] [--style CSS] [--append HTML] [--names TEXT] [--cut PART | --unchanged] N...
 //
 // REV (default HEAD) names the commit whose src/collector/js/ is read with `git show`; the
 // other side is the working tree's. On a shared machine one run of a whole read moves by a
@@ -14,6 +14,11 @@
 // With `--cut PART`, the other side is REV's collector with one part of a read taken out
 // (see CUTS): what that part costs a whole read, paired as a change is. Its records then
 // differ, as they must; it is a measure, never a change to land.
+// With `--unchanged`, the reads are not whole: each is of a page that did not change since
+// the read before and holds that read's token, as a warm read does, so what it measures is
+// mostly what any operation costs the page besides its work (the call, and what the
+// collector makes for it). Per call in the page, from loops of 300 calls in one evaluate,
+// R loops a side in turns; and the round trip of one call, R pairs.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
@@ -61,9 +66,13 @@ const CUTS = {
 };
 
 const USAGE = 'node bench/compare/ab.mjs [--base REV] [--runs R] [--style CSS] [--append HTML] [--names TEXT] '
-  + `[--cut ${Object.keys(CUTS).join('|')}] N...`;
+  + `[--cut ${Object.keys(CUTS).join('|')} | --unchanged] N...`;
 const o = options(process.argv.slice(2), USAGE,
-  { numbers: { runs: [30, 2] }, strings: { base: 'HEAD', style: '', append: '', names: '', cut: '' }, sizes: [10000] });
+  { numbers: { runs: [30, 2] }, strings: { base: 'HEAD', style: '', append: '', names: '', cut: '' }, flags: ['unchanged'], sizes: [10000] });
+if (o.cut && o.unchanged) {
+  console.error(`--cut and --unchanged measure different reads: give one\nusage: ${USAGE}`);
+  process.exit(2);
+}
 if (o.cut && !CUTS[o.cut]) {
   console.error(`--cut takes one of ${Object.keys(CUTS).join(', ')}, not ${o.cut}\nusage: ${USAGE}`);
   process.exit(2);
@@ -100,6 +109,46 @@ const base = o.base;
 const sides = [{ name: `${base} (base)`, text: source(base) },
   o.cut ? { name: `${base} without its ${o.cut}`, text: cut(source(base), o.cut) } : { name: 'working tree', text: source(null) }];
 
+// Reads of the unchanged page by each side (see --unchanged): per call in the page, and
+// the round trip of one.
+async function unchanged(cdp, sides2, n) {
+  const CALLS = 300;
+  // A read that sends every record, then the loop of reads each holding the token of the
+  // one before (nothing changed: each answers with the head alone).
+  const loop = (name) => `(() => { const f = window.${name};
+    const token = (a) => JSON.parse(a.slice(0, (a.indexOf('\\n') + 1 || a.length + 1) - 1)).token;
+    let since = token(f('read', {max: ${n}}));
+    const t = performance.now();
+    for (let i = 0; i < ${CALLS}; i++) since = token(f('read', {max: ${n}, since}));
+    return (performance.now() - t) / ${CALLS}; })()`;
+  const call = (name, since) => `window.${name}('read', {max: ${n}, since: ${JSON.stringify(since)}})`;
+  const inPage = sides2.map(() => []), trips = sides2.map(() => []), diffs = [];
+  for (let i = 0; i < o.runs; i++) {
+    const order = i % 2 ? [0, 1] : [1, 0];
+    for (const k of order) {
+      const r = await cdp.send('Runtime.evaluate', { expression: loop(sides2[k].name), returnByValue: true });
+      if (r.exceptionDetails) throw new Error(`${sides2[k].side.name}'s collector threw: ${r.exceptionDetails.text}`);
+      inPage[k].push(r.result.value);
+    }
+    const got = [];
+    for (const k of order) {
+      const first = await cdp.send('Runtime.evaluate', { expression: `window.${sides2[k].name}('read', {max: ${n}})`, returnByValue: true });
+      const head = first.result.value.split('\n')[0];
+      const start = performance.now();
+      await cdp.send('Runtime.evaluate', { expression: call(sides2[k].name, JSON.parse(head).token), returnByValue: true });
+      got[k] = performance.now() - start;
+      trips[k].push(got[k]);
+    }
+    diffs.push(got[1] - got[0]);
+  }
+  const us = (ms) => `${(1000 * ms).toFixed(1).padStart(7)} µs`;
+  console.log(`\nN=${n}: a read of the unchanged page, per call in the page (median of ${o.runs} loops of ${CALLS})`);
+  sides2.forEach((t, k) => console.log(`  ${us(median(inPage[k]))}  ${t.side.name}`));
+  console.log(`  the round trip of one (median of ${o.runs})`);
+  sides2.forEach((t, k) => console.log(`  ${us(median(trips[k]))}  ${t.side.name}`));
+  console.log(`  ${us(median(diffs))}  ${sides2[1].side.name} against base, the median pair`);
+}
+
 const browser = await launch();
 const server = await serve();
 try {
@@ -130,7 +179,12 @@ try {
       // The first reads lay the page out, set the collector up and warm its code.
       await read();
       await read();
-      sides2.push({ side, read, times: [], trips: [] });
+      sides2.push({ side, read, times: [], trips: [], name: `__waymarkAb${k}` });
+    }
+    if (o.unchanged) {
+      await unchanged(cdp, sides2, n);
+      await page.close();
+      continue;
     }
     let same = true;
     const diffs = [], tripDiffs = [];

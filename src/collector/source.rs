@@ -6,13 +6,16 @@
 //! job's statements from the function's body. Function declarations are hoisted, so a part
 //! may call one declared in a later part; the other statements (the constants, the state
 //! kept on the window) run in the order the parts are joined in, and none reads a variable
-//! that a later one sets. The tests below hold the join to its shape.
+//! that a later one sets. The expression calls the function at once: its body runs once per
+//! document that installs it, and the last part returns the operation's function, which
+//! the page keeps and each operation calls (see `00-head.js`). The tests below hold the join
+//! to its shape.
 
 /// Joins the parts into [`SOURCE`], and lists them by name for the tests: each part is
 /// named once, so the script and the list cannot drift apart.
 macro_rules! joined {
     ($($part:literal),+ $(,)?) => {
-        /// The collector's whole script: `(function (op, args) { … })`.
+        /// The collector's whole script: `(function () { … return function (op, args) { … }; })()`.
         pub(super) const SOURCE: &str = concat!($(include_str!(concat!("js/", $part))),+);
 
         #[cfg(test)]
@@ -119,15 +122,16 @@ mod tests {
         let (head, body) = PARTS.split_first().expect("parts");
         let (last, middle) = body.split_last().expect("parts");
         assert!(
-            head.1.contains("(function (op, args) {\n  'use strict';\n")
+            head.1.contains("\n(function () {\n  'use strict';\n")
                 && head.1.ends_with("  var t0 = performance.now();\n")
         );
         assert!(
-            last.1.ends_with("\n  }\n})\n"),
-            "{} closes the function",
+            last.1.contains("\n  return function (op, args) {\n")
+                && last.1.ends_with("\n    }\n  };\n})()\n"),
+            "{} returns the operation's function, and closes and calls the collector's",
             last.0
         );
-        assert_eq!(SOURCE.matches("(function (op, args) {").count(), 1);
+        assert_eq!(SOURCE.matches("function (op, args) {").count(), 1);
         // Between the head and the end, every line is the body's (indented) or a comment.
         for (name, text) in middle {
             for line in text.lines() {
@@ -156,7 +160,10 @@ mod tests {
                 n + 1
             );
         }
-        for landmark in ["  function read(max, since", "(function (op, args) {"] {
+        for landmark in [
+            "  function read(max, since",
+            "  return function (op, args) {",
+        ] {
             let line = |text: &str| text.lines().position(|l| l.contains(landmark.trim_start()));
             assert_eq!(line(sent), line(source), "{landmark}");
         }

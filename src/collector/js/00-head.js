@@ -1,7 +1,13 @@
-// waymark's in-page agent. Evaluated as `(SOURCE)("op", {args})` in one Runtime.evaluate;
-// every operation answers with ONE string, so a read of any screen — 10 controls or
-// 50,000 — is one round trip. (A read of many controls sends its records ahead in parts
-// during that evaluate, through the runner's binding: see `sendPart` in 07-collect.js.)
+// waymark's in-page agent. `(SOURCE)` makes it, once per document: its tables, its
+// functions and the state kept on the window; it evaluates to the operation's function,
+// which the document keeps (`window.__waymarkRun`, see src/collector.rs) and each
+// operation calls as `window.__waymarkRun("op", {args})` in one Runtime.evaluate. (Made
+// again for every operation, its two hundred functions and its tables cost each one
+// 0.03-0.06 ms in the page: a read of a page that did not change took 0.04-0.08 ms there,
+// against 0.01-0.02; `bench/compare/ab.mjs --unchanged`.) Every operation answers with
+// ONE string, so a read of any screen — 10 controls or 50,000 — is one round trip. (A
+// read of many controls sends its records ahead in parts during that evaluate, through
+// the runner's binding: see `sendPart` in 07-collect.js.)
 // The string is JSON; an answer holding a read ends with the read's records after a
 // newline (see `withRecords`). Nothing here walks the DOM over CDP,
 // and every lookup map (labels, roots) is built in one pass: `el.labels` per element is
@@ -63,8 +69,9 @@
 // taken in before the operation runs, in the document named `doc` only (see takeSheets).
 // A read's answer names the sheets it could not read that nobody was asked for yet, under
 // `unread_sheets`.
-// The body: parts by job (see collector/source.rs).
-(function (op, args) {
+// The body: parts by job (see collector/source.rs). What an operation sets for the others
+// to read starts afresh with each (see 13-ops.js).
+(function () {
   'use strict';
   // The browser's own timers and clock, as they were before the page's scripts ran: a fake
   // clock (`clock_install`'s, or the page's own) replaces the globals, and waymark's waits
