@@ -265,8 +265,9 @@ mod tests {
         // full read's records without a string of each (pack, and fields, the wire form's
         // order of fields, which wire shares), and the one that sends a read's parts with
         // the runner's function (partSender), and the one that tells the `hidden` attribute
-        // from an element's own property (hiddenAttr).
-        assert_eq!(names.len(), 203);
+        // from an element's own property (hiddenAttr), and the one that lists a root's
+        // labels by the cheaper call a document has (labelList).
+        assert_eq!(names.len(), 204);
         for name in [
             "read",
             "prepare",
