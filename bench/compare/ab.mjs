@@ -116,7 +116,7 @@ async function unchanged(cdp, sides2, n) {
   // A read that sends every record, then the loop of reads each holding the token of the
   // one before (nothing changed: each answers with the head alone).
   const loop = (name) => `(() => { const f = window.${name};
-    const token = (a) => JSON.parse(a.slice(0, (a.indexOf('\\n') + 1 || a.length + 1) - 1)).token;
+    const token = (a) => JSON.parse(a.split('\\n', 1)[0]).token;
     let since = token(f('read', {max: ${n}}));
     const t = performance.now();
     for (let i = 0; i < ${CALLS}; i++) since = token(f('read', {max: ${n}, since}));

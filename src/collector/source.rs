@@ -266,7 +266,7 @@ mod tests {
         // order of fields, which wire shares), and the one that sends a read's parts with
         // the runner's function (partSender), and the one that tells the `hidden` attribute
         // from an element's own property (hiddenAttr), and the one that lists a root's
-        // labels by the cheaper call a document has (labelList).
+        // elements of a tag by the cheaper call a document has (tagged).
         assert_eq!(names.len(), 204);
         for name in [
             "read",

@@ -369,7 +369,7 @@
   function secretsShown() {
     var n = 0;
     collectRoots().forEach(function (r) {
-      var inputs = r.root.querySelectorAll('input');
+      var inputs = tagged(r.root, 'input');
       for (var i = 0; i < inputs.length; i++) {
         var el = inputs[i];
         if (el.value && isSecret(el, 'INPUT') && el.getClientRects().length) n++;

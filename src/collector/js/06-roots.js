@@ -93,17 +93,17 @@
   }
 
   function labelMap(roots) {
-    return labelsOf(roots.map(function (r) { return labelList(r.root); }));
+    return labelsOf(roots.map(function (r) { return tagged(r.root, 'label'); }));
   }
 
-  // A root's labels, in document order: a document's by getElementsByTagName, a shadow
-  // root's (which has no such method) by querySelectorAll. On a 10,000-control page of 3,100
-  // labels, querySelectorAll took 1.75 ms and getElementsByTagName 0.5, and the labels'
-  // pass of a whole read was 2.5 ms less (`bench/compare/ab.mjs --runs 100`: 74.4 ms in the
-  // page against 77.5). The document's list is live, and read within the read that asked
-  // for it, before anything can change the page.
-  function labelList(root) {
-    return root.getElementsByTagName ? root.getElementsByTagName('label') : root.querySelectorAll('label');
+  // A root's elements of one tag, in document order: a document's by getElementsByTagName,
+  // a shadow root's (which has no such method) by querySelectorAll. On a 10,000-control
+  // page of 3,100 labels, querySelectorAll('label') took 1.75 ms and getElementsByTagName
+  // 0.5, and the labels' pass of a whole read was 2.5 ms less (`bench/compare/ab.mjs --runs
+  // 100`: 74.4 ms in the page against 77.5). The document's list is live: it is read within
+  // the operation that asked for it, before anything can change the page.
+  function tagged(root, tag) {
+    return root.getElementsByTagName ? root.getElementsByTagName(tag) : root.querySelectorAll(tag);
   }
 
   // Each labelled control's labels, from each root's list of labels.
@@ -124,7 +124,7 @@
   // and role attribute (read here once, for the record), the labels and the dialogs, each
   // in document order. The anchored elements, the dialogs and the regions come from one
   // selector scan (a scan each cost a 10,000-control page twice as much); the labels from
-  // a list of their own (see labelList), whose elements need nothing of the loop below (in
+  // a list of their own (see tagged), whose elements need nothing of the loop below (in
   // the one scan they cost that page 3-4 ms of tag and attribute reads).
   // The scan also finds the elements that can hide one with a box, besides a style rule
   // (see trustBoxes): a style attribute naming visibility, a closed details element and
@@ -175,7 +175,7 @@
   function scan(root, budget) {
     var found = root.querySelectorAll(scanned(true));
     var of = W.matchOf ? W.matchOf.of : null;
-    var s = { anchored: [], tags: [], anchors: [], roles: [], regions: [], labels: labelList(root),
+    var s = { anchored: [], tags: [], anchors: [], roles: [], regions: [], labels: tagged(root, 'label'),
       dialogs: [], marks: [], hiders: [], clippers: [], untested: false };
     if (budget === undefined) budget = Infinity;
     var regionEls = root.querySelectorAll(REGIONS);

@@ -3,15 +3,16 @@
   function stringify(v) { return JSON.stringify(v); }
 
   // The operation: the function the page keeps (see 00-head.js), called once per operation.
-  // What one operation sets for the functions above to read (its start, the names being
-  // built, what the boxes of its read say) starts afresh, whatever an operation before it
-  // left when it threw.
+  // What a read leaves set for other functions to read starts afresh with each operation,
+  // whatever the one before it left, ended or thrown: what its boxes said (visibleOf, which
+  // prepare and wait ask too), its clipping, and its escaping: whether its answer stopped
+  // escaping, and what it counted toward that (narrowJson, which a settle's answer asks
+  // even when it holds no read). The rest a function sets it sets again before it reads it
+  // (visChecks), or restores in a `finally` (the name flags).
   return function (op, args) {
     t0 = performance.now();
-    includeHidden = fromContent = false;
     boxSays = false;
     unsure = null;
-    visChecks = 0;
     clipCtx = null;
     wideRecords = wideUnits = 0;
     wideOff = false;
