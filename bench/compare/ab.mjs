@@ -19,24 +19,7 @@
 // mostly what any operation costs the page besides its work (the call, and what the
 // collector makes for it). Per call in the page, from loops of 300 calls in one evaluate,
 // R loops a side in turns; and the round trip of one call, R pairs.
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
-
-const ROOT = new URL('../../', import.meta.url).pathname;
-const PARTS = 'src/collector/js/';
-
-// The collector as the runner sends it: its parts joined in the order of their names (see
-// src/collector/source.rs), from the working tree or from commit `rev`.
-function source(rev) {
-  if (rev === null) {
-    return readdirSync(ROOT + PARTS).filter((f) => f.endsWith('.js')).sort()
-      .map((f) => readFileSync(ROOT + PARTS + f, 'utf8')).join('');
-  }
-  const git = (...args) => execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return git('ls-tree', '--name-only', `${rev}:${PARTS}`).split('\n').filter((f) => f.endsWith('.js')).sort()
-    .map((f) => git('show', `${rev}:${PARTS}${f}`)).join('');
-}
+import { collectorSource as source, densePage, launch, median, openPage, options, serve } from './dense.mjs';
 
 // The parts of a read `--cut` can take out, each as the lines of src/collector/js/ it
 // replaces: what a read works out beyond a box and a few attributes (what Playwright's JSON

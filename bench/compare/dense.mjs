@@ -1,7 +1,7 @@
 // What the reference scripts share: the dense pages of the shared generator, served on
 // 127.0.0.1, and Debian's Chromium launched headless (never a downloaded browser).
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -74,9 +74,41 @@ export async function openPage(browser, server, n) {
   return page;
 }
 
-export function launch() {
+// Debian's Chromium headless (`exe`, else the one a headless `waymark` run picks).
+export function launch(exe = EXE) {
   const args = process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [];
-  return chromium.launch({ executablePath: EXE, headless: true, args });
+  return chromium.launch({ executablePath: exe, headless: true, args });
+}
+
+// Playwright's side of a whole read: every [data-anchor] control as one JSON string, taken
+// in the page by `page.evaluate(collect)` (playwright.mjs, paired.mjs).
+export function collect() {
+  const out = [];
+  for (const el of document.querySelectorAll('[data-anchor]')) {
+    const r = el.getBoundingClientRect();
+    out.push({
+      anchor: el.getAttribute('data-anchor'),
+      role: el.getAttribute('role') || el.tagName.toLowerCase(),
+      name: el.getAttribute('aria-label') || el.textContent.trim(),
+      disabled: el.disabled === true || el.getAttribute('aria-disabled') === 'true',
+      bbox: { x: r.x, y: r.y, width: r.width, height: r.height },
+    });
+  }
+  return JSON.stringify(out);
+}
+
+// waymark's collector as the runner sends it: its parts joined in the order of their names
+// (see src/collector/source.rs), from the working tree (`rev` null) or from commit `rev`.
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PARTS = 'src/collector/js/';
+export function collectorSource(rev) {
+  if (rev === null) {
+    return readdirSync(ROOT + PARTS).filter((f) => f.endsWith('.js')).sort()
+      .map((f) => readFileSync(ROOT + PARTS + f, 'utf8')).join('');
+  }
+  const git = (...args) => execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return git('ls-tree', '--name-only', `${rev}:${PARTS}`).split('\n').filter((f) => f.endsWith('.js')).sort()
+    .map((f) => git('show', `${rev}:${PARTS}${f}`)).join('');
 }
 
 // A reference script's command line, read with Node's own parser: `numbers` names each

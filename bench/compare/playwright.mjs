@@ -5,23 +5,7 @@
 // Launches Debian's Chromium as waymark picks it (see dense.mjs), or $CHROMIUM; never downloads a browser.
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { densePage, launch, median, openPage, options, serve, withMark } from './dense.mjs';
-
-// The in-page collector: every [data-anchor] control as one JSON string.
-function collect() {
-  const out = [];
-  for (const el of document.querySelectorAll('[data-anchor]')) {
-    const r = el.getBoundingClientRect();
-    out.push({
-      anchor: el.getAttribute('data-anchor'),
-      role: el.getAttribute('role') || el.tagName.toLowerCase(),
-      name: el.getAttribute('aria-label') || el.textContent.trim(),
-      disabled: el.disabled === true || el.getAttribute('aria-disabled') === 'true',
-      bbox: { x: r.x, y: r.y, width: r.width, height: r.height },
-    });
-  }
-  return JSON.stringify(out);
-}
+import { collect, densePage, launch, median, openPage, options, serve, withMark } from './dense.mjs';
 
 // The same function, timed inside the page; returns milliseconds.
 const COLLECT_IN_PAGE = `(() => {
