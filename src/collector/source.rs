@@ -83,7 +83,8 @@ mod tests {
 
     #[test]
     fn the_parts_are_the_folder_in_name_order() {
-        // bench/compare/collector.mjs joins the folder's files in name order too.
+        // bench/compare/collector.mjs and `collectorSource` in bench/compare/dense.mjs join the
+        // folder's files in name order too.
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/collector/js");
         let mut files: Vec<String> = std::fs::read_dir(dir)
             .expect("src/collector/js")
