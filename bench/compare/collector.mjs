@@ -10,14 +10,11 @@
 // phase (see PHASES).
 // The profiler slows the page down: read shares, not the profiled milliseconds.
 // Launches Debian's Chromium as waymark picks it (see dense.mjs), or $CHROMIUM; never downloads a browser.
-import { readdirSync, readFileSync } from 'node:fs';
-import { densePage, launch, median, openPage, options, serve } from './dense.mjs';
+import { collectorParts, densePage, launch, median, openPage, options, serve } from './dense.mjs';
 
 // The collector as the runner sends it: its parts joined in the order of their names (see
 // src/collector/source.rs), with where each part starts, to name a profiled line by its part.
-const PARTS_DIR = new URL('../../src/collector/js/', import.meta.url);
-const PARTS = readdirSync(PARTS_DIR).filter((f) => f.endsWith('.js')).sort()
-  .map((name) => ({ name, text: readFileSync(new URL(name, PARTS_DIR), 'utf8') }));
+const PARTS = collectorParts(null);
 const SOURCE = PARTS.map((p) => p.text).join('');
 const PART_STARTS = [];
 PARTS.reduce((line, p) => { PART_STARTS.push({ name: p.name, from: line }); return line + p.text.split('\n').length - 1; }, 1);

@@ -97,19 +97,28 @@ export function collect() {
   return JSON.stringify(out);
 }
 
-// waymark's collector as the runner sends it: its parts joined in the order of their names
-// (see src/collector/source.rs), from the working tree (`rev` null) or from commit `rev`.
+// waymark's collector as the runner sends it, part by part (`{name, text}`, in the order of
+// their names, see src/collector/source.rs), from the working tree (`rev` null) or from
+// commit `rev`; `collectorSource` joins them.
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PARTS = 'src/collector/js/';
-export function collectorSource(rev) {
+export function collectorParts(rev) {
   if (rev === null) {
     return readdirSync(ROOT + PARTS).filter((f) => f.endsWith('.js')).sort()
-      .map((f) => readFileSync(ROOT + PARTS + f, 'utf8')).join('');
+      .map((name) => ({ name, text: readFileSync(ROOT + PARTS + name, 'utf8') }));
   }
   const git = (...args) => execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
   return git('ls-tree', '--name-only', `${rev}:${PARTS}`).split('\n').filter((f) => f.endsWith('.js')).sort()
-    .map((f) => git('show', `${rev}:${PARTS}${f}`)).join('');
+    .map((name) => ({ name, text: git('show', `${rev}:${PARTS}${name}`) }));
 }
+export function collectorSource(rev) {
+  return collectorParts(rev).map((p) => p.text).join('');
+}
+
+// The browsers the comparisons run on, those installed: Debian's headless shell and its
+// full Chromium, by name.
+export const BROWSERS = [['headless shell', '/usr/lib/chromium/chromium-headless-shell'], ['full Chromium', '/usr/bin/chromium']]
+  .filter(([, path]) => existsSync(path));
 
 // A reference script's command line, read with Node's own parser: `numbers` names each
 // numeric option with its default and least value (`{runs: [5, 1]}` is `--runs R`, R >= 1),

@@ -5,10 +5,10 @@
 // Usage: node bench/compare/paired.mjs [--runs R] N...
 //
 // For each browser (Debian's headless shell and its full Chromium, those installed), one
-// tab of the dense page for N, for both reads, set up as the runner sets up its tabs: the collector given
-// to every document before its scripts, with the function its parts are pushed through (a
-// CDP binding; see `prepare` in src/tools/first_read.rs and `sendPart` in
-// src/collector/js/07-collect.js). Then R pairs, which side goes first alternating:
+// tab of the dense page for N, for both reads, set up as the runner sets up its tabs: the
+// collector given to every document before its scripts, with the function its parts are
+// pushed through (a CDP binding; see `prepare` in src/tools/first_read.rs and `sendPart`
+// in src/collector/js/07-collect.js). Then R pairs, which side goes first alternating:
 //   waymark     one evaluate of a whole read (`read` with `whole`, every control gathered
 //               again, as `waymark bench` times it), until its answer and every part it
 //               pushed ahead are in hand;
@@ -20,15 +20,14 @@
 // says what the two reads cost the browser in the same minute. Prints each side's median,
 // the median of the pairs' ratios (waymark / Playwright), and waymark's time in the page.
 // Never downloads a browser: the ones given are Debian's (see dense.mjs).
-import { existsSync } from 'node:fs';
-import { collect, collectorSource, densePage, launch, median, options, serve } from './dense.mjs';
+import { BROWSERS, collect, collectorSource, densePage, launch, median, options, serve } from './dense.mjs';
 
 const o = options(process.argv.slice(2), 'node bench/compare/paired.mjs [--runs R] N...',
   { numbers: { runs: [40, 2] }, sizes: [10000] });
-const BROWSERS = [['headless shell', '/usr/lib/chromium/chromium-headless-shell'], ['full Chromium', '/usr/bin/chromium']]
-  .filter(([, path]) => existsSync(path));
-// As src/tools/parts.rs sends it: records per part.
+// As src/tools/parts.rs sends it: records per part, and how long all of a read's parts may
+// take to come after its answer.
 const PART_RECORDS = 1024;
+const PARTS_BOUND_MS = 2000;
 const PUSH = '__waymarkPushPaired';
 const source = collectorSource(null);
 
@@ -38,8 +37,14 @@ async function waymarkTab(browser, server, n) {
   const page = await browser.newPage();
   page.setDefaultTimeout(0);
   const cdp = await page.context().newCDPSession(page);
-  const pushed = [];
-  cdp.on('Runtime.bindingCalled', (e) => { if (e.name === PUSH) pushed.push(e.payload); });
+  // The parts pushed since the read at hand began, and a wake-up for the read waiting on
+  // them.
+  let pushed = [], arrived = () => {};
+  cdp.on('Runtime.bindingCalled', (e) => {
+    if (e.name !== PUSH) return;
+    pushed.push(e.payload);
+    arrived();
+  });
   await cdp.send('Runtime.enable');
   await cdp.send('Runtime.addBinding', { name: PUSH });
   const prime = { max: n + 1000, evidence: null, push: PUSH };
@@ -49,18 +54,22 @@ async function waymarkTab(browser, server, n) {
   await page.goto(server.url(n), { waitUntil: 'load' });
   const expression = `window.__waymarkRun("read", ${JSON.stringify({ max: n + 1000, whole: true, chunk: PART_RECORDS })})`;
   const read = async () => {
-    pushed.length = 0;
+    pushed = [];
     const start = performance.now();
     const r = await cdp.send('Runtime.evaluate', { expression, returnByValue: true });
     if (r.exceptionDetails) throw new Error(`the collector threw: ${r.exceptionDetails.exception?.description || r.exceptionDetails.text}`);
     const head = JSON.parse(r.result.value.split('\n', 1)[0]);
-    const prefix = `c:${head.token}:`;
+    if (head.total !== n || head.gathered !== n) throw new Error(`a whole read gathered ${head.gathered} of ${head.total} controls, not ${n}`);
     // The parts went out before the answer, on the same connection: they are here, or
     // nearly.
-    const due = head.parts || 0;
-    for (let waited = 0; pushed.filter((p) => p.startsWith(prefix)).length < due; waited++) {
-      if (waited > 2000) throw new Error(`${due} parts named, ${pushed.length} came`);
-      await new Promise((ok) => setImmediate(ok));
+    const prefix = `c:${head.token}:`, due = head.parts || 0;
+    const have = () => pushed.filter((p) => p.startsWith(prefix)).length;
+    if (have() < due) {
+      await new Promise((ok, fail) => {
+        const late = setTimeout(() => fail(new Error(`${due} parts named, ${have()} came within ${PARTS_BOUND_MS} ms`)), PARTS_BOUND_MS);
+        arrived = () => { if (have() >= due) { clearTimeout(late); ok(); } };
+      });
+      arrived = () => {};
     }
     return { trip: performance.now() - start, page: head.collector_ms, parts: due };
   };

@@ -15,7 +15,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { densePage, median, options, serve, withMark } from './dense.mjs';
+import { BROWSERS, densePage, median, options, serve, withMark } from './dense.mjs';
 
 const o = options(process.argv.slice(2), 'node bench/compare/reads.mjs [--rounds R] [--runs N] [--waymark PATH] [--apostrophe | --accent] N...', {
   numbers: { rounds: [3, 1], runs: [10, 1] },
@@ -29,8 +29,6 @@ if (!existsSync(WAYMARK)) {
   process.exit(2);
 }
 const PLAYWRIGHT = fileURLToPath(new URL('./playwright.mjs', import.meta.url));
-const BROWSERS = [['headless shell', '/usr/lib/chromium/chromium-headless-shell'], ['full Chromium', '/usr/bin/chromium']]
-  .filter(([, path]) => existsSync(path));
 
 // The page with the mark, served here for waymark (Playwright's script serves its own).
 const server = o.apostrophe || o.accent ? await serve() : null;
